@@ -1,0 +1,180 @@
+"""Real PostgreSQL servers for tests and the knowledge harvest.
+
+PostgreSQL refuses to run as root, so everything here runs the binaries from
+.cache/postgres/<major> (scripts/fetch-postgres.sh) as an unprivileged user that
+is created on first use. Data directories live under a temp dir; servers listen
+on a free loopback port and a private Unix socket, and are always stopped
+(context managers, plus an atexit guard).
+"""
+import atexit
+import contextlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TEST_USER = os.environ.get("PGCONFLINT_TEST_USER", "pgconflint-test")
+MAJORS = (14, 15, 16, 17, 18)
+
+
+def pg_home(major):
+    """Directory holding bin/, lib/ and share/ of PostgreSQL `major`."""
+    return os.path.join(ROOT, ".cache", "postgres", str(major))
+
+
+def pg_bin(major, prog="postgres"):
+    path = os.path.join(pg_home(major), "bin", prog)
+    if not os.access(path, os.X_OK):
+        raise RuntimeError(f"{path} missing: run scripts/fetch-postgres.sh {major}")
+    return path
+
+
+def _is_root():
+    return os.geteuid() == 0
+
+
+def ensure_user():
+    """Creates the unprivileged test user when running as root; returns its name or None."""
+    if not _is_root():
+        return None
+    try:
+        pwd.getpwnam(TEST_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                        TEST_USER], check=True)
+    return TEST_USER
+
+
+def as_user(argv):
+    """argv prefixed so that it runs as the unprivileged user (no-op when not root)."""
+    user = ensure_user()
+    return ["runuser", "-u", user, "--"] + list(argv) if user else list(argv)
+
+
+def make_tempdir(prefix="pgconflint-"):
+    """A temp dir the test user can read, write and traverse."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(d, 0o777)
+    return d
+
+
+def share_with_user(path):
+    """Makes `path` (a file or a tree) readable by the test user."""
+    if os.path.isdir(path):
+        for base, dirs, files in os.walk(path):
+            os.chmod(base, 0o755)
+            for f in files:
+                os.chmod(os.path.join(base, f), 0o644)
+    else:
+        os.chmod(path, 0o644)
+
+
+_INITDB_CACHE = {}
+
+
+def initdb(major, parent=None):
+    """A fresh data directory for `major`, owned by the test user. Cached per process."""
+    if parent is None and major in _INITDB_CACHE:
+        return _INITDB_CACHE[major]
+    base = parent or make_tempdir(f"pgconflint-pg{major}-")
+    datadir = os.path.join(base, "data")
+    r = subprocess.run(as_user([pg_bin(major, "initdb"), "-D", datadir, "-A", "trust", "-U",
+                                "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]),
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"initdb {major} failed:\n{r.stdout}\n{r.stderr}")
+    if parent is None:
+        _INITDB_CACHE[major] = datadir
+        atexit.register(shutil.rmtree, base, True)
+    return datadir
+
+
+def postgres_C(major, datadir, config_file, name, extra=()):
+    """Runs `postgres -D datadir -c config_file=F -C name`.
+
+    Returns (accepted, value, stderr): accepted is False when the server refuses
+    the configuration (non-zero exit); value is the printed line without newline.
+    """
+    argv = [pg_bin(major), "-D", datadir]
+    if config_file:
+        argv += ["-c", f"config_file={config_file}"]
+    for e in extra:
+        argv += ["-c", e]
+    argv += ["-C", name]
+    r = subprocess.run(as_user(argv), capture_output=True, text=True, errors="replace")
+    out = r.stdout[:-1] if r.stdout.endswith("\n") else r.stdout
+    return r.returncode == 0, out, r.stderr
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+_RUNNING = set()
+
+
+def _stop_all():
+    for srv in list(_RUNNING):
+        srv.stop()
+
+
+atexit.register(_stop_all)
+
+
+class Server:
+    """A running PostgreSQL server; use as a context manager so it is always stopped."""
+
+    def __init__(self, major, settings=None):
+        self.major = major
+        self.base = make_tempdir(f"pgconflint-srv{major}-")
+        self.datadir = initdb(major, parent=self.base)
+        self.sockdir = os.path.join(self.base, "sock")
+        os.mkdir(self.sockdir)
+        os.chmod(self.sockdir, 0o777)
+        self.port = free_port()
+        self.settings = dict(settings or {})
+        self.started = False
+
+    def start(self):
+        opts = [f"-c port={self.port}", "-c listen_addresses=''",
+                f"-c unix_socket_directories={self.sockdir}", "-c fsync=off"]
+        opts += [f"-c {k}={v}" for k, v in self.settings.items()]
+        log = os.path.join(self.base, "server.log")
+        r = subprocess.run(as_user([pg_bin(self.major, "pg_ctl"), "-D", self.datadir, "-l", log,
+                                    "-w", "-t", "60", "-o", " ".join(opts), "start"]),
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            with open(log, errors="replace") as f:
+                raise RuntimeError(f"pg_ctl start failed:\n{r.stdout}{r.stderr}\n{f.read()}")
+        self.started = True
+        _RUNNING.add(self)
+        return self
+
+    def stop(self):
+        if self.started:
+            subprocess.run(as_user([pg_bin(self.major, "pg_ctl"), "-D", self.datadir, "-m", "fast",
+                                    "-w", "stop"]), capture_output=True)
+            self.started = False
+            _RUNNING.discard(self)
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def psql(self, sql, check=True):
+        """Runs SQL through psql (Debian's postgresql-client); returns stdout (unaligned, tuples only)."""
+        r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", self.sockdir,
+                            "-p", str(self.port), "-U", "postgres", "-d", "postgres", "-c", sql],
+                           capture_output=True, text=True, errors="replace")
+        if check and r.returncode != 0:
+            raise RuntimeError(f"psql failed: {r.stderr}")
+        return r.stdout if check else (r.returncode, r.stdout, r.stderr)

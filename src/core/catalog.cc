@@ -1,0 +1,125 @@
+// Lookups over the generated catalogs.
+#include "core/catalog.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/catalog_data.h"
+
+namespace pgconflint {
+namespace {
+
+char Fold(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Compares as guc_name_compare: ASCII case folding only.
+int CompareFolded(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char x = static_cast<unsigned char>(Fold(a[i]));
+    unsigned char y = static_cast<unsigned char>(Fold(b[i]));
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (Fold(a[i - 1]) == Fold(b[j - 1]) ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = Fold(c);
+  return out;
+}
+
+const Catalog* Catalog::ForMajor(int major) {
+  for (size_t i = 0; i < generated::kCatalogCount; ++i)
+    if (generated::kCatalogs[i].major() == major) return &generated::kCatalogs[i];
+  return nullptr;
+}
+
+std::span<const int> Catalog::SupportedMajors() {
+  static const std::vector<int> majors = [] {
+    std::vector<int> m;
+    for (size_t i = 0; i < generated::kCatalogCount; ++i) m.push_back(generated::kCatalogs[i].major());
+    return m;
+  }();
+  return majors;
+}
+
+const Parameter* Catalog::Find(std::string_view name) const {
+  auto it = std::lower_bound(parameters_.begin(), parameters_.end(), name,
+                             [](const Parameter& p, std::string_view n) { return CompareFolded(p.name, n) < 0; });
+  if (it != parameters_.end() && CompareFolded(it->name, name) == 0) return &*it;
+  return nullptr;
+}
+
+const char* Catalog::AliasTarget(std::string_view name) const {
+  for (const Alias& a : aliases_)
+    if (CompareFolded(a.old_name, name) == 0) return a.new_name;
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) const {
+  // Accept edits up to a third of the name's length (at least 2): close enough
+  // to be a typo, far enough to catch transpositions and a missing word part.
+  size_t budget = std::max<size_t>(2, name.size() / 3);
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const Parameter& p : parameters_) {
+    if (!p.in_pg_settings) continue;
+    std::string_view n = p.name;
+    if (n.size() > name.size() + budget || name.size() > n.size() + budget) continue;
+    size_t d = EditDistance(name, n);
+    if (d <= budget) scored.emplace_back(d, p.name);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+std::vector<int> MajorsWithParameter(std::string_view name) {
+  std::vector<int> out;
+  for (int m : Catalog::SupportedMajors())
+    if (Catalog::ForMajor(m)->Find(name)) out.push_back(m);
+  return out;
+}
+
+std::string_view VarTypeName(VarType type) {
+  switch (type) {
+    case VarType::kBool: return "bool";
+    case VarType::kInteger: return "integer";
+    case VarType::kReal: return "real";
+    case VarType::kString: return "string";
+    case VarType::kEnum: return "enum";
+  }
+  return "string";
+}
+
+std::string_view ContextName(Context context) {
+  switch (context) {
+    case Context::kInternal: return "internal";
+    case Context::kPostmaster: return "postmaster";
+    case Context::kSighup: return "sighup";
+    case Context::kSuperuserBackend: return "superuser-backend";
+    case Context::kBackend: return "backend";
+    case Context::kSuperuser: return "superuser";
+    case Context::kUser: return "user";
+  }
+  return "user";
+}
+
+}  // namespace pgconflint

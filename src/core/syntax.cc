@@ -1,0 +1,250 @@
+// Tokens from tree-sitter, then PostgreSQL's one-line grammar (guc-file.l's
+// ParseConfigFp) over them.
+#include "core/syntax.h"
+
+#include <tree_sitter/api.h>
+
+#include <array>
+#include <cstring>
+#include <memory>
+
+#include "tree_sitter_pgconf.h"
+
+namespace pgconflint {
+namespace {
+
+constexpr uint8_t kNotAToken = 0xff;
+constexpr uint8_t kNewline = 0xfe;
+
+// Maps grammar symbols to token kinds once per process.
+class SymbolTable {
+ public:
+  SymbolTable() {
+    const TSLanguage* lang = tree_sitter_pgconf();
+    kinds_.fill(kNotAToken);
+    Map(lang, "identifier", true, TokenKind::kIdentifier);
+    Map(lang, "qualified_identifier", true, TokenKind::kQualifiedIdentifier);
+    Map(lang, "string", true, TokenKind::kString);
+    Map(lang, "unquoted_string", true, TokenKind::kUnquotedString);
+    Map(lang, "integer", true, TokenKind::kInteger);
+    Map(lang, "real", true, TokenKind::kReal);
+    Map(lang, "invalid_char", true, TokenKind::kInvalidChar);
+    Map(lang, "comment", true, TokenKind::kComment);
+    Map(lang, "=", false, TokenKind::kEquals);
+  }
+  uint8_t Kind(TSSymbol s) const { return s < kinds_.size() ? kinds_[s] : kNotAToken; }
+
+ private:
+  void Map(const TSLanguage* lang, const char* name, bool named, TokenKind kind) {
+    TSSymbol s = ts_language_symbol_for_name(lang, name, static_cast<uint32_t>(strlen(name)), named);
+    if (s != 0 && s < kinds_.size()) kinds_[s] = static_cast<uint8_t>(kind);
+  }
+  std::array<uint8_t, 256> kinds_;
+};
+
+const SymbolTable& Symbols() {
+  static const SymbolTable table;
+  return table;
+}
+
+struct ParserDeleter {
+  void operator()(TSParser* p) const { ts_parser_delete(p); }
+};
+struct TreeDeleter {
+  void operator()(TSTree* t) const { ts_tree_delete(t); }
+};
+
+TSParser* ThreadParser() {
+  thread_local std::unique_ptr<TSParser, ParserDeleter> parser([] {
+    TSParser* p = ts_parser_new();
+    ts_parser_set_language(p, tree_sitter_pgconf());
+    return p;
+  }());
+  return parser.get();
+}
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Bytes between tokens that tree-sitter skipped (error recovery) become
+// single-character invalid tokens, so that nothing in the file is ever lost.
+void AddGap(const std::string& text, uint32_t from, uint32_t to, std::vector<Token>* out) {
+  for (uint32_t i = from; i < to; ++i) {
+    if (IsBlank(text[i])) continue;
+    uint32_t e = i + 1;
+    while (e < to && (static_cast<unsigned char>(text[e]) & 0xC0) == 0x80) ++e;
+    out->push_back({TokenKind::kInvalidChar, {i, e}});
+    i = e - 1;
+  }
+}
+
+}  // namespace
+
+std::vector<Token> Tokenize(const SourceFile& file) {
+  const std::string& text = file.text();
+  std::vector<Token> tokens;
+  tokens.reserve(text.size() / 8 + 4);
+  std::unique_ptr<TSTree, TreeDeleter> tree(
+      ts_parser_parse_string(ThreadParser(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
+  const SymbolTable& symbols = Symbols();
+  uint32_t covered = 0;
+  if (tree) {
+    TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree.get()));
+    bool more = true;
+    while (more) {
+      TSNode node = ts_tree_cursor_current_node(&cursor);
+      uint8_t kind = symbols.Kind(ts_node_symbol(node));
+      bool leaf = ts_node_child_count(node) == 0;
+      if (kind != kNotAToken || leaf) {
+        uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
+        if (b >= covered) {
+          AddGap(text, covered, b, &tokens);
+          if (kind != kNotAToken && !ts_node_is_missing(node)) {
+            tokens.push_back({static_cast<TokenKind>(kind), {b, e}});
+          } else {
+            AddGap(text, b, e, &tokens);  // ERROR leaves and newlines
+          }
+          covered = std::max(covered, e);
+        }
+        // A token node is never descended into.
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) continue;
+        while ((more = ts_tree_cursor_goto_parent(&cursor)) && !ts_tree_cursor_goto_next_sibling(&cursor)) {
+        }
+        continue;
+      }
+      if (!ts_tree_cursor_goto_first_child(&cursor)) {
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) continue;
+        while ((more = ts_tree_cursor_goto_parent(&cursor)) && !ts_tree_cursor_goto_next_sibling(&cursor)) {
+        }
+      }
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+  AddGap(text, covered, static_cast<uint32_t>(text.size()), &tokens);
+  return tokens;
+}
+
+std::string UnescapeString(std::string_view quoted) {
+  std::string out;
+  if (quoted.size() < 2) return out;
+  std::string_view s = quoted.substr(1, quoted.size() - 2);
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\\' && i + 1 < s.size()) {
+      char n = s[++i];
+      switch (n) {
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+          int v = n - '0';
+          for (int k = 0; k < 2 && i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '7'; ++k)
+            v = v * 8 + (s[++i] - '0');
+          out += static_cast<char>(v & 0xff);
+          break;
+        }
+        default: out += n; break;
+      }
+    } else if (c == '\'' && i + 1 < s.size() && s[i + 1] == '\'') {
+      out += '\'';
+      ++i;
+    } else {
+      out += c;
+    }
+  }
+  // The server keeps a C string: an escaped NUL ends the value.
+  if (size_t nul = out.find('\0'); nul != std::string::npos) out.resize(nul);
+  return out;
+}
+
+namespace {
+
+bool IsValueToken(TokenKind k) {
+  return k == TokenKind::kIdentifier || k == TokenKind::kString || k == TokenKind::kInteger ||
+         k == TokenKind::kReal || k == TokenKind::kUnquotedString;
+}
+
+const char* ExpectedAfter(int state) {
+  switch (state) {
+    case 0: return "a parameter name (letters, digits and underscores, at most one dot)";
+    case 1: return "'=' or a value";
+    case 2: return "a value";
+    default: return "the end of the line";
+  }
+}
+
+}  // namespace
+
+ParsedFile Parse(const SourceFile& file) {
+  ParsedFile out;
+  std::vector<Token> tokens = Tokenize(file);
+  const std::string& text = file.text();
+  size_t i = 0;
+  while (i < tokens.size()) {
+    uint32_t line = file.LineOf(tokens[i].range.begin);
+    size_t end = i;
+    while (end < tokens.size() && file.LineOf(tokens[end].range.begin) == line) ++end;
+    // [i, end) are this line's tokens; a comment can only be the last one.
+    size_t last = end;
+    Range comment{};
+    if (tokens[end - 1].kind == TokenKind::kComment) {
+      comment = tokens[end - 1].range;
+      --last;
+      out.comments.push_back({line, comment, last == i});
+    }
+    if (last > i) {
+      // As ParseConfigFp: name, optional '=', value, then end of line.
+      int state = 0;
+      size_t k = i;
+      bool ok = true;
+      SettingLine s{line, {}, {}, false, {}, comment};
+      for (; k < last && ok; ++k) {
+        const Token& t = tokens[k];
+        const int at = state;
+        switch (state) {
+          case 0:
+            ok = t.kind == TokenKind::kIdentifier || t.kind == TokenKind::kQualifiedIdentifier;
+            s.name = t.range;
+            state = 1;
+            break;
+          case 1:
+            if (t.kind == TokenKind::kEquals) {
+              state = 2;
+              break;
+            }
+            [[fallthrough]];
+          case 2:
+            ok = IsValueToken(t.kind);
+            s.value = t.range;
+            s.quoted = t.kind == TokenKind::kString;
+            state = 3;
+            break;
+          default:
+            ok = false;
+            break;
+        }
+        if (!ok) {
+          out.errors.push_back({line, t.range, false, std::string(file.Slice(t.range)),
+                                ExpectedAfter(at)});
+        }
+      }
+      if (ok && state < 3) {
+        // Ran out of tokens before the value: "near end of line".
+        uint32_t eol = tokens[last - 1].range.end;
+        out.errors.push_back({line, {eol, eol}, true, "", ExpectedAfter(state)});
+        ok = false;
+      }
+      if (ok) {
+        std::string_view v(text.data() + s.value.begin, s.value.end - s.value.begin);
+        s.value_text = s.quoted ? UnescapeString(v) : std::string(v);
+        out.settings.push_back(std::move(s));
+      }
+    }
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace pgconflint

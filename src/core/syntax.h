@@ -1,0 +1,80 @@
+// The postgresql.conf front end: tokens from the tree-sitter grammar
+// (src/grammar), and PostgreSQL's one-line grammar over them.
+//
+// The grammar is a flat token list per line so that tree-sitter lexes exactly
+// as guc-file.l does; this file applies ParseConfigFp's rules (name, optional
+// '=', value, end of line) and reports "syntax error near token" the same way.
+#ifndef PGCONFLINT_CORE_SYNTAX_H_
+#define PGCONFLINT_CORE_SYNTAX_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/source_file.h"
+
+namespace pgconflint {
+
+enum class TokenKind : uint8_t {
+  kIdentifier,           // ID
+  kQualifiedIdentifier,  // ID.ID
+  kString,               // '...'
+  kUnquotedString,       // letter followed by letters, digits, - . _ : /
+  kInteger,              // with optional sign, hex, unit letters
+  kReal,
+  kEquals,
+  kInvalidChar,          // any other single character
+  kComment,
+};
+
+struct Token {
+  TokenKind kind;
+  Range range;
+};
+
+/// One `name [=] value` line that parsed.
+struct SettingLine {
+  uint32_t line;        // 1-based
+  Range name;
+  Range value;          // the value token, quotes included
+  bool quoted;          // the value was a STRING token
+  std::string value_text;  // unescaped value (quotes removed)
+  Range comment;        // trailing comment, empty if none
+};
+
+/// One line that did not parse.
+struct SyntaxError {
+  uint32_t line;
+  Range near;            // the offending token, or the end of the line
+  bool at_end_of_line;   // "near end of line"
+  std::string near_text; // the token's text as PostgreSQL prints it
+  std::string expected;  // what would have been valid here (for the help text)
+};
+
+/// A comment on a line of its own or after a setting (for suppressions).
+struct CommentLine {
+  uint32_t line;
+  Range range;
+  bool own_line;  // nothing but whitespace before it
+};
+
+struct ParsedFile {
+  std::vector<SettingLine> settings;  // in file order
+  std::vector<SyntaxError> errors;
+  std::vector<CommentLine> comments;
+};
+
+/// Parses `file`. Never fails: lines that do not parse become SyntaxErrors and
+/// every other line is still returned. Thread-compatible (one parser per thread).
+ParsedFile Parse(const SourceFile& file);
+
+/// Tokens of `text`, for tests and editors.
+std::vector<Token> Tokenize(const SourceFile& file);
+
+/// DeescapeQuotedString's rules: strips the quotes, '' -> ', \b \f \n \r \t,
+/// \ooo octal, \x -> x; a NUL ends the value.
+std::string UnescapeString(std::string_view quoted);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_SYNTAX_H_

@@ -1,0 +1,108 @@
+// The front end: tokens exactly as guc-file.l, and ParseConfigFp's line grammar.
+#include "core/syntax.h"
+
+#include <gtest/gtest.h>
+
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+namespace pgconflint {
+namespace {
+
+std::string Kinds(const std::string& text) {
+  SourceFile f("t.conf", text);
+  std::string out;
+  static const char* names[] = {"id", "qid", "str", "ustr", "int", "real", "=", "bad", "#"};
+  for (const Token& t : Tokenize(f)) {
+    if (!out.empty()) out += ' ';
+    out += std::string(names[static_cast<int>(t.kind)]) + ":" + std::string(f.Slice(t.range));
+  }
+  return out;
+}
+
+TEST(TokenizeTest, MatchesFlexLongestMatch) {
+  EXPECT_EQ(Kinds("a = 1e3"), "id:a =:= int:1e int:3");
+  EXPECT_EQ(Kinds("a = 0x10"), "id:a =:= int:0x10");
+  EXPECT_EQ(Kinds("a = 64MB#c"), "id:a =:= int:64MB #:#c");
+  EXPECT_EQ(Kinds("a = ."), "id:a =:= real:.");
+  EXPECT_EQ(Kinds("a = 1.5GB"), "id:a =:= real:1.5 id:GB");
+  EXPECT_EQ(Kinds("a.b = a.b.c"), "qid:a.b =:= ustr:a.b.c");
+  EXPECT_EQ(Kinds("x = en_US.utf8"), "id:x =:= qid:en_US.utf8");
+  EXPECT_EQ(Kinds("x = C.UTF-8"), "id:x =:= ustr:C.UTF-8");
+  EXPECT_EQ(Kinds("x = /srv"), "id:x =:= bad:/ id:srv");
+  EXPECT_EQ(Kinds("x = \"dq\""), "id:x =:= bad:\" id:dq bad:\"");
+  EXPECT_EQ(Kinds("x = 'it''s'"), "id:x =:= str:'it''s'");
+  EXPECT_EQ(Kinds("x = 'a\\'b'"), "id:x =:= str:'a\\'b'");
+  EXPECT_EQ(Kinds("x = -5"), "id:x =:= int:-5");
+  EXPECT_EQ(Kinds("x = +.5e3"), "id:x =:= real:+.5e3");
+  EXPECT_EQ(Kinds("x$y"), "id:x bad:$ id:y");
+  EXPECT_EQ(Kinds("\xc3\xbcmlaut.x = 1"), "qid:\xc3\xbcmlaut.x =:= int:1");
+}
+
+TEST(ParseTest, AcceptsWhatPostgresAccepts) {
+  SourceFile f("t.conf",
+               "# comment\n"
+               "work_mem 8MB\r\n"
+               "search_path = a.b.c\n"
+               "lc_messages = C.UTF-8   # trailing\n"
+               "x.y = 'it''s \\'q\\' \\\\ b\\tc \\101'\n"
+               "last = 1");
+  ParsedFile p = Parse(f);
+  ASSERT_TRUE(p.errors.empty()) << p.errors[0].near_text;
+  ASSERT_EQ(p.settings.size(), 5u);
+  EXPECT_EQ(p.settings[0].value_text, "8MB");
+  EXPECT_EQ(p.settings[0].line, 2u);
+  EXPECT_EQ(p.settings[2].value_text, "C.UTF-8");
+  EXPECT_EQ(p.settings[3].value_text, "it's 'q' \\ b\tc A");
+  EXPECT_EQ(p.settings[4].line, 6u);
+  EXPECT_EQ(p.comments.size(), 2u);
+}
+
+TEST(ParseTest, RejectsWhatPostgresRejects) {
+  struct {
+    const char* line;
+    const char* near;  // "" = near end of line
+  } cases[] = {
+      {"work_mem = 64 MB", "MB"},    {"work_mem = 1.5GB", "GB"},  {"work_mem = 1e3", "3"},
+      {"listen_addresses = *", "*"}, {"x = 0.0.0.0", ".0"},       {"x = a,b", ","},
+      {"data_directory = /srv/x", "/"}, {"cluster_name = \"dq\"", "\""}, {"name = 'unterminated", "'"},
+      {"work_mem", ""},              {"a.b.c = 1", "a.b.c"},      {"foo-bar = 1", "foo-bar"},
+      {"1abc = 1", "1abc"},          {"x = pg_catalog.english", "pg_catalog.english"},
+      {"application_name = 'abc' x", "x"}, {"= 5", "="},          {"x = = 5", "="},
+  };
+  for (const auto& c : cases) {
+    SourceFile f("t.conf", std::string(c.line) + "\nok = 1\n");
+    ParsedFile p = Parse(f);
+    ASSERT_EQ(p.errors.size(), 1u) << c.line;
+    EXPECT_EQ(p.errors[0].near_text, c.near) << c.line;
+    EXPECT_EQ(p.errors[0].at_end_of_line, std::string(c.near).empty()) << c.line;
+    EXPECT_EQ(p.errors[0].line, 1u);
+    ASSERT_EQ(p.settings.size(), 1u) << "parsing goes on after " << c.line;
+    EXPECT_EQ(p.settings[0].line, 2u);
+  }
+}
+
+TEST(UnescapeTest, FollowsDeescapeQuotedString) {
+  EXPECT_EQ(UnescapeString("'it''s \\'quoted\\' \\\\ back\\tslash \\101'"), "it's 'quoted' \\ back\tslash A");
+  EXPECT_EQ(UnescapeString("'a\\0b'"), "a");
+  EXPECT_EQ(UnescapeString("'\\x41'"), "x41");
+  EXPECT_EQ(UnescapeString("''"), "");
+}
+
+// Arbitrary bytes never crash the front end, and every range lies in the file.
+RC_GTEST_PROP(ParseProperty, NeverCrashesAndRangesStayInside, (const std::string& text)) {
+  SourceFile f("fuzz.conf", text);
+  ParsedFile p = Parse(f);
+  for (const SettingLine& s : p.settings) {
+    RC_ASSERT(s.name.begin <= s.name.end && s.name.end <= text.size());
+    RC_ASSERT(s.value.begin <= s.value.end && s.value.end <= text.size());
+    RC_ASSERT(s.line >= 1 && s.line <= f.line_count());
+  }
+  for (const SyntaxError& e : p.errors) {
+    RC_ASSERT(e.near.begin <= e.near.end && e.near.end <= text.size());
+    RC_ASSERT(e.line >= 1 && e.line <= f.line_count());
+  }
+}
+
+}  // namespace
+}  // namespace pgconflint

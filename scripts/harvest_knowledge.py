@@ -27,6 +27,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -256,8 +257,8 @@ def _elf_sections(data):
 def binary_enum_table_strings(major, known_values):
     """Lower-case strings of the enum option tables compiled into `postgres` (probe input).
 
-    The probe list of the brief (every enumval plus a few boolean spellings) cannot find
-    hidden spellings that are no enum value anywhere (wal_level's archive/hot_standby).
+    The basic probe list (every enumval plus EXTRA_ENUM_PROBES) cannot find hidden
+    spellings that are no enum value anywhere (wal_level's archive/hot_standby).
     Those live in the same option tables as the visible values: arrays of
     {const char *name; int val; bool hidden} (16 bytes on x86-64) ending with a zeroed
     entry.  In this PIE binary each name pointer is an R_X86_64_RELATIVE relocation.  So:
@@ -428,7 +429,7 @@ def harvest_file_settings(major, datadir, params):
         with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
             return dict(pool.map(one, params))
     finally:
-        subprocess.run(["rm", "-rf", workdir], check=True)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def harvest_alter_system(srv, params):
@@ -437,7 +438,8 @@ def harvest_alter_system(srv, params):
     ALTER SYSTEM cannot run in a transaction block, so every statement is its own
     top-level command; psql's ERROR / LAST_ERROR_MESSAGE variables report each outcome.
     The list probe relies on flatten_set_variable_args() rejecting several values with
-    "SET <name> takes only one argument" before any other check (the brief's probe).
+    "SET <name> takes only one argument" before any other check, even for parameters
+    ALTER SYSTEM then refuses.
     """
     lines = []
     for rec in params:
@@ -449,9 +451,13 @@ def harvest_alter_system(srv, params):
     out, _ = run_psql(srv, "\n".join(lines) + "\n")
     outcome = {}
     for line in out.splitlines():
-        m = re.match(r"^@@(as|li) (\S+) (true|false) '(.*)'$", line)
+        # :'VAR' is an SQL literal, written E'...' (backslashes doubled) when needed.
+        m = re.match(r"^@@(as|li) (\S+) (true|false) +(E?)'(.*)'$", line)
         if m:
-            failed, message = m.group(3) == "true", m.group(4).replace("''", "'")
+            message = m.group(5).replace("''", "'")
+            if m.group(4):
+                message = message.replace("\\\\", "\\")
+            failed = m.group(3) == "true"
             outcome[(m.group(1), m.group(2))] = (failed, message)
     result = {}
     for rec in params:

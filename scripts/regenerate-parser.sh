@@ -28,7 +28,7 @@ for arg in "$@"; do
   case $arg in
     --no-test) run_test=0 ;;
     --test-only) run_generate=0 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "regenerate-parser.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -52,8 +52,9 @@ cli_works() {
 
 fetch_cli() {
   [ "$(uname -m)" = x86_64 ] || die "only x86_64 is supported (got $(uname -m))"
-  command -v apt-get >/dev/null && command -v dpkg >/dev/null ||
+  if ! command -v apt-get >/dev/null || ! command -v dpkg >/dev/null; then
     die "cannot obtain the tree-sitter CLI: apt-get and dpkg are required (Debian)"
+  fi
   local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
   [ -r "$keyring" ] || die "cannot obtain the tree-sitter CLI: $keyring is missing"
 
@@ -81,6 +82,11 @@ fetch_cli() {
   if ! apt-get "${apt_opts[@]}" -qq update >"$tmp/apt.log" 2>&1; then
     cat "$tmp/apt.log" >&2
     die "cannot obtain the tree-sitter CLI: 'apt-get update' for $mirror $suite failed"
+  fi
+  # apt-get update exits 0 when a mirror is unreachable; check for an index.
+  if ! compgen -G "$tmp/lists/*_Packages*" >/dev/null; then
+    cat "$tmp/apt.log" >&2
+    die "cannot obtain the tree-sitter CLI: no package index from $mirror $suite (mirror unreachable?)"
   fi
   if ! (cd "$tmp/debs" && apt-get "${apt_opts[@]}" -qq download tree-sitter-cli libc6 libgcc-s1) \
       >"$tmp/apt.log" 2>&1; then

@@ -53,7 +53,7 @@ class Loader {
                std::optional<Severity> severity = std::nullopt) {
     const RuleInfo& info = Rule(rule);
     Diagnostic d;
-    d.rule = rule;
+    d.rule = &info;
     d.severity = severity.value_or(info.default_severity());
     d.fatal = fatal.value_or(info.fatality() == Fatality::kYes);
     d.file = file;
@@ -96,7 +96,7 @@ class Loader {
     const std::string* calling = site_file >= 0 ? &a_->files[site_file].abs_path : nullptr;
     if (calling && *calling == abs) {
       AddDiag(RuleId::kIncludeRecursion, site_file, site_range,
-              "configuration file recursion in " + Quote(*calling),
+              "configuration file recursion in " + Quote(Display(*calling)),
               "remove the directive: a file cannot include itself");
       return false;
     }
@@ -105,17 +105,18 @@ class Loader {
     if (st != ReadStatus::kOk) {
       if (!strict) {
         AddDiag(RuleId::kOptionalIncludeMissing, site_file, site_range,
-                "skipping missing configuration file " + Quote(abs),
-                "include_if_exists ignores a missing file; PostgreSQL logs this on every reload");
+                "skipping missing configuration file " + Quote(Display(abs)),
+                "create the file or fix the path if it should exist; otherwise remove the directive "
+                "(PostgreSQL logs this on every start and reload)");
         return true;
       }
       AddDiag(RuleId::kIncludeNotFound, site_file, site_range,
-              "could not open configuration file " + Quote(abs) + ": " + error,
+              "could not open configuration file " + Quote(Display(abs)) + ": " + error,
               "create the file, fix the path (relative paths start at the including file's "
               "directory), or use include_if_exists for an optional file");
       return false;
     }
-    int idx = AddFile(abs, Display(abs), std::move(text), {site_file, site_line}, depth);
+    int idx = AddFile(abs, Display(abs), std::move(text), {site_file, site_line, site_range.begin}, depth);
     Process(idx, depth);
     return true;
   }
@@ -133,7 +134,7 @@ class Loader {
     DIR* d = opendir(dir.c_str());
     if (!d) {
       AddDiag(RuleId::kIncludeNotFound, site_file, site_range,
-              "could not open configuration directory " + Quote(dir) + ": " + strerror(errno),
+              "could not open configuration directory " + Quote(Display(dir)) + ": " + strerror(errno),
               "create the directory or fix the path (relative to the including file's directory)");
       return false;
     }
@@ -146,7 +147,7 @@ class Loader {
       struct stat st;
       if (stat(path.c_str(), &st) != 0) {
         AddDiag(RuleId::kIncludeNotFound, site_file, site_range,
-                "could not stat file " + Quote(path) + ": " + strerror(errno),
+                "could not stat file " + Quote(Display(path)) + ": " + strerror(errno),
                 "remove the dangling entry from the directory");
         ok = false;
         break;
@@ -186,7 +187,9 @@ class Loader {
         Setting out;
         out.name = std::move(name);
         out.param = nullptr;
-        out.raw = s.value_text;
+        std::string_view tok = src.Slice(s.value);
+        out.raw = std::string(s.quoted ? tok.substr(1, tok.size() - 2) : tok);
+        out.text = s.value_text;
         out.file = idx;
         out.line = s.line;
         out.name_range = s.name;
@@ -200,24 +203,61 @@ class Loader {
   std::string SyntaxHelp(int idx, const SyntaxError& e) const {
     const std::string& text = a_->files[idx].source.text();
     std::string_view near = e.near_text;
-    std::string_view before = std::string_view(text).substr(0, e.near.begin);
-    size_t line_start = before.rfind('\n');
-    before = before.substr(line_start == std::string_view::npos ? 0 : line_start + 1);
+    if (e.near.begin == 0 && text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+      return "; the file starts with a UTF-8 byte order mark, which PostgreSQL reads as part of the "
+             "first name: save the file without it";
+    if (e.expected.rfind("a parameter name", 0) == 0) {
+      if (near.find('-') != std::string_view::npos) {
+        std::string fixed(near);
+        for (char& c : fixed)
+          if (c == '-') c = '_';
+        return "; names use underscores, not dashes: " + fixed;
+      }
+      if (near == "=") return "; the line has no parameter name";
+      return "; a name starts with a letter or underscore and has at most one dot";
+    }
     if (near == "\"") return "; PostgreSQL quotes values with single quotes only";
     if (near == "'") return "; the quoted value is not closed on this line";
-    if (!e.at_end_of_line && !before.empty() &&
-        (isdigit(static_cast<unsigned char>(before.back())) || before.back() == ' ' || before.back() == '.'))
-      return "; quote a value that contains spaces, dots, commas or other punctuation, "
-             "e.g. '64MB', '1.5GB', '0.0.0.0'";
-    if (!e.at_end_of_line)
-      return "; quote the value if it contains punctuation (e.g. '*', 'a,b', '/path')";
-    return "";
+    if (near == "\\") return "; PostgreSQL has no line continuation: keep the value on one line";
+    if (near == "=") return "; remove the extra '='";
+    if (e.at_end_of_line) return "";
+    if (e.expected == "a value" || e.expected.rfind("'='", 0) == 0)
+      return "; quote the value: '" + std::string(near) + "...'";
+    // Something follows a complete value: a second token of the same value
+    // ('64 MB', '1.5GB', '0.0.0.0', 'a,b'), or junk such as an unquoted comment.
+    size_t line_start = text.rfind('\n', e.near.begin ? e.near.begin - 1 : 0);
+    line_start = line_start == std::string::npos ? 0 : line_start + 1;
+    std::string_view line(text.data() + line_start, e.near.begin - line_start);
+    size_t eq = line.find('=');
+    std::string_view value = eq == std::string_view::npos ? line : line.substr(eq + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    std::string rest = std::string(text.data() + e.near.begin,
+                                   text.find_first_of("#\n", e.near.begin) == std::string::npos
+                                       ? text.size() - e.near.begin
+                                       : text.find_first_of("#\n", e.near.begin) - e.near.begin);
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r')) rest.pop_back();
+    if (!value.empty() && value.front() == '\'') return "; comments start with '#'";
+    std::string whole = std::string(value) + rest;
+    return "; the value is more than one token: quote all of it, e.g. '" + whole + "'";
   }
 
  private:
   Analysis* a_;
   const AnalyzeOptions& opts_;
 };
+
+// "io_method" exists in 18 only; "ssl_groups" in 18 is "ssl_ecdh_curve" before.
+std::string NotInVersionHelp(const Catalog& cat, const std::string& name) {
+  for (int m : Catalog::SupportedMajors()) {
+    const Catalog* other = Catalog::ForMajor(m);
+    const Parameter* p = other->Find(name);
+    if (!p) continue;
+    for (const Alias& al : other->aliases())
+      if (EqualsIgnoreCase(al.new_name, p->name) && cat.Find(al.old_name))
+        return "in PostgreSQL " + std::to_string(cat.major()) + " this parameter is called " + al.old_name;
+  }
+  return "remove the line for this major, or check with the --pg-version of the server you run";
+}
 
 // ProcessConfigFileInternal: names, duplicates, then values.
 void ProcessSettings(Analysis* a, Loader* loader) {
@@ -242,111 +282,137 @@ void ProcessSettings(Analysis* a, Loader* loader) {
       loader->AddDiag(RuleId::kParameterNotInVersion, s.file, s.name_range,
                       "unrecognized configuration parameter " + Quote(s.name) + " in PostgreSQL " +
                           std::to_string(cat.major()) + " (it exists in " + list + ")",
-                      "remove the line, or check with --pg-version for the server you run", s.name);
+                      NotInVersionHelp(cat, s.name), s.name);
       continue;
     }
     std::vector<std::string> hint = cat.Suggest(s.name, 1);
+    bool bom = s.name.compare(0, 3, "\xEF\xBB\xBF") == 0;
     loader->AddDiag(RuleId::kUnknownParameter, s.file, s.name_range,
                     "unrecognized configuration parameter " + Quote(s.name),
-                    hint.empty() ? "check the spelling against `pgconflint params`; an extension's "
-                                   "parameters need a prefix such as auto_explain."
+                    bom ? "the file starts with a UTF-8 byte order mark, which PostgreSQL reads as part of this "
+                          "name: save the file without it"
+                    : hint.empty() ? "check the spelling with `pgconflint params`; an extension's parameters "
+                                   "need its prefix, e.g. auto_explain.log_min_duration"
                                  : "did you mean " + Quote(hint[0]) + "?",
                     s.name);
   }
-  // 2. Duplicates: earlier entries with exactly the same spelling are ignored.
-  //    Spellings that differ in case are both applied, in order.
-  std::unordered_map<std::string, size_t> last_by_spelling;
-  std::unordered_map<std::string, size_t> last_by_key;  // lower-cased resolved name
+  // 2. Duplicates: earlier entries with exactly the same spelling are ignored
+  //    (known parameters only); spellings that differ are all applied, in order.
+  std::vector<std::pair<size_t, size_t>> overridden;  // (earlier, later)
+  {
+    std::unordered_map<std::string, size_t> last_by_key;  // lower-cased resolved name
+    for (size_t i = 0; i < a->settings.size(); ++i) {
+      Setting& s = a->settings[i];
+      if (!s.param && s.name.find('.') == std::string::npos) continue;  // unknown: already an error
+      std::string key = AsciiLower(s.param ? s.param->name : s.name);
+      if (auto it = last_by_key.find(key); it != last_by_key.end()) {
+        Setting& prev = a->settings[it->second];
+        if (prev.name == s.name && s.param) prev.ignored = true;
+        overridden.emplace_back(it->second, i);
+      }
+      last_by_key[key] = i;
+    }
+  }
+  // 3. Values. Ignored lines are parsed too (for `value` and PGC303), but the
+  //    server never looks at them, so only the others get diagnostics.
+  std::vector<std::string> invalid(a->settings.size());
   for (size_t i = 0; i < a->settings.size(); ++i) {
     Setting& s = a->settings[i];
-    if (!s.param && s.name.find('.') == std::string::npos) continue;  // unknown: already an error
-    std::string key = AsciiLower(s.param ? s.param->name : s.name);
-    if (auto it = last_by_key.find(key); it != last_by_key.end()) {
-      Setting& prev = a->settings[it->second];
-      bool same_spelling = prev.name == s.name;
-      if (same_spelling && s.param) prev.ignored = true;
-      const LoadedFile& f = a->files[s.file];
-      std::string where = f.source.path() + ":" + std::to_string(s.line);
-      loader->AddDiag(RuleId::kSettingOverridden, prev.file, prev.name_range,
-                      Quote(prev.name) + " is set again at " + where + "; this line has no effect",
-                      same_spelling || !s.param
-                          ? "delete this line, or move the value you want to the last occurrence"
-                          : "PostgreSQL applies both lines because they are spelled differently (" +
-                                prev.name + " vs " + s.name + "); the later one wins. Delete this line.",
-                      s.param ? s.param->name : s.name);
-    }
-    last_by_key[key] = i;
-    last_by_spelling[s.name] = i;
-  }
-  // 3. Values.
-  for (Setting& s : a->settings) {
-    if (s.ignored) continue;
     if (!s.param) {
       if (s.name.find('.') != std::string::npos) {  // custom placeholder: any string
-        s.value = s.raw;
-        s.applied = true;
+        s.value = s.text;
+        s.applied = !s.ignored;
       }
       continue;
     }
     const Parameter& p = *s.param;
     const LoadedFile& file = a->files[s.file];
-    if (!p.file_accepted) {
-      loader->AddDiag(RuleId::kParameterNotSettableInFile, s.file, s.name_range,
-                      p.file_message[0] ? std::string(p.file_message)
-                                        : "parameter " + Quote(p.name) + " cannot be changed",
-                      "remove the line: this parameter is set by the server itself", p.name, true,
-                      Severity::kError);
+    // The harvest records what `postgres -C` does with the boot value in a
+    // file; "cannot be changed" means no value can be set there.
+    if (!p.file_accepted && std::string_view(p.file_message).find("cannot be changed") != std::string_view::npos) {
+      if (!s.ignored)
+        loader->AddDiag(RuleId::kParameterNotSettableInFile, s.file, s.name_range, p.file_message,
+                        "remove the line: this parameter is read-only (set when PostgreSQL is built, or "
+                        "by initdb)",
+                        p.name, true, Severity::kError);
       continue;
     }
-    if (file.auto_conf && !p.alter_system_accepted) {
+    if (file.auto_conf && !p.alter_system_accepted && !s.ignored) {
       loader->AddDiag(RuleId::kParameterNotSettableInFile, s.file, s.name_range,
                       "ALTER SYSTEM refuses " + Quote(p.name) + " (" + p.alter_system_message +
-                          "), so this line was written by hand into postgresql.auto.conf",
+                          "), so this line was written into postgresql.auto.conf by hand",
                       "move it to postgresql.conf", p.name, false, Severity::kWarning);
     }
-    ParsedValue v = ParseValue(*a->catalog, p, s.raw);
+    ParsedValue v = ParseValue(*a->catalog, p, s.text);
     if (!v.ok()) {
+      invalid[i] = v.message;
+      if (s.ignored) continue;
       RuleId rule = v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue;
       std::string help = v.hint;
-      if (help.empty() && p.type == VarType::kBool)
-        help = "use on or off (also true/false, yes/no, 1/0)";
+      if (help.empty() && p.type == VarType::kBool) help = "use on or off (also true/false, yes/no, 1/0)";
+      if (help.empty() && p.min_val[0])
+        help = std::string("the range is ") + p.min_val + " .. " + p.max_val +
+               (p.unit[0] ? std::string(" (unit ") + p.unit + ")" : "");
       if (help.empty()) help = "see `pgconflint params " + std::string(p.name) + "`";
       loader->AddDiag(rule, s.file, s.value_range, v.message, help, p.name);
       continue;
     }
     s.value = v.normalized;
-    s.applied = true;
     s.number = v.number;
+    s.applied = !s.ignored;
+    if (s.ignored) continue;
     if (v.rounded) {
       bool to_zero = v.number == 0 && v.exact != 0;
       loader->AddDiag(RuleId::kValueRounded, s.file, s.value_range,
                       Quote(s.raw) + " is rounded to " + FormatWithUnit(v.number, p) +
-                          (to_zero ? ", which means 0 (for many parameters: disabled)" : ""),
-                      "write the value PostgreSQL will use, in a whole number of " +
-                          std::string(p.unit[0] ? p.unit : "units"),
-                      p.name, false, to_zero ? Severity::kWarning : Severity::kWarning);
+                          (to_zero ? ", and 0 often means disabled" : ""),
+                      "write a whole number of " + std::string(p.unit[0] ? p.unit : "units") +
+                          ", the value PostgreSQL will use",
+                      p.name);
     }
     if (v.octal || v.hex) {
       bool perms = std::string_view(p.short_desc).find("permissions") != std::string_view::npos;
-      if (!perms || v.hex)
+      if (!perms || v.hex) {
+        std::string decimal = s.raw;
+        decimal.erase(0, decimal.find_first_not_of("+-0xX"));
         loader->AddDiag(RuleId::kOctalOrHexLiteral, s.file, s.value_range,
                         Quote(s.raw) + (v.octal ? " has a leading zero, so it is octal: " : " is hexadecimal: ") +
                             FormatWithUnit(v.number, p),
-                        "write the decimal number " + FormatWithUnit(v.number, p), p.name);
+                        v.octal ? "write " + (decimal.empty() ? std::string("0") : decimal) +
+                                      " if you meant decimal, or " + FormatWithUnit(v.number, p) + " if not"
+                                : "write the decimal number " + FormatWithUnit(v.number, p),
+                        p.name);
+      }
     }
-    if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone && !v.has_unit &&
-        v.number != 0 && v.number != -1) {
+    if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone && !v.has_unit && v.number != 0 &&
+        v.number != -1) {
+      bool blocks = isdigit(static_cast<unsigned char>(p.unit[0]));
+      std::string meaning = blocks ? s.raw + " blocks of " + p.unit : s.raw + p.unit;
+      std::string shown = FormatWithUnit(v.number, p);
       loader->AddDiag(RuleId::kValueWithoutUnit, s.file, s.value_range,
-                      Quote(s.raw) + " has no unit, so it counts " + (p.unit[0] == '8' || isdigit(p.unit[0]) ? "blocks of " : "") +
-                          p.unit + ": " + FormatWithUnit(v.number, p),
-                      "write it with a unit: " + FormatWithUnit(v.number, p), p.name);
+                      Quote(s.raw) + " has no unit, so it means " + meaning +
+                          (shown != s.raw + p.unit ? " (" + shown + ")" : ""),
+                      "write it with a unit: '" + shown + "'", p.name);
     }
     if (v.adjusted) {
-      // Silent server-side adjustments are reported like rounding.
       loader->AddDiag(RuleId::kValueRounded, s.file, s.value_range,
                       Quote(s.raw) + " is " + v.adjustment + " by the server",
                       "write the value the server will use", p.name);
     }
+  }
+  for (const auto& [i, j] : overridden) {
+    const Setting& prev = a->settings[i];
+    const Setting& s = a->settings[j];
+    std::string name = s.param ? s.param->name : s.name;
+    std::string where = a->files[s.file].source.path() + ":" + std::to_string(s.line);
+    std::string msg = Quote(prev.name) + (EqualsIgnoreCase(prev.name, name) ? "" : " (" + name + ")") +
+                      " is set again at " + where + ", so this line has no effect";
+    if (!invalid[i].empty()) msg += "; its value is invalid too (" + invalid[i] + ")";
+    std::string help = prev.name == s.name || !s.param
+                           ? "delete this line, or move the value you want to the last occurrence"
+                           : "delete this line; PostgreSQL applies both because they are spelled differently (" +
+                                 prev.name + ", " + s.name + ") and the later one wins";
+    loader->AddDiag(RuleId::kSettingOverridden, prev.file, prev.name_range, msg, help, name);
   }
 }
 
@@ -401,15 +467,33 @@ const Setting* Analysis::Effective(std::string_view name) const {
   return found;
 }
 
-namespace {
-
-void SortDiagnostics(Analysis* a) {
-  std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(), [](const Diagnostic& x, const Diagnostic& y) {
-    if (x.file != y.file) return x.file < y.file;
-    if (x.range.begin != y.range.begin) return x.range.begin < y.range.begin;
-    return static_cast<int>(x.rule) < static_cast<int>(y.rule);
-  });
+std::vector<uint32_t> Analysis::ReadingOrder(int file, uint32_t offset) const {
+  std::vector<uint32_t> key;
+  if (file < 0) return {UINT32_MAX};
+  // The root's own index first: a data directory has two roots.
+  int f = file;
+  while (files[f].included_from.file >= 0) f = files[f].included_from.file;
+  key.push_back(static_cast<uint32_t>(f));
+  for (const IncludeSite& s : IncludeChain(file)) key.push_back(s.offset);
+  key.push_back(offset);
+  return key;
 }
+
+static void SortDiagnostics(Analysis* a) {
+  std::vector<std::pair<std::vector<uint32_t>, size_t>> keys;
+  for (size_t i = 0; i < a->diagnostics.size(); ++i)
+    keys.emplace_back(a->ReadingOrder(a->diagnostics[i].file, a->diagnostics[i].range.begin), i);
+  std::stable_sort(keys.begin(), keys.end(), [&](const auto& x, const auto& y) {
+    if (x.first != y.first) return x.first < y.first;
+    return strcmp(a->diagnostics[x.second].rule->code, a->diagnostics[y.second].rule->code) < 0;
+  });
+  std::vector<Diagnostic> sorted;
+  sorted.reserve(keys.size());
+  for (const auto& k : keys) sorted.push_back(std::move(a->diagnostics[k.second]));
+  a->diagnostics = std::move(sorted);
+}
+
+namespace {
 
 std::string MakeAbsolute(const std::string& path) {
   return CanonicalizePath(path[0] == '/' ? path : CurrentDir() + "/" + path);

@@ -19,6 +19,7 @@ namespace pgconflint {
 struct IncludeSite {
   int file = -1;      // index into Analysis::files; -1 for a root file
   uint32_t line = 0;  // 1-based line of the include directive
+  uint32_t offset = 0;  // byte offset of the directive in that file
 };
 
 /// One file that was read.
@@ -32,7 +33,7 @@ struct LoadedFile {
 };
 
 struct Diagnostic {
-  RuleId rule;
+  const RuleInfo* rule;  // never null; built-in or from a RuleSet that outlives it
   Severity severity;
   bool fatal = false;  // PostgreSQL would refuse to start
   int file = -1;       // index into Analysis::files; -1 when not tied to a file
@@ -46,8 +47,9 @@ struct Diagnostic {
 struct Setting {
   std::string name;         // as written
   const Parameter* param;   // null for unknown names and custom (dotted) placeholders
-  std::string raw;          // the value as written, unescaped
-  std::optional<std::string> value;  // what `postgres -C` prints; nullopt when invalid
+  std::string raw;          // the value as written (quotes removed, escapes kept)
+  std::string text;         // the value PostgreSQL reads (unescaped)
+  std::optional<std::string> value;  // what `postgres -C` prints; nullopt when invalid or unknown
   int file;
   uint32_t line;
   Range name_range;
@@ -75,6 +77,9 @@ struct Analysis {
   std::vector<IncludeSite> IncludeChain(int file) const;
   /// The applied setting that decides `name` (last one wins), or null.
   const Setting* Effective(std::string_view name) const;
+  /// A key that orders positions as PostgreSQL reads them (includes expanded
+  /// where they stand): the offsets along the include chain, then `offset`.
+  std::vector<uint32_t> ReadingOrder(int file, uint32_t offset) const;
 };
 
 struct AnalyzeOptions {

@@ -36,33 +36,59 @@ std::string FilePath(const Analysis& a, const Diagnostic& d) {
   return d.file >= 0 ? a.files[d.file].source.path() : a.root;
 }
 
+// Tabs are shown as 4 spaces; returns the display width of `s`.
+std::string ExpandTabs(std::string_view s, size_t* width) {
+  std::string out;
+  size_t w = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\t') {
+      out += "    ";
+      w += 4;
+    } else {
+      out += static_cast<char>(c);
+      if ((c & 0xC0) != 0x80) ++w;
+    }
+  }
+  *width = w;
+  return out;
+}
+
 void RenderFull(const Analysis& a, const Diagnostic& d, const Style& st, std::ostringstream& o) {
-  const RuleInfo& r = Rule(d.rule);
+  const RuleInfo& r = *d.rule;
   std::string sev(SeverityName(d.severity));
   o << st(SeverityColor(d.severity), sev + "[" + r.code + "]") << st("1", ": " + d.message) << "\n";
+  std::string pad = " ";
   if (d.file < 0) {
-    o << "  --> " << a.root << "\n";
+    o << " --> " << a.root << "\n";
   } else {
     const SourceFile& src = a.files[d.file].source;
     Position p = src.PositionOf(d.range.begin);
     Position e = src.PositionOf(d.range.end);
     std::string num = std::to_string(p.line);
-    std::string pad(num.size(), ' ');
+    pad = std::string(num.size(), ' ');
     o << pad << st("1;34", "--> ") << src.path() << ":" << p.line << ":" << p.column << "\n";
     o << pad << st("1;34", " |") << "\n";
     std::string_view line = src.LineText(p.line);
-    std::string shown;
-    for (char c : line) shown += c == '\t' ? ' ' : c;
+    size_t before_width = 0, span_width = 0;
+    std::string shown = ExpandTabs(line, &before_width);
+    // The caret starts under the first character of the range.
+    uint32_t line_start = d.range.begin - (p.column - 1);
+    size_t col_bytes = 0;
+    for (uint32_t i = line_start; i < d.range.begin; ++i) ++col_bytes;
+    ExpandTabs(line.substr(0, std::min(col_bytes, line.size())), &before_width);
+    uint32_t end = e.line == p.line ? d.range.end : d.range.begin + 1;
+    ExpandTabs(src.text().substr(d.range.begin, end > d.range.begin ? end - d.range.begin : 0), &span_width);
     o << st("1;34", num + " |") << " " << shown << "\n";
-    uint32_t width = e.line == p.line && e.column > p.column ? e.column - p.column : 1;
-    o << pad << st("1;34", " |") << " " << std::string(p.column - 1, ' ')
-      << st(SeverityColor(d.severity), std::string(width, '^')) << "\n";
+    o << pad << st("1;34", " |") << " " << std::string(before_width, ' ')
+      << st(SeverityColor(d.severity), std::string(std::max<size_t>(span_width, 1), '^')) << "\n";
   }
-  std::string pad = "  ";
-  if (!d.help.empty()) o << pad << st("1;34", "= ") << st("1", "help") << ": " << d.help << "\n";
-  for (const IncludeSite& s : a.IncludeChain(d.file))
-    o << pad << st("1;34", "= ") << "note: included from " << a.files[s.file].source.path() << ":" << s.line << "\n";
-  if (d.fatal) o << pad << st("1;34", "= ") << "note: PostgreSQL refuses to start with this (fatal)\n";
+  if (!d.help.empty()) o << pad << st("1;34", " = ") << st("1", "help") << ": " << d.help << "\n";
+  std::vector<IncludeSite> chain = a.IncludeChain(d.file);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    o << pad << st("1;34", " = ") << "note: included from " << a.files[it->file].source.path() << ":" << it->line
+      << "\n";
+  if (d.fatal) o << pad << st("1;34", " = ") << "note: PostgreSQL refuses to start with this (fatal)\n";
   o << "\n";
 }
 
@@ -70,7 +96,7 @@ void RenderConcise(const Analysis& a, const Diagnostic& d, std::ostringstream& o
   Position p{1, 1};
   if (d.file >= 0) p = a.files[d.file].source.PositionOf(d.range.begin);
   o << FilePath(a, d) << ":" << p.line << ":" << p.column << ": " << SeverityName(d.severity) << ": "
-    << d.message << " [" << Rule(d.rule).code << "]\n";
+    << d.message << " [" << d.rule->code << "]\n";
 }
 
 ordered_json SettingJson(const Analysis& a, const Setting& s) {
@@ -122,7 +148,7 @@ std::string Render(const std::vector<Analysis>& analyses, int pg_version, const 
       r["settings"] = std::move(settings);
       roots.push_back(std::move(r));
       for (const Diagnostic& d : a.diagnostics) {
-        const RuleInfo& info = Rule(d.rule);
+        const RuleInfo& info = *d.rule;
         ordered_json dj;
         dj["root"] = a.root;
         Position p{1, 1}, e{1, 1};

@@ -77,14 +77,43 @@ void AddGap(const std::string& text, uint32_t from, uint32_t to, std::vector<Tok
   }
 }
 
+// The grammar's DFA sees a normalized copy of the text: bytes >= 0x80 become
+// '_' and NUL '$', which belong to exactly the same flex classes (see
+// tree_sitter_pgconf.h); offsets are unchanged and token text comes from the
+// original. This also keeps tree-sitter from skipping a leading byte order
+// mark, whose bytes PostgreSQL reads as letters.
+const std::string& Normalized(const std::string& text) {
+  thread_local std::string buf;
+  buf.resize(text.size());
+  tree_sitter_pgconf_normalize(buf.data(), text.data(), text.size());
+  return buf;
+}
+
 }  // namespace
 
 std::vector<Token> Tokenize(const SourceFile& file) {
   const std::string& text = file.text();
+  const std::string& norm = Normalized(text);
+  const SymbolTable& symbols = Symbols();
   std::vector<Token> tokens;
   tokens.reserve(text.size() / 8 + 4);
+  uint32_t pos = 0;
+  const uint32_t len = static_cast<uint32_t>(text.size());
+  PgconfToken t;
+  while (tree_sitter_pgconf_next_token(norm.data(), len, &pos, &t)) {
+    uint8_t kind = t.symbol == 0xFFFF ? static_cast<uint8_t>(TokenKind::kInvalidChar) : symbols.Kind(t.symbol);
+    if (kind == kNotAToken) continue;  // the newline token: lines come from the line table
+    tokens.push_back({static_cast<TokenKind>(kind), {t.begin, t.end}});
+  }
+  return tokens;
+}
+
+std::vector<Token> TokenizeWithTree(const SourceFile& file) {
+  const std::string& text = file.text();
+  const std::string& norm = Normalized(text);
+  std::vector<Token> tokens;
   std::unique_ptr<TSTree, TreeDeleter> tree(
-      ts_parser_parse_string(ThreadParser(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
+      ts_parser_parse_string(ThreadParser(), nullptr, norm.data(), static_cast<uint32_t>(norm.size())));
   const SymbolTable& symbols = Symbols();
   uint32_t covered = 0;
   if (tree) {

@@ -68,8 +68,11 @@ struct ParsedFile {
 /// every other line is still returned. Thread-compatible (one parser per thread).
 ParsedFile Parse(const SourceFile& file);
 
-/// Tokens of `text`, for tests and editors.
+/// Tokens of `file`, scanned with the grammar's generated lexer (no tree).
 std::vector<Token> Tokenize(const SourceFile& file);
+/// The same tokens read from a full tree-sitter parse (as editors see them);
+/// tests hold the two to each other.
+std::vector<Token> TokenizeWithTree(const SourceFile& file);
 
 /// DeescapeQuotedString's rules: strips the quotes, '' -> ', \b \f \n \r \t,
 /// \ooo octal, \x -> x; a NUL ends the value.

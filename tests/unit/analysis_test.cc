@@ -40,7 +40,7 @@ Analysis AnalyzePath(const std::string& path, int major = 18) {
 
 std::vector<std::string> Codes(const Analysis& a) {
   std::vector<std::string> out;
-  for (const Diagnostic& d : a.diagnostics) out.push_back(Rule(d.rule).code);
+  for (const Diagnostic& d : a.diagnostics) out.push_back(d.rule->code);
   return out;
 }
 

@@ -21,7 +21,7 @@ bool Fires(const RuleInfo& rule, const std::string& text) {
   Analysis a = AnalyzeText(std::string(dir) + "/postgresql.conf", text, opts);
   rmdir(dir);
   for (const Diagnostic& d : a.diagnostics)
-    if (d.rule == rule.id) return true;
+    if (d.rule == &rule) return true;
   return false;
 }
 

@@ -106,3 +106,30 @@ RC_GTEST_PROP(ParseProperty, NeverCrashesAndRangesStayInside, (const std::string
 
 }  // namespace
 }  // namespace pgconflint
+
+namespace pgconflint {
+namespace {
+
+// The lexer-only scan and the full tree-sitter parse give the same tokens,
+// whatever the bytes (including invalid UTF-8, a BOM and control characters).
+RC_GTEST_PROP(TokenizeProperty, LexerScanEqualsTreeParse, ()) {
+  const std::string alphabet = "ab_Z09.-+xeE'\\\"#=*/,:$ \t\r\n\xc3\xbc\xff\xef\xbb\xbf";
+  std::string text = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
+  SourceFile f("p.conf", text);
+  std::vector<Token> a = Tokenize(f), b = TokenizeWithTree(f);
+  RC_ASSERT(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    RC_ASSERT(a[i].kind == b[i].kind);
+    RC_ASSERT(a[i].range.begin == b[i].range.begin);
+    RC_ASSERT(a[i].range.end == b[i].range.end);
+  }
+}
+
+TEST(TokenizeTest, ByteOrderMarkAndInvalidUtf8AreLetters) {
+  // As flex: every byte >= 0x80 is a LETTER, so they join the identifier.
+  EXPECT_EQ(Kinds("\xef\xbb\xbfwork_mem = 1"), "id:\xef\xbb\xbfwork_mem =:= int:1");
+  EXPECT_EQ(Kinds("ab\xff" "cd = 1"), "id:ab\xff" "cd =:= int:1");
+}
+
+}  // namespace
+}  // namespace pgconflint

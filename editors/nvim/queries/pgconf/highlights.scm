@@ -1,0 +1,1 @@
+../../../../src/grammar/queries/highlights.scm

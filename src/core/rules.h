@@ -4,8 +4,12 @@
 #ifndef PGCONFLINT_CORE_RULES_H_
 #define PGCONFLINT_CORE_RULES_H_
 
+#include <deque>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "rule_ids.h"  // generated
 
@@ -36,6 +40,18 @@ struct RuleInfo {
   const char* good;      // a configuration file that must not
   int example_pg_version;  // 0 = the default major
   const char* const* references;  // null-terminated
+  // Declarative rules (rules/*.toml and --rules files): a condition over the
+  // effective configuration and the profile; see core/expr.h.
+  const char* when;        // "" for rules emitted by C++ code
+  const char* message;     // template: {expression} placeholders
+  const char* help;        // template for the help line
+  const char* anchor;      // comma-separated parameters to report at, in order
+  const char* evaluator;   // a custom evaluator's name (rule_engine.cc), or ""
+  const char* fix_safety;  // "safe", "needs-restart", "review", ...
+  const char* example_profile;  // profile facts for the examples: "ram=4GB,cpus=4"
+  int min_major;           // versions: first major the rule applies to
+  int max_major;           // last major
+  bool builtin;
 
   Severity default_severity() const;
   Fatality fatality() const;
@@ -44,8 +60,45 @@ struct RuleInfo {
 /// Every built-in rule, in code order; Rules()[static_cast<int>(id)] is `id`'s entry.
 std::span<const RuleInfo> BuiltinRules();
 const RuleInfo& Rule(RuleId id);
-/// Finds a rule by code ("PGC201", case-insensitive) or name ("invalid-value"); null if none.
+/// Finds a built-in rule by code ("PGC201", case-insensitive) or name ("invalid-value"); null if none.
 const RuleInfo* FindRule(std::string_view code_or_name);
+
+class CompiledExpr;
+
+/// The rules of one run: the built-in ones plus user rule files (`--rules`,
+/// `extra-rules` in .pgconflint.toml), which use the same TOML format. Owns
+/// the user rules' strings. Not copyable (RuleInfo pointers stay valid).
+class RuleSet {
+ public:
+  RuleSet();
+  RuleSet(const RuleSet&) = delete;
+  RuleSet& operator=(const RuleSet&) = delete;
+  ~RuleSet();
+
+  /// Adds the [[rule]] entries of a TOML file; false with *error naming the
+  /// file, line and cause. User rules must have `when` (no custom evaluators)
+  /// and codes that do not clash.
+  bool AddFile(const std::string& path, std::string* error);
+  /// Adds every *.toml file of a directory, in name order.
+  bool AddDirectory(const std::string& dir, std::string* error);
+
+  const std::vector<const RuleInfo*>& rules() const { return all_; }
+  /// By code (case-insensitive) or name; null if none.
+  const RuleInfo* Find(std::string_view code_or_name) const;
+  /// The compiled `when` of a declarative rule (null for C++-emitted ones).
+  const CompiledExpr* Condition(const RuleInfo* rule) const;
+
+ private:
+  const char* Keep(std::string s);
+  std::deque<std::string> strings_;
+  std::deque<RuleInfo> user_rules_;
+  std::deque<std::vector<const char*>> user_refs_;
+  std::vector<const RuleInfo*> all_;
+  std::vector<std::pair<const RuleInfo*, std::shared_ptr<const CompiledExpr>>> conditions_;
+};
+
+/// Parses "14-18", "18-", "17" into a major range; false when malformed.
+bool ParseVersionRange(std::string_view text, int* min_major, int* max_major);
 
 }  // namespace pgconflint
 

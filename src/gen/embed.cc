@@ -241,6 +241,8 @@ std::string Kebab2Pascal(const std::string& s) {
 
 struct RuleOut {
   std::string code, name, severity, category, fatal, summary, why, fix, versions, bad, good;
+  std::string when, message, help, anchor, evaluator, fix_safety, example_profile;
+  int min_major = 0, max_major = 99;
   std::vector<std::string> references;
   int example_pg_version = 0;
 };
@@ -280,6 +282,21 @@ void GenerateRules(const std::vector<std::string>& files, std::string* data, std
       r.versions = GetTomlStr(*t, "versions", f, false);
       r.bad = GetTomlStr(*t, "bad", f);
       r.good = GetTomlStr(*t, "good", f);
+      r.when = GetTomlStr(*t, "when", f, false);
+      r.message = GetTomlStr(*t, "message", f, false);
+      r.help = GetTomlStr(*t, "help", f, false);
+      r.evaluator = GetTomlStr(*t, "evaluator", f, false);
+      r.fix_safety = GetTomlStr(*t, "fix_safety", f, false);
+      r.example_profile = GetTomlStr(*t, "example_profile", f, false);
+      if (auto* anchors = (*t)["anchor"].as_array())
+        for (auto& x : *anchors)
+          if (auto s = x.value<std::string>()) r.anchor += (r.anchor.empty() ? "" : ",") + *s;
+      if (!r.versions.empty()) {
+        size_t dash = r.versions.find('-');
+        r.min_major = std::stoi(r.versions.substr(0, dash));
+        r.max_major = dash == std::string::npos ? r.min_major
+                      : dash + 1 < r.versions.size() ? std::stoi(r.versions.substr(dash + 1)) : 99;
+      }
       r.example_pg_version = static_cast<int>((*t)["example_pg_version"].value<int64_t>().value_or(0));
       if (auto* refs = (*t)["references"].as_array())
         for (auto& x : *refs)
@@ -314,7 +331,10 @@ void GenerateRules(const std::vector<std::string>& files, std::string* data, std
       << ", " << Lit(r.severity) << ", " << Lit(r.category) << ", " << Lit(r.fatal) << ", "
       << Lit(r.summary) << ", " << Lit(r.why) << ", " << Lit(r.fix) << ", " << Lit(r.versions)
       << ", " << Lit(r.bad) << ", " << Lit(r.good) << ", " << r.example_pg_version << ", kRefs" << i
-      << "},\n";
+      << ", " << Lit(r.when) << ", " << Lit(r.message) << ", " << Lit(r.help) << ", " << Lit(r.anchor)
+      << ", " << Lit(r.evaluator) << ", " << Lit(r.fix_safety) << ", " << Lit(r.example_profile) << ", "
+      << r.min_major << ", "
+      << r.max_major << ", true},\n";
   }
   c << "};\n\n}  // namespace pgconflint::generated\n";
   *data = c.str();

@@ -1,0 +1,56 @@
+// The effective-configuration model: what the server really uses, from the
+// configured values (the last applied setting, else the boot value) and the
+// values PostgreSQL derives from them (io_max_concurrency = -1, wal_buffers
+// = -1, io_combine_limit capped by io_max_combine_limit, the vacuum ring cap,
+// the parallel worker ceilings...). Formulas follow the server (reference §5–6)
+// and are held to running servers by tests/integration/test_effective.py.
+#ifndef PGCONFLINT_CORE_EFFECTIVE_H_
+#define PGCONFLINT_CORE_EFFECTIVE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/expr.h"
+
+namespace pgconflint {
+
+/// A derived value with how it was computed, for messages and `show`.
+struct DerivedValue {
+  ExprValue value;
+  std::string explanation;  // e.g. "min(64, 16384 buffers / (MaxBackends 136 + 38))"
+};
+
+class EffectiveConfig {
+ public:
+  /// REQUIRES: analysis.catalog non-null; `analysis` outlives this object.
+  explicit EffectiveConfig(const Analysis& analysis);
+
+  const Catalog& catalog() const { return *analysis_.catalog; }
+  const Analysis& analysis() const { return analysis_; }
+
+  /// The setting that decides `name`, or null when it keeps its boot value.
+  const Setting* SettingFor(std::string_view name) const;
+  /// The configured value as `postgres -C` prints it; nullopt if the name is unknown.
+  std::optional<std::string> Configured(std::string_view name) const;
+  /// The configured value typed for expressions: memory in bytes, time in ms.
+  ExprValue Typed(std::string_view name) const;
+  /// A derived value (see DerivedNames), or nullopt when `name` is not derived
+  /// in this major.
+  std::optional<DerivedValue> Derived(std::string_view name) const;
+  /// Names for which Derived() has a value in this major.
+  std::vector<std::string> DerivedNames() const;
+
+ private:
+  double Number(std::string_view name) const;  // configured value in the base unit
+  const Analysis& analysis_;
+};
+
+/// The typed value of `param` for configured text `value` (as -C prints it).
+ExprValue TypedValue(const Parameter& param, const std::string& value);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_EFFECTIVE_H_

@@ -1,0 +1,140 @@
+// Parsing profile facts from flags and the project configuration file.
+#include "core/profile.h"
+
+#include <cstdlib>
+
+#include "core/expr.h"
+
+namespace pgconflint {
+namespace {
+
+template <typename E>
+struct Names {
+  E value;
+  const char* name;
+};
+
+constexpr Names<Storage> kStorages[] = {
+    {Storage::kHdd, "hdd"},         {Storage::kSataSsd, "sata-ssd"},           {Storage::kNvme, "nvme"},
+    {Storage::kRaidSan, "raid-san"}, {Storage::kNetworkBlock, "network-block"}, {Storage::kColdObject, "cold-object"}};
+constexpr Names<Workload> kWorkloads[] = {{Workload::kOltp, "oltp"},   {Workload::kOlap, "olap"},
+                                          {Workload::kMixed, "mixed"}, {Workload::kWeb, "web"},
+                                          {Workload::kDesktop, "desktop"}};
+constexpr Names<ContainerKind> kContainers[] = {
+    {ContainerKind::kNone, "none"}, {ContainerKind::kDocker, "docker"}, {ContainerKind::kKubernetes, "kubernetes"}};
+
+template <typename E, size_t N>
+std::string NameOf(const Names<E> (&table)[N], E v) {
+  for (const auto& n : table)
+    if (n.value == v) return n.name;
+  return "?";
+}
+
+template <typename E, size_t N>
+bool Lookup(const Names<E> (&table)[N], const std::string& s, E* out) {
+  for (const auto& n : table)
+    if (s == n.name) {
+      *out = n.value;
+      return true;
+    }
+  return false;
+}
+
+template <typename E, size_t N>
+std::string Choices(const Names<E> (&table)[N]) {
+  std::string out;
+  for (const auto& n : table) out += (out.empty() ? "" : ", ") + std::string(n.name);
+  return out;
+}
+
+}  // namespace
+
+std::string StorageName(Storage s) { return NameOf(kStorages, s); }
+bool ParseStorage(const std::string& s, Storage* out) { return Lookup(kStorages, s, out); }
+std::string WorkloadName(Workload w) { return NameOf(kWorkloads, w); }
+bool ParseWorkload(const std::string& s, Workload* out) { return Lookup(kWorkloads, s, out); }
+std::string ContainerName(ContainerKind c) { return NameOf(kContainers, c); }
+bool ParseContainer(const std::string& s, ContainerKind* out) { return Lookup(kContainers, s, out); }
+
+bool ParseBytes(const std::string& s, double* out) {
+  ExprValue v;
+  if (!ParseQuantity(s, &v) || v.kind != ExprValue::Kind::kNumber || v.number <= 0) return false;
+  if (v.dim == Dim::kMs) return false;
+  *out = v.number;  // no unit: bytes
+  return true;
+}
+
+bool ParseYesNo(const std::string& s, bool* out) {
+  if (s == "yes" || s == "true" || s == "on" || s == "1") *out = true;
+  else if (s == "no" || s == "false" || s == "off" || s == "0") *out = false;
+  else return false;
+  return true;
+}
+
+const std::vector<std::string>& ProfileKeys() {
+  static const std::vector<std::string> keys = {
+      "ram", "cpus", "storage", "tablespace", "workload", "connections", "os", "container", "io-uring",
+      "storage-safe-without-fsync", "baseline-measurement", "nodes-per-query", "headroom"};
+  return keys;
+}
+
+bool SetProfileFact(Profile* p, const std::string& key, const std::string& value, std::string* error) {
+  auto bad = [&](const std::string& expected) {
+    *error = "invalid " + key + " \"" + value + "\" (expected " + expected + ")";
+    return false;
+  };
+  if (key == "ram") {
+    double b;
+    if (!ParseBytes(value, &b)) return bad("a size such as 64GB");
+    p->ram_bytes = b;
+  } else if (key == "cpus") {
+    char* end;
+    long n = strtol(value.c_str(), &end, 10);
+    if (*end || n <= 0 || n > 100000) return bad("a positive number");
+    p->cpus = static_cast<int>(n);
+  } else if (key == "connections") {
+    char* end;
+    long n = strtol(value.c_str(), &end, 10);
+    if (*end || n <= 0 || n > 10000000) return bad("a positive number");
+    p->connections = static_cast<int>(n);
+  } else if (key == "storage") {
+    Storage s;
+    if (!ParseStorage(value, &s)) return bad(Choices(kStorages));
+    p->storage = s;
+  } else if (key == "tablespace") {
+    size_t eq = value.find('=');
+    Storage s;
+    if (eq == std::string::npos || eq == 0 || !ParseStorage(value.substr(eq + 1), &s))
+      return bad("NAME=STORAGE with STORAGE one of " + Choices(kStorages));
+    p->tablespaces[value.substr(0, eq)] = s;
+  } else if (key == "workload") {
+    Workload w;
+    if (!ParseWorkload(value, &w)) return bad(Choices(kWorkloads));
+    p->workload = w;
+  } else if (key == "os") {
+    if (value != "linux" && value != "freebsd" && value != "macos" && value != "windows")
+      return bad("linux, freebsd, macos or windows");
+    p->os = value;
+  } else if (key == "container") {
+    ContainerKind c;
+    if (!ParseContainer(value, &c)) return bad(Choices(kContainers));
+    p->container = c;
+  } else if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement") {
+    bool b;
+    if (!ParseYesNo(value, &b)) return bad("yes or no");
+    if (key == "io-uring") p->io_uring = b;
+    else if (key == "storage-safe-without-fsync") p->storage_safe_without_fsync = b;
+    else p->baseline_measurement = b;
+  } else if (key == "nodes-per-query" || key == "headroom") {
+    char* end;
+    double d = strtod(value.c_str(), &end);
+    if (*end || d < 0 || (key == "headroom" && d >= 1)) return bad(key == "headroom" ? "a fraction such as 0.1" : "a number");
+    (key == "headroom" ? p->headroom : p->nodes_per_query) = d;
+  } else {
+    *error = "unknown profile fact \"" + key + "\"";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace pgconflint

@@ -1,0 +1,58 @@
+// The project configuration file, `.pgconflint.toml`, found by walking up
+// from each checked file (like ruff and Squawk):
+//
+//   pg-version = 18
+//   fail-on = "warning"
+//   select = ["PGC"]                 # codes, names or code prefixes; default all
+//   ignore = ["PGC204", "setting-overridden"]
+//   extra-rules = ["policies"]       # directories or files of [[rule]] entries
+//   [severity]
+//   PGC303 = "warning"
+//   [per-file-ignores]
+//   "conf.d/*.conf" = ["PGC303"]
+//   [profile]
+//   ram = "64GB"
+//   cpus = 16
+//   storage = "nvme"
+//   [profile.tablespaces]
+//   archive = "cold-object"
+#ifndef PGCONFLINT_CORE_PROJECT_CONFIG_H_
+#define PGCONFLINT_CORE_PROJECT_CONFIG_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/profile.h"
+#include "core/rules.h"
+
+namespace pgconflint {
+
+struct ProjectConfig {
+  std::string path;  // the file it was read from; "" for none
+  std::optional<int> pg_version;
+  std::optional<std::string> fail_on;
+  std::vector<std::string> select;  // empty = every rule
+  std::vector<std::string> ignore;
+  std::map<std::string, Severity> severity;  // code or name -> severity
+  std::vector<std::pair<std::string, std::vector<std::string>>> per_file_ignores;  // glob -> selectors
+  std::vector<std::string> extra_rules;  // absolute paths
+  Profile profile;
+  bool recommendation_hints = true;  // `check` quotes `recommend` for far-off settings
+};
+
+/// The nearest .pgconflint.toml at or above `start` (a file or directory); "" if none.
+std::string FindProjectConfig(const std::string& start);
+
+/// Reads `path`; false with *error ("FILE:LINE: cause") on a malformed file.
+bool LoadProjectConfig(const std::string& path, ProjectConfig* out, std::string* error);
+
+/// Whether `selector` (a code, a kebab name, a code prefix such as "PGC2",
+/// or "ALL") selects `rule`.
+bool SelectorMatches(const std::string& selector, const RuleInfo& rule);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_PROJECT_CONFIG_H_

@@ -1,0 +1,228 @@
+// The rule engine. Declarative rules come first; custom evaluators are listed
+// in kEvaluators, one function each.
+#include "core/rule_engine.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "core/expr.h"
+#include "core/value.h"
+
+namespace pgconflint {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Where a rule's diagnostic goes: the deciding line of the first anchor
+// parameter that a file sets; else of any parameter the condition reads.
+const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const EffectiveConfig& eff) {
+  std::string_view anchors = rule.anchor;
+  while (!anchors.empty()) {
+    size_t comma = anchors.find(',');
+    std::string_view a = anchors.substr(0, comma);
+    if (const Setting* s = eff.SettingFor(a)) return s;
+    anchors = comma == std::string_view::npos ? std::string_view() : anchors.substr(comma + 1);
+  }
+  if (cond)
+    for (const std::string& id : cond->identifiers()) {
+      std::string_view n = id;
+      if (StartsWith(n, "effective.")) n.remove_prefix(10);
+      if (const Setting* s = eff.SettingFor(n)) return s;
+    }
+  return nullptr;
+}
+
+void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string message, std::string help,
+          std::string parameter) {
+  Diagnostic d;
+  d.rule = &rule;
+  d.severity = rule.default_severity();
+  d.fatal = rule.fatality() == Fatality::kYes;
+  if (at) {
+    d.file = at->file;
+    d.range = {at->name_range.begin, at->value_range.end};
+    if (parameter.empty()) parameter = at->param ? at->param->name : at->name;
+  } else if (!a->files.empty()) {
+    d.file = 0;  // about the configuration as a whole: the root file
+    d.range = {0, 0};
+  }
+  d.parameter = std::move(parameter);
+  d.message = std::move(message);
+  d.help = std::move(help);
+  a->diagnostics.push_back(std::move(d));
+}
+
+// --- Custom evaluators ------------------------------------------------------
+
+using Evaluator = void (*)(const RuleInfo&, const RuleEnv&, const EffectiveConfig&, const EngineOptions&,
+                           Analysis*);
+
+std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
+
+// Worst-case memory against the profile's RAM, with the breakdown.
+void MemoryOvercommit(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff,
+                      const EngineOptions& o, Analysis* a) {
+  const Profile& p = *o.profile;
+  if (!p.ram_bytes) return;
+  auto bytes = [&](const char* n) {
+    ExprValue v = eff.Typed(n);
+    return v.kind == ExprValue::Kind::kNumber ? v.number : 0;
+  };
+  double shared = bytes("shared_buffers");
+  double wal = eff.Derived("wal_buffers")->value.number;
+  double conns = p.connections ? *p.connections : eff.Typed("max_connections").number;
+  double work_mem = bytes("work_mem");
+  double hash = eff.Typed("hash_mem_multiplier").number;
+  double per_query = work_mem * p.nodes_per_query * std::max(1.0, hash);
+  double temp = bytes("temp_buffers");
+  double av_workers = a->catalog->major() >= 18 ? eff.Derived("autovacuum_max_workers")->value.number
+                                                : eff.Typed("autovacuum_max_workers").number;
+  double av_mem = eff.Derived("autovacuum_work_mem")->value.number;
+  // One manual maintenance operation (VACUUM, CREATE INDEX) at a time, plus
+  // its parallel workers, each with maintenance_work_mem.
+  double maint = bytes("maintenance_work_mem") * (1 + eff.Derived("max_parallel_maintenance_workers")->value.number);
+  double total = shared + wal + conns * (per_query + temp) + av_workers * av_mem + maint;
+  double budget = *p.ram_bytes * (1 - p.headroom);
+  if (total <= budget) return;
+  std::ostringstream m;
+  m << "worst-case memory " << Bytes(total) << " exceeds " << Bytes(budget) << " (RAM " << Bytes(*p.ram_bytes)
+    << " less " << static_cast<int>(std::lround(p.headroom * 100)) << "% headroom): shared_buffers "
+    << Bytes(shared) << " + wal_buffers " << Bytes(wal) << " + " << conns << " connections x (work_mem "
+    << Bytes(work_mem) << " x " << p.nodes_per_query << " nodes x hash_mem_multiplier " << hash
+    << " + temp_buffers " << Bytes(temp) << ") + " << av_workers << " autovacuum workers x " << Bytes(av_mem)
+    << " + maintenance " << Bytes(maint);
+  const char* anchors[] = {"work_mem", "max_connections", "shared_buffers", "maintenance_work_mem"};
+  const Setting* at = nullptr;
+  for (const char* n : anchors)
+    if ((at = eff.SettingFor(n))) break;
+  Emit(a, rule, at, m.str(),
+       "lower work_mem (set it per role or per query where big sorts need it), use a connection pooler to "
+       "cap connections, or set --connections to the real concurrency",
+       "work_mem");
+}
+
+// Postmaster-context parameters set through ALTER SYSTEM (postgresql.auto.conf),
+// or differing from what the running server reports, need a restart.
+void RestartRequired(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions& o,
+                     Analysis* a) {
+  for (const Setting& s : a->settings) {
+    if (!s.applied || !s.param || s.param->context != Context::kPostmaster) continue;
+    if (&s != eff.SettingFor(s.param->name)) continue;  // only the deciding line
+    if (o.running) {
+      auto it = o.running->find(s.param->name);
+      if (it == o.running->end() || !s.value || it->second == *s.value) continue;
+      Emit(a, rule, &s,
+           std::string(s.param->name) + " is " + FormatWithUnit(strtod(s.value->c_str(), nullptr), *s.param) +
+               " in the file but the running server uses " + it->second +
+               ": a reload will not apply it (context postmaster)",
+           "schedule a restart; until then pg_settings.pending_restart is true", s.param->name);
+    } else if (a->files[s.file].auto_conf) {
+      Emit(a, rule, &s,
+           std::string(s.param->name) + " was set with ALTER SYSTEM but its context is postmaster: "
+               "pg_reload_conf() does not apply it",
+           "restart the server, then check SELECT name, setting, pending_restart FROM pg_settings WHERE "
+           "pending_restart",
+           s.param->name);
+    }
+  }
+}
+
+struct NamedEvaluator {
+  const char* name;
+  Evaluator fn;
+};
+constexpr NamedEvaluator kEvaluators[] = {
+    {"memory-overcommit", MemoryOvercommit},
+    {"restart-required", RestartRequired},
+};
+
+}  // namespace
+
+RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running)
+    : eff_(eff), profile_(profile), running_(running) {}
+
+bool RuleEnv::IsSet(std::string_view name) const { return eff_.SettingFor(name) != nullptr; }
+
+ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
+  *known = true;
+  const Profile& p = profile_;
+  if (name == "pg.major") return ExprValue::Number(eff_.catalog().major());
+  if (StartsWith(name, "profile.")) {
+    std::string_view f = name.substr(8);
+    if (f == "ram") return p.ram_bytes ? ExprValue::Number(*p.ram_bytes, Dim::kBytes) : ExprValue::Null();
+    if (f == "cpus") return p.cpus ? ExprValue::Number(*p.cpus) : ExprValue::Null();
+    if (f == "connections") return p.connections ? ExprValue::Number(*p.connections) : ExprValue::Null();
+    if (f == "storage") return p.storage ? ExprValue::String(StorageName(*p.storage)) : ExprValue::Null();
+    if (f == "workload") return p.workload ? ExprValue::String(WorkloadName(*p.workload)) : ExprValue::Null();
+    if (f == "os") return p.os ? ExprValue::String(*p.os) : ExprValue::Null();
+    if (f == "container") return p.container ? ExprValue::String(ContainerName(*p.container)) : ExprValue::Null();
+    if (f == "io_uring") return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null();
+    if (f == "storage_safe_without_fsync")
+      return ExprValue::Bool(p.storage_safe_without_fsync.value_or(false));
+    if (f == "baseline_measurement") return ExprValue::Bool(p.baseline_measurement.value_or(false));
+    if (f == "nodes_per_query") return ExprValue::Number(p.nodes_per_query);
+    if (f == "headroom") return ExprValue::Number(p.headroom);
+    *known = false;
+    return ExprValue::Null();
+  }
+  if (StartsWith(name, "effective.")) {
+    std::string_view n = name.substr(10);
+    if (auto d = eff_.Derived(n)) return d->value;
+    return eff_.Typed(n);
+  }
+  if (StartsWith(name, "running.")) {
+    std::string_view n = name.substr(8);
+    const Parameter* param = eff_.catalog().Find(n);
+    if (!running_ || !param) return ExprValue::Null();
+    auto it = running_->find(param->name);
+    return it == running_->end() ? ExprValue::Null() : TypedValue(*param, it->second);
+  }
+  if (StartsWith(name, "build.")) {
+    // build.has_<enum value>: listed by this build (true), known to depend on
+    // the build (null: ask the profile), or unknown to the major (false).
+    std::string_view v = name.substr(6);
+    if (StartsWith(v, "io_uring")) {
+      const Parameter* m = eff_.catalog().Find("io_method");
+      if (!m) return ExprValue::Bool(false);
+      for (const char* e : m->enumvals)
+        if (std::string_view(e) == "io_uring") return ExprValue::Bool(true);
+      for (const char* e : m->build_dependent_enumvals)
+        if (std::string_view(e) == "io_uring") return ExprValue::Null();
+      return ExprValue::Bool(false);
+    }
+    *known = false;
+    return ExprValue::Null();
+  }
+  if (eff_.catalog().Find(name)) return eff_.Typed(name);
+  *known = !MajorsWithParameter(name).empty();
+  return ExprValue::Null();
+}
+
+bool IsKnownIdentifier(std::string_view name) {
+  if (StartsWith(name, "profile.") || StartsWith(name, "effective.") || StartsWith(name, "running.") ||
+      StartsWith(name, "build.") || name == "pg.major")
+    return true;
+  return !MajorsWithParameter(name).empty();
+}
+
+void RunRules(const EngineOptions& o, Analysis* a) {
+  if (a->failure != Analysis::Failure::kNone || !a->catalog || a->files.empty()) return;
+  EffectiveConfig eff(*a);
+  RuleEnv env(eff, *o.profile, o.running);
+  const int major = a->catalog->major();
+  for (const RuleInfo* rule : o.rules->rules()) {
+    if (major < rule->min_major || major > rule->max_major) continue;
+    if (rule->evaluator[0]) {
+      for (const NamedEvaluator& e : kEvaluators)
+        if (strcmp(e.name, rule->evaluator) == 0) e.fn(*rule, env, eff, o, a);
+      continue;
+    }
+    const CompiledExpr* cond = o.rules->Condition(rule);
+    if (!cond || !cond->Eval(env).is_true()) continue;
+    const Setting* at = FindAnchor(*rule, cond, eff);
+    Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "");
+  }
+}
+
+}  // namespace pgconflint

@@ -1,0 +1,48 @@
+// Evaluates declarative rules (a `when` condition over the effective
+// configuration and the machine profile) and the few custom evaluators whose
+// logic cannot be said as data, appending their diagnostics to an analysis.
+#ifndef PGCONFLINT_CORE_RULE_ENGINE_H_
+#define PGCONFLINT_CORE_RULE_ENGINE_H_
+
+#include <map>
+#include <string>
+
+#include "core/analysis.h"
+#include "core/effective.h"
+#include "core/profile.h"
+#include "core/rules.h"
+
+namespace pgconflint {
+
+struct EngineOptions {
+  const RuleSet* rules = nullptr;   // REQUIRES: non-null
+  const Profile* profile = nullptr; // REQUIRES: non-null
+  /// Values a running server reports (pg_settings.setting by name), when known.
+  const std::map<std::string, std::string>* running = nullptr;
+};
+
+/// Runs every rule that applies to the analysis' major. Does nothing for a
+/// root that could not be read.
+void RunRules(const EngineOptions& options, Analysis* analysis);
+
+/// The expression environment over one analysis (exposed for `show` and tests).
+class RuleEnv : public ExprEnv {
+ public:
+  RuleEnv(const EffectiveConfig& eff, const Profile& profile,
+          const std::map<std::string, std::string>* running);
+  ExprValue Lookup(std::string_view name, bool* known) const override;
+  bool IsSet(std::string_view name) const override;
+
+ private:
+  const EffectiveConfig& eff_;
+  const Profile& profile_;
+  const std::map<std::string, std::string>* running_;
+};
+
+/// Whether `name` is an identifier rules may use (a parameter of some major,
+/// or a profile./effective./running./pg. name); for validating rule files.
+bool IsKnownIdentifier(std::string_view name);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_RULE_ENGINE_H_

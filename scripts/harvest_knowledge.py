@@ -368,6 +368,80 @@ def sample_value_words(major):
     return entries
 
 
+def harvest_enumval_output(major, datadir, settings):
+    """{name: {enumval: printed}} where `postgres -C` prints another spelling for a listed value.
+
+    Values that share an internal number print as the first of them in the server's
+    table: wal_compression = on prints pglz.
+    """
+    result = {}
+    for s in settings:
+        if s["vartype"] != "enum":
+            continue
+        outcome = probe_enum_values(major, datadir, s["name"], list(s["enumvals"]))
+        differing = {v: printed for v, printed in outcome.items() if printed is not None and printed != v}
+        result[s["name"]] = dict(sorted(differing.items()))
+    return result
+
+
+def harvest_encodings(srv, major):
+    """{cleaned name: canonical encoding name} for every name the server accepts.
+
+    The server cleans an encoding name (lower-case, only letters and digits) and looks
+    it up in its alias table; candidates are the identifier-like tokens of the binary,
+    cleaned the same way, and one SQL query keeps those that resolve.
+    """
+    cleaned = sorted({re.sub(r"[^a-z0-9]", "", c) for c in binary_name_candidates(major)} - {""})
+    array = "array[" + ",".join(sql_literal(c) for c in cleaned) + "]::text[]"
+    out, err = run_psql(srv, "select coalesce(json_object_agg(n, pg_encoding_to_char(pg_char_to_encoding(n)) "
+                             "order by n), '{}') from unnest(" + array + ") n where pg_char_to_encoding(n) >= 0;\n")
+    if not out.strip():
+        raise RuntimeError(f"encoding probe failed: {err}")
+    return dict(sorted(json.loads(out).items()))
+
+
+def harvest_timezone_sets(major, datadir):
+    """The timezone_abbreviations values this installation accepts (files it ships, probed)."""
+    base = os.path.join(pgtools.pg_home(major), "share", "postgresql", "timezonesets")
+    names = sorted(os.listdir(base)) if os.path.isdir(base) else []
+    outcome = probe_enum_values(major, datadir, "timezone_abbreviations", names)
+    return sorted(n for n, printed in outcome.items() if printed is not None)
+
+
+def harvest_file_value_ignored(major, datadir, params):
+    """{name: bool}: does a non-default bool/enum value in a file leave `postgres -C` at the default?
+
+    transaction_isolation = serializable in postgresql.conf is accepted and does nothing.
+    """
+    workdir = pgtools.make_tempdir(f"pgconflint-harvest{major}-")
+
+    def other_value(rec):
+        if rec["vartype"] == "bool":
+            return "off" if rec["boot_val"] == "on" else "on"
+        for v in rec["enumvals"] or []:
+            if v != rec["boot_val"]:
+                return v
+        return None
+
+    def one(rec):
+        value = other_value(rec)
+        if value is None or not rec["file_setting"]["accepted"]:
+            return rec["name"], False
+        path = os.path.join(workdir, f"{rec['name']}.conf")
+        with open(path, "w") as f:
+            f.write(f"{rec['name']} = {config_file_quote(value)}\n")
+        pgtools.share_with_user(path)
+        ok, printed, _ = pgtools.postgres_C(major, datadir, path, rec["name"])
+        return rec["name"], bool(ok and printed == rec["boot_val"] and printed != value)
+
+    todo = [p for p in params if p.get("vartype") in ("bool", "enum") and p.get("in_pg_settings")]
+    try:
+        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+            return dict(pool.map(one, todo))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def harvest_enum_extras(major, datadir, settings):
     """{name: (hidden_enumvals, build_dependent_enumvals)} for every enum parameter."""
     enums = [s for s in settings if s["vartype"] == "enum"]
@@ -494,8 +568,14 @@ def harvest(major):
         params += [hidden_parameter_record(major, datadir, n, described) for n in hidden_names]
         params.sort(key=lambda p: (p["name"].lower(), p["name"]))
         alter = harvest_alter_system(srv, params)
+        build["encodings"] = harvest_encodings(srv, major)
+    build["timezone_sets"] = harvest_timezone_sets(major, datadir)
     enum_extras = harvest_enum_extras(major, datadir, settings)
+    enum_output = harvest_enumval_output(major, datadir, settings)
     file_settings = harvest_file_settings(major, datadir, params)
+    for p in params:
+        p["file_setting"] = file_settings[p["name"]]
+    ignored = harvest_file_value_ignored(major, datadir, params)
 
     out_params = []
     for p in params:
@@ -505,6 +585,8 @@ def harvest(major):
         rec["build_dependent_enumvals"] = build_dep
         rec["file_setting"] = file_settings[p["name"]]
         rec["alter_system"], rec["list_input"] = alter[p["name"]]
+        rec["enumval_output"] = enum_output.get(p["name"])
+        rec["file_value_ignored"] = ignored.get(p["name"], False)
         out_params.append(rec)
     doc = {"schema": SCHEMA, "major": major, "server_version": server_version,
            "package": package_version(major), "build": build,

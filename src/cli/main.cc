@@ -13,8 +13,16 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
 #include "core/analysis.h"
 #include "core/catalog.h"
+#include "core/docs.h"
+#include "core/effective.h"
+#include "core/linter.h"
 #include "core/report.h"
 #include "core/rules.h"
 
@@ -53,29 +61,109 @@ bool UseColor(const std::string& when) {
   return isatty(STDOUT_FILENO);
 }
 
-int RunCheck(int major, const std::string& format, const std::string& fail_on, const std::string& color,
-             const std::vector<std::string>& paths) {
-  const Catalog* catalog = CatalogOrComplain(major);
-  if (!catalog) return kExitUsage;
-  AnalyzeOptions opts;
-  opts.catalog = catalog;
-  opts.display_base = CurrentDir();
+// Options shared by check and show: configuration, profile, rules.
+struct CommonOptions {
+  int major = 0;
+  bool no_config = false;
+  std::string config;
+  std::vector<std::string> rules, select, ignore;
+  std::string running_file;
+  std::map<std::string, std::string> profile;  // flag name -> value
+  std::vector<std::string> tablespaces;
+};
+
+void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
+  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)");
+  sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
+  sub->add_flag("--no-config", o->no_config, "Ignore .pgconflint.toml files");
+  sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)");
+  sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")->delimiter(',');
+  sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',');
+  sub->add_option("--running", o->running_file,
+                  "JSON object of the running server's pg_settings (name -> setting), for restart checks");
+  static const char* const kFacts[][2] = {
+      {"ram", "RAM of the host, e.g. 64GB"},
+      {"cpus", "CPU count"},
+      {"storage", "Storage of the data directory: hdd, sata-ssd, nvme, raid-san, network-block, cold-object"},
+      {"workload", "oltp, olap, mixed, web, desktop"},
+      {"connections", "Expected concurrent connections"},
+      {"os", "linux, freebsd, macos, windows"},
+      {"container", "none, docker, kubernetes"},
+      {"io-uring", "yes if the kernel, the build and seccomp allow io_uring"},
+      {"storage-safe-without-fsync", "yes for throwaway databases and atomic-write storage"},
+      {"baseline-measurement", "yes while measuring a baseline with io_method = sync"},
+      {"nodes-per-query", "Sort/hash nodes per query in the memory model (default 2)"},
+      {"headroom", "Fraction of RAM kept free in the memory model (default 0.1)"},
+  };
+  for (const auto& f : kFacts) {
+    std::string key = f[0];
+    sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
+  }
+  sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
+}
+
+// Reads --running: a JSON object {"name": "setting", ...}.
+bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "pgconflint: error: cannot read " << path << "\n";
+    return false;
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& [k, v] : j.items()) (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  } catch (const std::exception& e) {
+    std::cerr << "pgconflint: error: " << path << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+LintOptions MakeLintOptions(const CommonOptions& c, const std::map<std::string, std::string>* running) {
+  LintOptions lo;
+  lo.pg_version = c.major;
+  lo.use_config = !c.no_config;
+  lo.config_path = c.config;
+  for (const auto& [k, v] : c.profile) lo.profile_facts.emplace_back(k, v);
+  for (const std::string& t : c.tablespaces) lo.profile_facts.emplace_back("tablespace", t);
+  lo.rule_paths = c.rules;
+  lo.select = c.select;
+  lo.ignore = c.ignore;
+  lo.running = running;
+  lo.display_base = CurrentDir();
+  return lo;
+}
+
+int RunCheck(const CommonOptions& common, const std::string& format, std::string fail_on, bool fail_on_given,
+             const std::string& color, const std::vector<std::string>& paths) {
+  if (common.major && !CatalogOrComplain(common.major)) return kExitUsage;
+  std::map<std::string, std::string> running;
+  if (!common.running_file.empty() && !ReadRunning(common.running_file, &running)) return kExitUsage;
+  Linter linter(MakeLintOptions(common, common.running_file.empty() ? nullptr : &running));
   std::vector<Analysis> analyses;
   analyses.reserve(paths.size());
   int exit_code = kExitOk;
+  int shown_major = 0;
   for (const std::string& p : paths) {
-    analyses.push_back(Analyze(p, opts));
-    const Analysis& a = analyses.back();
+    Analysis a;
+    std::string error;
+    if (!linter.Lint(p, &a, &error)) {
+      std::cerr << "pgconflint: error: " << error << "\n";
+      return kExitUsage;
+    }
+    if (!fail_on_given && linter.config().fail_on) fail_on = *linter.config().fail_on;
+    if (!shown_major) shown_major = linter.pg_version();
     if (a.failure != Analysis::Failure::kNone) {
       std::cerr << "pgconflint: error: " << a.failure_message << "\n";
       exit_code = std::max(exit_code, a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage);
     }
+    analyses.push_back(std::move(a));
   }
   ReportOptions ro;
   ro.format = format == "json" ? Format::kJson : format == "concise" ? Format::kConcise : Format::kFull;
   ro.color = ro.format == Format::kFull && UseColor(color);
   ro.tool_version = PGCONFLINT_VERSION;
-  std::string out = Render(analyses, major, ro);
+  std::string out = Render(analyses, shown_major ? shown_major : Catalog::DefaultMajor(), ro);
   fwrite(out.data(), 1, out.size(), stdout);
   if (fflush(stdout) != 0) return kExitInternal;
   if (exit_code != kExitOk) return exit_code;
@@ -86,6 +174,28 @@ int RunCheck(int major, const std::string& format, const std::string& fail_on, c
     for (const Diagnostic& d : a.diagnostics)
       if (static_cast<int>(d.severity) <= static_cast<int>(threshold)) return kExitFindings;
   return kExitOk;
+}
+
+int RunShow(const CommonOptions& common, const std::string& format, const std::string& path,
+            const std::vector<std::string>& names) {
+  if (common.major && !CatalogOrComplain(common.major)) return kExitUsage;
+  Linter linter(MakeLintOptions(common, nullptr));
+  Analysis a;
+  std::string error;
+  if (!linter.Lint(path, &a, &error)) {
+    std::cerr << "pgconflint: error: " << error << "\n";
+    return kExitUsage;
+  }
+  if (a.failure != Analysis::Failure::kNone) {
+    std::cerr << "pgconflint: error: " << a.failure_message << "\n";
+    return a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage;
+  }
+  std::vector<std::string> unknown;
+  std::string out = RenderShow(a, names, format == "json", &unknown);
+  fwrite(out.data(), 1, out.size(), stdout);
+  for (const std::string& n : unknown)
+    std::cerr << "pgconflint: error: unknown parameter \"" << n << "\" in PostgreSQL " << a.catalog->major() << "\n";
+  return unknown.empty() ? kExitOk : kExitUsage;
 }
 
 int RunParams(int major, const std::string& format, const std::vector<std::string>& names) {
@@ -103,27 +213,38 @@ int RunParams(int major, const std::string& format, const std::vector<std::strin
   return unknown.empty() ? kExitOk : kExitUsage;
 }
 
-int RunExplain(const std::string& what) {
-  const RuleInfo* r = FindRule(what);
+int RunExplain(const std::string& what, const std::vector<std::string>& rule_paths) {
+  RuleSet rules;
+  for (const std::string& p : rule_paths) {
+    std::string error;
+    if (!rules.AddFile(p, &error) && !rules.AddDirectory(p, &error)) {
+      std::cerr << "pgconflint: error: " << error << "\n";
+      return kExitUsage;
+    }
+  }
+  const RuleInfo* r = rules.Find(what);
   if (!r) {
     std::cerr << "pgconflint: error: no rule \"" << what << "\" (see `pgconflint explain --list`)\n";
     return kExitUsage;
   }
-  std::cout << r->code << " " << r->name << " (" << r->severity << ", " << r->category
-            << ", fatal: " << r->fatal << ")\n\n"
-            << r->summary << "\n\n## Why\n" << r->why << "\n";
-  if (r->fix[0]) std::cout << "\n## Fix\n" << r->fix << "\n";
-  std::cout << "\n## Bad\n" << r->bad << "\n## Good\n" << r->good;
-  if (r->references[0]) {
-    std::cout << "\n## References\n";
-    for (const char* const* ref = r->references; *ref; ++ref) std::cout << "- " << *ref << "\n";
-  }
+  std::cout << RuleDocMarkdown(*r, rules);
   return kExitOk;
 }
 
 int RunExplainList() {
-  for (const RuleInfo& r : BuiltinRules())
-    std::cout << r.code << "  " << r.name << "  (" << r.severity << ")  " << r.summary << "\n";
+  RuleSet rules;
+  for (const RuleInfo* r : rules.rules())
+    std::cout << r->code << "  " << r->name << "  (" << r->severity << ")  " << r->summary << "\n";
+  return kExitOk;
+}
+
+int RunDocs(const std::string& dir) {
+  RuleSet rules;
+  std::string error;
+  if (!WriteRuleDocs(rules, dir, &error)) {
+    std::cerr << "pgconflint: error: " << error << "\n";
+    return kExitInternal;
+  }
   return kExitOk;
 }
 
@@ -134,25 +255,34 @@ int Main(int argc, char** argv) {
 
   int major = Catalog::DefaultMajor();
   auto add_version = [&](CLI::App* sub) {
-    sub->add_option("--pg-version", major, "PostgreSQL major to check against (14-18)")
-        ->capture_default_str();
+    sub->add_option("--pg-version", major, "PostgreSQL major (14-18)")->capture_default_str();
   };
 
+  CommonOptions common;
   std::string format = "full", fail_on = "warning", color = "auto";
   std::vector<std::string> paths;
   CLI::App* check = app.add_subcommand("check", "Check configuration files or data directories");
-  add_version(check);
+  AddCommonOptions(check, &common);
   check->add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"full", "concise", "json"}))
       ->capture_default_str();
-  check->add_option("--fail-on", fail_on, "Lowest severity that makes the exit code 1")
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
-      ->capture_default_str();
+  CLI::Option* fail_on_opt = check->add_option("--fail-on", fail_on, "Lowest severity that makes the exit code 1")
+                                 ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+                                 ->capture_default_str();
   check->add_option("--color", color, "Colour the full format")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   check->add_option("PATH", paths, "postgresql.conf-style file or data directory; each is analysed on its own")
       ->required();
+
+  CommonOptions show_common;
+  std::string show_format = "text", show_path;
+  std::vector<std::string> show_names;
+  CLI::App* show = app.add_subcommand("show", "Print configured and effective values with their source line");
+  AddCommonOptions(show, &show_common);
+  show->add_option("--format", show_format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  show->add_option("PATH", show_path, "Configuration file or data directory")->required();
+  show->add_option("NAME", show_names, "Parameters to show (default: those set in the files, and derived values)");
 
   std::string params_format = "text";
   std::vector<std::string> names;
@@ -165,9 +295,15 @@ int Main(int argc, char** argv) {
 
   std::string rule;
   bool list = false;
+  std::vector<std::string> explain_rules;
   CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
   explain->add_option("RULE", rule, "Rule code (PGC201) or name (invalid-value)");
   explain->add_flag("--list", list, "List every rule");
+  explain->add_option("--rules", explain_rules, "Extra rule file or directory");
+
+  std::string docs_dir;
+  CLI::App* docs = app.add_subcommand("docs", "Write the rule documentation pages (docs/rules)");
+  docs->add_option("DIR", docs_dir, "Output directory")->required();
 
   try {
     app.parse(argc, argv);
@@ -175,12 +311,14 @@ int Main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitUsage;
   }
-  if (check->parsed()) return RunCheck(major, format, fail_on, color, paths);
+  if (check->parsed()) return RunCheck(common, format, fail_on, fail_on_opt->count() > 0, color, paths);
+  if (show->parsed()) return RunShow(show_common, show_format, show_path, show_names);
   if (params->parsed()) return RunParams(major, params_format, names);
   if (explain->parsed()) {
     if (list || rule.empty()) return RunExplainList();
-    return RunExplain(rule);
+    return RunExplain(rule, explain_rules);
   }
+  if (docs->parsed()) return RunDocs(docs_dir);
   return kExitUsage;
 }
 

@@ -71,8 +71,11 @@ struct Analysis {
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;
   std::string failure_message;
 
-  /// True when PostgreSQL would refuse to start with this configuration.
+  /// True when PostgreSQL would refuse to start with this configuration
+  /// (whatever suppressions and rule selection hid from the report).
   bool fatal() const;
+  /// Set by the linter before it filters diagnostics.
+  std::optional<bool> fatal_before_filters;
   /// The include chain of `file`, outermost first (empty for a root file).
   std::vector<IncludeSite> IncludeChain(int file) const;
   /// The applied setting that decides `name` (last one wins), or null.

@@ -51,6 +51,8 @@ struct Parameter {
   std::span<const char* const> enumvals;
   std::span<const HiddenEnumValue> hidden_enumvals;
   std::span<const char* const> build_dependent_enumvals;
+  std::span<const HiddenEnumValue> enumval_output;  // listed values that -C prints differently
+  bool file_value_ignored;     // a value in a file is accepted and has no effect
   const char* boot_val;
   bool has_boot_val;
   bool in_pg_settings;
@@ -72,6 +74,8 @@ struct BuildInfo {
   int wal_block_size;    // bytes
   int64_t wal_segment_size;  // bytes
   int max_identifier_length;
+  std::span<const HiddenEnumValue> encodings;  // cleaned encoding name -> canonical name
+  std::span<const char* const> timezone_sets;  // accepted timezone_abbreviations values
 };
 
 /// The knowledge of one PostgreSQL major. Immutable, thread-safe.

@@ -212,6 +212,9 @@ ExprValue Expr::Eval(const ExprEnv& env) const {
     }
     case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kDiv: {
       ExprValue a = args[0]->Eval(env), b = args[1]->Eval(env);
+      // '+' with a string concatenates displays (for message templates).
+      if (op == Op::kAdd && (a.kind == K::kString || b.kind == K::kString) && !a.is_null() && !b.is_null())
+        return ExprValue::String(a.Display() + b.Display());
       if (a.kind != K::kNumber || b.kind != K::kNumber) return ExprValue::Null();
       double r = 0;
       Dim d = Combine(a.dim, b.dim);

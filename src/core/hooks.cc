@@ -1,6 +1,7 @@
 // Check hooks, keyed by lower-cased parameter name. See hooks.h.
 #include "core/hooks.h"
 
+#include <cerrno>
 #include <clocale>
 #include <cstring>
 #include <dirent.h>
@@ -248,7 +249,10 @@ void TimeZone(const Catalog&, const Parameter& p, const std::string& t, ParsedVa
   strtod(t.c_str(), &end);
   if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
   if (strncasecmp(t.c_str(), "interval", 8) == 0) return;
-  if (!t.empty() && t.size() <= 255 && (TimeZoneFileExists(t) || IsPosixTz(t))) return;
+  // "posixrules" is a file of the tz database but not a zone the server accepts.
+  if (!t.empty() && t.size() <= 255 && strcasecmp(t.c_str(), "posixrules") != 0 &&
+      (TimeZoneFileExists(t) || IsPosixTz(t)))
+    return;
   Refuse(p, t, "Time zone \"" + t + "\" is not recognized.", out);
 }
 
@@ -293,6 +297,281 @@ void TruncateName(const Catalog& c, const Parameter&, const std::string& t, Pars
   }
 }
 
+// client_encoding: the name is cleaned (lower-case letters and digits only)
+// and looked up in the server's alias table; -C prints the canonical name.
+void ClientEncoding(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  std::string clean;
+  for (char ch : t)
+    if (isalnum(static_cast<unsigned char>(ch))) clean += static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+  for (const HiddenEnumValue& e : c.build().encodings)
+    if (clean == e.spelling) {
+      out->normalized = e.canonical;
+      return;
+    }
+  if (c.build().encodings.empty()) return;  // no harvested table: cannot judge
+  Refuse(p, t, "", out);
+  out->hint = "not an encoding name the server knows (e.g. UTF8, LATIN1, WIN1252)";
+}
+
+void TimezoneAbbreviations(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.empty()) {
+    out->problem = ValueProblem::kInvalid;
+    out->message = "could not read time zone file \"\": Is a directory";
+    out->hint = "name a file of share/timezonesets, such as Default";
+    out->normalized.clear();
+    return;
+  }
+  if (c.build().timezone_sets.empty()) return;
+  for (const char* set : c.build().timezone_sets)
+    if (t == set) return;
+  std::string list;
+  for (const char* set : c.build().timezone_sets) list += (list.empty() ? "" : ", ") + std::string(set);
+  Refuse(p, t, "the server's timezonesets directory has " + list, out);
+}
+
+// application_name and cluster_name keep printable ASCII only: other bytes
+// become \xNN (16+) or '?' (up to 15).
+void CleanAscii(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  std::string in = out->normalized, cleaned;
+  for (unsigned char ch : in) {
+    if (ch >= 32 && ch <= 126) {
+      cleaned += static_cast<char>(ch);
+    } else if (c.major() >= 16) {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\x%02x", ch);
+      cleaned += buf;
+    } else {
+      cleaned += '?';
+    }
+  }
+  if (cleaned != in) {
+    out->normalized = cleaned;
+    out->adjusted = true;
+    out->adjustment = "changed to \"" + cleaned + "\" (only printable ASCII is kept)";
+  }
+}
+
+void NameThenClean(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  TruncateName(c, p, t, out);
+  CleanAscii(c, p, t, out);
+}
+
+void BacktraceFunctions(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  static const char kValid[] =
+      "0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ, \n\t";
+  if (strspn(t.c_str(), kValid) != t.size()) Refuse(p, t, "Invalid character.", out);
+}
+
+void NotEmptyName(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.empty()) {
+    Refuse(p, t, "\"" + std::string(p.name) + "\" cannot be empty.", out);
+    return;
+  }
+  TruncateName(c, p, t, out);
+}
+
+bool IsHex(char ch) { return isxdigit(static_cast<unsigned char>(ch)) != 0; }
+
+// An LSN: 1-8 hex digits, '/', 1-8 hex digits.
+void RecoveryTargetLsn(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.empty()) return;
+  size_t slash = t.find('/');
+  auto hex_run = [&](size_t b, size_t e) {
+    if (e <= b || e - b > 8) return false;
+    for (size_t i = b; i < e; ++i)
+      if (!IsHex(t[i])) return false;
+    return true;
+  };
+  if (slash == std::string::npos || !hex_run(0, slash) || !hex_run(slash + 1, t.size())) Refuse(p, t, "", out);
+}
+
+void RecoveryTargetName(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.size() > 63) Refuse(p, t, "\"recovery_target_name\" is too long (maximum 63 characters).", out);
+}
+
+void RecoveryTargetXid(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.empty()) return;
+  char* end;
+  errno = 0;
+  strtoull(t.c_str(), &end, 0);
+  if (errno || *end || end == t.c_str()) Refuse(p, t, "", out);
+}
+
+void RecoveryTargetTimeline(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t == "current" || t == "latest") return;
+  char* end;
+  errno = 0;
+  unsigned long v = strtoul(t.c_str(), &end, 0);
+  if (errno || *end || end == t.c_str() || v < 1 || v > 0xFFFFFFFFul)
+    Refuse(p, t, "recovery_target_timeline is not a valid number.", out);
+}
+
+// recovery_target_time: a timestamp with time zone. The server parses it with
+// its full date/time parser; this accepts the ISO forms and the special
+// values it allows, which is what configuration files use.
+void RecoveryTargetTime(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.empty()) return;
+  if (t == "now" || t == "today" || t == "tomorrow" || t == "yesterday") {
+    Refuse(p, t, "", out);
+    return;
+  }
+  if (t == "epoch" || t == "infinity" || t == "-infinity") return;
+  size_t i = 0;
+  auto digits = [&](size_t min, size_t max) {
+    size_t b = i;
+    while (i < t.size() && isdigit(static_cast<unsigned char>(t[i])) && i - b < max) ++i;
+    return i - b >= min;
+  };
+  bool ok = digits(4, 4) && i < t.size() && t[i++] == '-' && digits(1, 2) && i < t.size() && t[i++] == '-' &&
+            digits(1, 2);
+  if (ok && i < t.size() && (t[i] == ' ' || t[i] == 'T')) {
+    ++i;
+    ok = digits(1, 2) && i < t.size() && t[i++] == ':' && digits(2, 2);
+    if (ok && i < t.size() && t[i] == ':') {
+      ++i;
+      ok = digits(2, 2);
+      if (ok && i < t.size() && t[i] == '.') {
+        ++i;
+        ok = digits(1, 9);
+      }
+    }
+  }
+  if (ok && i < t.size()) {
+    if (t[i] == ' ') ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+      ++i;
+      ok = digits(1, 2);
+      if (ok && i < t.size() && t[i] == ':') ++i;
+      if (ok && i < t.size()) ok = digits(2, 2);
+    } else {
+      while (i < t.size() && (isalpha(static_cast<unsigned char>(t[i])) || t[i] == '/' || t[i] == '_')) ++i;
+    }
+  }
+  if (!ok || i != t.size()) Refuse(p, t, "", out);
+}
+
+bool ValidSlotName(const std::string& n, int max_len, std::string* detail) {
+  if (n.empty()) {
+    *detail = "replication slot name \"\" is too short";
+    return false;
+  }
+  if (static_cast<int>(n.size()) > max_len) {
+    *detail = "replication slot name \"" + n + "\" is too long";
+    return false;
+  }
+  for (char ch : n)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_')) {
+      *detail = "replication slot name \"" + n + "\" contains invalid character";
+      return false;
+    }
+  return true;
+}
+
+void SynchronizedStandbySlots(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  std::vector<std::string> items;
+  if (!SplitIdentifierList(t, ',', &items)) {
+    Refuse(p, t, "List syntax is invalid.", out);
+    return;
+  }
+  std::string detail;
+  for (const std::string& n : items)
+    if (!ValidSlotName(n, c.build().max_identifier_length, &detail)) {
+      Refuse(p, t, detail, out);
+      return;
+    }
+}
+
+// synchronous_standby_names: [FIRST|ANY] N (name, ...) or a plain list of
+// names; names are identifiers, "quoted" names or *.
+void SynchronousStandbyNames(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  enum Tok { kName, kNum, kAny, kFirst, kOpen, kClose, kComma, kEnd, kBad };
+  size_t i = 0;
+  std::string text;
+  auto next = [&]() -> Tok {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
+    if (i >= t.size()) return kEnd;
+    unsigned char ch = static_cast<unsigned char>(t[i]);
+    size_t b = i;
+    if (ch == '(') return ++i, kOpen;
+    if (ch == ')') return ++i, kClose;
+    if (ch == ',') return ++i, kComma;
+    if (ch == '*') return ++i, text = "*", kName;
+    if (isdigit(ch)) {
+      while (i < t.size() && isdigit(static_cast<unsigned char>(t[i]))) ++i;
+      text = t.substr(b, i - b);
+      return kNum;
+    }
+    if (ch == '"') {
+      for (++i; i < t.size(); ++i)
+        if (t[i] == '"') {
+          if (i + 1 < t.size() && t[i + 1] == '"') {
+            ++i;
+            continue;
+          }
+          ++i;
+          text = t.substr(b, i - b);
+          return kName;
+        }
+      text = t.substr(b);
+      return kBad;
+    }
+    if (isalpha(ch) || ch == '_' || ch >= 0x80) {
+      while (i < t.size() && (isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' || t[i] == '$' ||
+                              static_cast<unsigned char>(t[i]) >= 0x80))
+        ++i;
+      text = t.substr(b, i - b);
+      if (strcasecmp(text.c_str(), "any") == 0) return kAny;
+      if (strcasecmp(text.c_str(), "first") == 0) return kFirst;
+      return kName;
+    }
+    text = std::string(1, static_cast<char>(ch));
+    ++i;
+    return kBad;
+  };
+  auto fail = [&](Tok tok) {
+    Refuse(p, t, tok == kEnd ? "syntax error at end of input" : "syntax error at or near \"" + text + "\"", out);
+  };
+  Tok tok = next();
+  if (tok == kEnd) return;  // empty: synchronous replication off
+  long num = -1;
+  bool grouped = false;
+  if (tok == kAny || tok == kFirst) {
+    Tok n = next();
+    if (n != kNum) return fail(n);
+    num = atol(text.c_str());
+    if ((tok = next()) != kOpen) return fail(tok);
+    grouped = true;
+  } else if (tok == kNum) {
+    std::string num_text = text;
+    size_t save = i;
+    if (next() == kOpen) {
+      num = atol(num_text.c_str());
+      grouped = true;
+    } else {
+      i = save;  // a plain list whose first name is a number
+      text = num_text;
+    }
+  }
+  if (grouped) tok = next();
+  // standby_list
+  for (;;) {
+    if (tok != kName && tok != kNum && tok != kAny && tok != kFirst) return fail(tok);
+    tok = next();
+    if (tok == kComma) {
+      tok = next();
+      continue;
+    }
+    break;
+  }
+  if (grouped) {
+    if (tok != kClose) return fail(tok);
+    tok = next();
+  }
+  if (tok != kEnd) return fail(tok);
+  if (grouped && num <= 0)
+    Refuse(p, t, "number of synchronous standbys (" + std::to_string(num) + ") must be greater than zero", out);
+}
+
 const char* const kLogDestinations[] = {"stderr", "csvlog", "jsonlog", "syslog"};
 const char* const kRelationKinds[] = {"view", "foreign-table"};
 const char* const kSelfGrant[] = {"set", "inherit"};
@@ -328,9 +607,19 @@ const std::unordered_map<std::string_view, Hook>& Hooks() {
       {"max_stack_depth", MaxStackDepth},
       {"primary_slot_name", SlotName},
       {"recovery_target", RecoveryTarget},
-      {"application_name", TruncateName},
-      {"cluster_name", TruncateName},
-      {"default_table_access_method", TruncateName},
+      {"application_name", NameThenClean},
+      {"cluster_name", NameThenClean},
+      {"default_table_access_method", NotEmptyName},
+      {"client_encoding", ClientEncoding},
+      {"timezone_abbreviations", TimezoneAbbreviations},
+      {"backtrace_functions", BacktraceFunctions},
+      {"recovery_target_lsn", RecoveryTargetLsn},
+      {"recovery_target_name", RecoveryTargetName},
+      {"recovery_target_xid", RecoveryTargetXid},
+      {"recovery_target_timeline", RecoveryTargetTimeline},
+      {"recovery_target_time", RecoveryTargetTime},
+      {"synchronized_standby_slots", SynchronizedStandbySlots},
+      {"synchronous_standby_names", SynchronousStandbyNames},
       {"default_tablespace", TruncateName},
   };
   return hooks;

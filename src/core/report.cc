@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/value.h"
@@ -99,11 +100,13 @@ void RenderConcise(const Analysis& a, const Diagnostic& d, std::ostringstream& o
     << d.message << " [" << d.rule->code << "]\n";
 }
 
-ordered_json SettingJson(const Analysis& a, const Setting& s) {
+ordered_json SettingJson(const Analysis& a, const EffectiveConfig& eff, const Setting& s) {
   ordered_json j;
   j["name"] = s.name;
   j["raw"] = s.raw;
   j["value"] = s.value ? ordered_json(*s.value) : ordered_json(nullptr);
+  std::optional<std::string> e = EffectiveValue(eff, s);
+  j["effective"] = e ? ordered_json(*e) : ordered_json(nullptr);
   j["unit"] = s.param && s.param->unit[0] ? ordered_json(s.param->unit) : ordered_json(nullptr);
   j["context"] = s.param ? ordered_json(std::string(ContextName(s.param->context))) : ordered_json(nullptr);
   const SourceFile& src = a.files[s.file].source;
@@ -144,7 +147,10 @@ std::string Render(const std::vector<Analysis>& analyses, int pg_version, const 
       r["fatal"] = a.fatal();
       if (a.failure != Analysis::Failure::kNone) r["error"] = a.failure_message;
       ordered_json settings = ordered_json::array();
-      for (const Setting& s : a.settings) settings.push_back(SettingJson(a, s));
+      if (a.catalog && a.failure == Analysis::Failure::kNone) {
+        EffectiveConfig eff(a);
+        for (const Setting& s : a.settings) settings.push_back(SettingJson(a, eff, s));
+      }
       r["settings"] = std::move(settings);
       roots.push_back(std::move(r));
       for (const Diagnostic& d : a.diagnostics) {
@@ -198,6 +204,77 @@ std::string Render(const std::vector<Analysis>& analyses, int pg_version, const 
     if (fatal_roots) o << "; PostgreSQL would refuse to start with " << plural(fatal_roots, "root");
     o << ".\n";
   }
+  return o.str();
+}
+
+std::optional<std::string> EffectiveValue(const EffectiveConfig& eff, const Setting& s) {
+  if (!s.applied || !s.value) return std::nullopt;
+  if (!s.param) return s.value;
+  // Only the deciding line of a parameter is in effect.
+  if (eff.SettingFor(s.param->name) != &s) return std::nullopt;
+  std::optional<DerivedValue> d = eff.Derived(s.param->name);
+  if (!d || d->value.kind != ExprValue::Kind::kNumber) return s.value;
+  double v = d->value.number;
+  if (d->value.dim != Dim::kNone && s.param->unit_amount > 0) v /= s.param->unit_amount;
+  if (s.param->type == VarType::kReal) return FormatReal(v);
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.0f", v);
+  return std::string(buf);
+}
+
+std::string RenderShow(const Analysis& a, const std::vector<std::string>& names, bool as_json,
+                       std::vector<std::string>* unknown) {
+  EffectiveConfig eff(a);
+  const Catalog& cat = *a.catalog;
+  std::vector<std::string> list = names;
+  if (list.empty()) {
+    for (const Setting& s : a.settings)
+      if (s.param && eff.SettingFor(s.param->name) == &s &&
+          std::find(list.begin(), list.end(), s.param->name) == list.end())
+        list.push_back(s.param->name);
+    for (const std::string& d : eff.DerivedNames()) {
+      if (d == "max_backends") continue;
+      if (std::find(list.begin(), list.end(), d) == list.end()) list.push_back(d);
+    }
+  }
+  ordered_json arr = ordered_json::array();
+  std::ostringstream o;
+  size_t width = 0;
+  for (const std::string& n : list) width = std::max(width, n.size());
+  for (const std::string& n : list) {
+    const Parameter* p = cat.Find(n);
+    if (!p) {
+      unknown->push_back(n);
+      continue;
+    }
+    const Setting* s = eff.SettingFor(p->name);
+    std::string configured = eff.Configured(p->name).value_or("");
+    std::string shown = configured;
+    if ((p->type == VarType::kInteger) && p->unit_kind != UnitKind::kNone)
+      shown = FormatWithUnit(strtod(configured.c_str(), nullptr), *p);
+    std::string source = s ? a.files[s->file].source.path() + ":" + std::to_string(s->line) : "default";
+    std::optional<DerivedValue> d = eff.Derived(p->name);
+    std::string effective = d ? d->value.Display() : shown;
+    if (d && d->value.kind == ExprValue::Kind::kNumber && d->value.dim == Dim::kNone) effective = d->value.Display();
+    if (as_json) {
+      ordered_json j;
+      j["name"] = p->name;
+      j["configured"] = configured;
+      j["unit"] = p->unit[0] ? ordered_json(p->unit) : ordered_json(nullptr);
+      j["source"] = s ? ordered_json({{"file", a.files[s->file].source.path()}, {"line", s->line}}) : ordered_json(nullptr);
+      j["effective"] = effective;
+      j["effective_note"] = d ? ordered_json(d->explanation) : ordered_json(nullptr);
+      j["context"] = std::string(ContextName(p->context));
+      arr.push_back(std::move(j));
+      continue;
+    }
+    o << p->name << std::string(width - std::min(width, std::string(p->name).size()) + 2, ' ') << shown;
+    if (effective != shown) o << "  -> effective " << effective;
+    o << "  (" << source;
+    if (d && d->explanation != "as configured" && d->explanation != "set explicitly") o << "; " << d->explanation;
+    o << ")\n";
+  }
+  if (as_json) return arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return o.str();
 }
 

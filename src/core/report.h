@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/effective.h"
 
 namespace pgconflint {
 
@@ -28,6 +29,16 @@ Summary Summarize(const std::vector<Analysis>& analyses);
 
 /// Renders the analyses of one `check` run.
 std::string Render(const std::vector<Analysis>& analyses, int pg_version, const ReportOptions& options);
+
+/// `pgconflint show` output: configured and effective values with their
+/// source line, for `names` (default: every parameter the files set, and the
+/// derived values). Unknown names are appended to `unknown`.
+std::string RenderShow(const Analysis& analysis, const std::vector<std::string>& names, bool json,
+                       std::vector<std::string>* unknown);
+
+/// The effective value of an applied setting, as `postgres -C` would print a
+/// value in the parameter's base unit (e.g. io_max_concurrency -1 -> "64").
+std::optional<std::string> EffectiveValue(const EffectiveConfig& eff, const Setting& s);
 
 /// `pgconflint params` output for `names` (all when empty); unknown names are
 /// appended to `unknown`.

@@ -58,13 +58,6 @@ ReadStatus SourceFile::Read(const std::string& path, std::string* text, std::str
     *error = strerror(err);
     return ReadStatus::kNotReadable;
   }
-  // PostgreSQL would read a NUL as an invalid character; a file with one is
-  // binary, not a configuration file that a human will fix line by line.
-  if (const void* nul = memchr(text->data(), '\0', text->size())) {
-    *error = "binary file (NUL byte at offset " +
-             std::to_string(static_cast<const char*>(nul) - text->data()) + ")";
-    return ReadStatus::kBinary;
-  }
   return ReadStatus::kOk;
 }
 

@@ -23,7 +23,7 @@ struct Position {
 };
 
 /// Outcome of reading a file from disk.
-enum class ReadStatus { kOk, kNotFound, kNotReadable, kIsDirectory, kTooLarge, kBinary };
+enum class ReadStatus { kOk, kNotFound, kNotReadable, kIsDirectory, kTooLarge };
 
 /// The largest file pgconflint reads (bytes); PostgreSQL itself has no limit,
 /// but a larger "configuration" is certainly not one.

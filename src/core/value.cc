@@ -197,6 +197,9 @@ void ParseEnum(const Parameter& param, const std::string& text, ParsedValue* out
   for (const char* v : param.enumvals) {
     if (strcasecmp(v, text.c_str()) == 0) {
       out->normalized = v;
+      // Values sharing an internal number print as the first of them (on -> pglz).
+      for (const HiddenEnumValue& o : param.enumval_output)
+        if (strcmp(o.spelling, v) == 0) out->normalized = o.canonical;
       return;
     }
   }
@@ -272,7 +275,8 @@ std::string FormatReal(double v) {
 std::string FormatWithUnit(double value, const Parameter& param) {
   if (param.unit_kind == UnitKind::kNone) return FormatInt(value);
   int64_t v = static_cast<int64_t>(value);
-  if (v == 0 || v == -1) return FormatInt(value) + param.unit;
+  if (v == -1) return "-1";  // the "automatic"/"disabled" sentinel has no unit
+  if (v == 0) return FormatInt(value) + param.unit;
   int64_t base = BaseAmount(param);
   const UnitSpelling* t = param.unit_kind == UnitKind::kMemory ? kMemoryUnits : kTimeUnits;
   size_t n = param.unit_kind == UnitKind::kMemory ? std::size(kMemoryUnits) : std::size(kTimeUnits);

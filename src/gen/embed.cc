@@ -178,6 +178,14 @@ std::string GenerateKnowledge(const std::vector<std::string>& files) {
         o << "};\n";
         build_span = "std::span<const char* const>(" + id + "_build)";
       }
+      std::string output_span = "{}";
+      if (p.contains("enumval_output") && p["enumval_output"].is_object() && !p["enumval_output"].empty()) {
+        o << "const HiddenEnumValue " << id << "_output[] = {";
+        for (const auto& [k, v] : p["enumval_output"].items())
+          o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
+        o << "};\n";
+        output_span = "std::span<const HiddenEnumValue>(" + id + "_output)";
+      }
       auto [kind, amount] = ParseUnit(Str(p, "unit"));
       const json fs = p.value("file_setting", json::object());
       const json as = p.value("alter_system", json::object());
@@ -194,7 +202,8 @@ std::string GenerateKnowledge(const std::vector<std::string>& files) {
             << Lit(Str(p, "short_desc")) << ", " << Lit(Str(p, "extra_desc")) << ", "
             << Lit(Str(p, "min_val")) << ", " << Lit(Str(p, "max_val")) << ", "
             << Num(Str(p, "min_val")) << ", " << Num(Str(p, "max_val")) << ", " << enum_span
-            << ", " << hidden_span << ", " << build_span << ", " << Lit(Str(p, "boot_val")) << ", "
+            << ", " << hidden_span << ", " << build_span << ", " << output_span << ", "
+            << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << Lit(Str(p, "boot_val")) << ", "
             << (has_boot ? "true" : "false") << ", "
             << (p.value("in_pg_settings", true) ? "true" : "false") << ", "
             << (p.value("list_input", false) ? "true" : "false") << ", "
@@ -213,11 +222,25 @@ std::string GenerateKnowledge(const std::vector<std::string>& files) {
     if (n_alias == 0) o << "    {\"\", \"\"},\n";
     o << "};\n\n";
     const json b = d.value("build", json::object());
+    std::string enc_span = "{}", tz_span = "{}";
+    if (b.contains("encodings") && b["encodings"].is_object() && !b["encodings"].empty()) {
+      o << "const HiddenEnumValue " << pfx << "encodings[] = {";
+      for (const auto& [k, v] : b["encodings"].items()) o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
+      o << "};\n";
+      enc_span = "std::span<const HiddenEnumValue>(" + pfx + "encodings)";
+    }
+    if (b.contains("timezone_sets") && b["timezone_sets"].is_array() && !b["timezone_sets"].empty()) {
+      o << "const char* const " << pfx << "tzsets[] = {";
+      for (const auto& v : b["timezone_sets"]) o << Lit(v.get<std::string>()) << ", ";
+      o << "};\n";
+      tz_span = "std::span<const char* const>(" + pfx + "tzsets)";
+    }
     catalogs << "    Catalog(" << major << ", " << Lit(Str(d, "server_version")) << ", "
              << Lit(Str(d, "package")) << ", BuildInfo{" << b.value("block_size", 8192) << ", "
              << b.value("wal_block_size", 8192) << ", "
              << b.value("wal_segment_size", int64_t{16777216}) << ", "
-             << b.value("max_identifier_length", 63) << "}, std::span<const Parameter>(" << pfx
+             << b.value("max_identifier_length", 63) << ", " << enc_span << ", " << tz_span
+             << "}, std::span<const Parameter>(" << pfx
              << "params), std::span<const Alias>(" << pfx << "aliases, " << n_alias << ")),\n";
   }
   o << "}  // namespace\n\nconst Catalog kCatalogs[] = {\n" << catalogs.str() << "};\n"

@@ -128,12 +128,24 @@ TEST(AnalysisTest, MissingRootIsAUsageError) {
   EXPECT_TRUE(a.fatal());
 }
 
-TEST(AnalysisTest, BinaryRootIsRefusedWithAMessage) {
+TEST(AnalysisTest, BinaryFileIsASyntaxErrorAsInPostgres) {
   TempDir t;
-  std::string p = t.Write("bin.conf", std::string("work_mem = 1\0\x01\x02", 15));
+  std::string p = t.Write("bin.conf", std::string("work_mem = '1MB'\n\0\x01\x02", 20));
   Analysis a = AnalyzePath(p);
-  EXPECT_EQ(a.failure, Analysis::Failure::kUsage);
-  EXPECT_NE(a.failure_message.find("binary"), std::string::npos);
+  EXPECT_EQ(a.failure, Analysis::Failure::kNone);
+  EXPECT_TRUE(a.fatal());
+  ASSERT_FALSE(a.diagnostics.empty());
+  EXPECT_EQ(a.diagnostics[0].message, "syntax error near token \"\"");  // as the server prints it
+  EXPECT_NE(a.diagnostics[0].help.find("binary"), std::string::npos);
+}
+
+TEST(AnalysisTest, StopsAfterAHundredSyntaxErrorsLikeTheServer) {
+  TempDir t;
+  std::string junk;
+  for (int i = 0; i < 150; ++i) junk += "* junk\n";
+  Analysis a = AnalyzePath(t.Write("junk.conf", junk));
+  EXPECT_EQ(a.diagnostics.size(), 101u);
+  EXPECT_NE(a.diagnostics.back().message.find("abandoning file"), std::string::npos);
 }
 
 TEST(CanonicalizePathTest, Lexical) {

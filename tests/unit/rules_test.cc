@@ -7,18 +7,37 @@
 #include <set>
 
 #include "core/analysis.h"
+#include "core/linter.h"
 
 namespace pgconflint {
 namespace {
 
+// The profile an example declares ("ram=4GB,cpus=2").
+Profile ExampleProfile(const RuleInfo& rule) {
+  Profile p;
+  std::string facts = rule.example_profile;
+  size_t start = 0;
+  while (start < facts.size()) {
+    size_t comma = facts.find(',', start);
+    std::string kv = facts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = kv.find('=');
+    std::string error;
+    EXPECT_TRUE(SetProfileFact(&p, kv.substr(0, eq), kv.substr(eq + 1), &error)) << rule.code << ": " << error;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return p;
+}
+
 bool Fires(const RuleInfo& rule, const std::string& text) {
-  AnalyzeOptions opts;
-  opts.catalog = Catalog::ForMajor(rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor());
+  static const RuleSet rules;
+  const Catalog& catalog =
+      *Catalog::ForMajor(rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor());
   // Examples are analysed as a file named postgresql.conf in an empty temp
   // directory, so that relative includes resolve to files that do not exist.
   char dir[] = "/tmp/pgconflint-example-XXXXXX";
   if (!mkdtemp(dir)) return false;
-  Analysis a = AnalyzeText(std::string(dir) + "/postgresql.conf", text, opts);
+  Analysis a = LintText(std::string(dir) + "/postgresql.conf", text, catalog, rules, ExampleProfile(rule));
   rmdir(dir);
   for (const Diagnostic& d : a.diagnostics)
     if (d.rule == &rule) return true;

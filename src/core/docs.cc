@@ -1,0 +1,133 @@
+// Generated rule documentation.
+#include "core/docs.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "core/catalog.h"
+#include "core/linter.h"
+#include "core/report.h"
+
+namespace pgconflint {
+namespace {
+
+std::string Trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  size_t b = s.find_first_not_of('\n');
+  return b == std::string::npos ? "" : s.substr(b);
+}
+
+Profile ExampleProfile(const RuleInfo& r) {
+  Profile p;
+  std::string facts = r.example_profile;
+  size_t start = 0;
+  while (start < facts.size()) {
+    size_t comma = facts.find(',', start);
+    std::string kv = facts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = kv.find('=');
+    std::string error;
+    if (eq != std::string::npos) SetProfileFact(&p, kv.substr(0, eq), kv.substr(eq + 1), &error);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return p;
+}
+
+// The findings of `rule` that its bad example produces, in concise format.
+std::string ExampleFindings(const RuleInfo& r, const RuleSet& rules) {
+  const Catalog* cat = Catalog::ForMajor(r.example_pg_version ? r.example_pg_version : Catalog::DefaultMajor());
+  Analysis a = LintText("postgresql.conf", r.bad, *cat, rules, ExampleProfile(r));
+  std::vector<Diagnostic> mine;
+  for (Diagnostic& d : a.diagnostics)
+    if (d.rule == &r) mine.push_back(std::move(d));
+  a.diagnostics = std::move(mine);
+  ReportOptions ro;
+  ro.format = Format::kConcise;
+  std::vector<Analysis> v;
+  v.push_back(std::move(a));
+  return Render(v, cat->major(), ro);
+}
+
+}  // namespace
+
+std::string RuleDocMarkdown(const RuleInfo& r, const RuleSet& rules) {
+  std::ostringstream o;
+  o << "# " << r.name << " (" << r.code << ")\n\n" << r.summary << "\n\n";
+  o << "| | |\n|---|---|\n";
+  o << "| severity | " << r.severity << " |\n";
+  o << "| category | " << r.category << " |\n";
+  o << "| PostgreSQL refuses to start | " << r.fatal << " |\n";
+  o << "| versions | " << (r.versions[0] ? r.versions : "14-18") << " |\n";
+  if (r.fix_safety[0]) o << "| fix safety | " << r.fix_safety << " |\n";
+  if (r.example_profile[0]) o << "| example profile | `" << r.example_profile << "` |\n";
+  o << "\n## Why it matters\n\n" << Trimmed(r.why) << "\n";
+  if (r.fix[0]) o << "\n## What to do\n\n" << Trimmed(r.fix) << "\n";
+  if (r.when[0]) o << "\n## Condition\n\n```\n" << r.when << "\n```\n";
+  o << "\n## Bad\n\n```\n" << Trimmed(r.bad) << "\n```\n";
+  std::string findings = ExampleFindings(r, rules);
+  if (!findings.empty()) o << "\n```\n" << Trimmed(findings) << "\n```\n";
+  o << "\n## Good\n\n```\n" << Trimmed(r.good) << "\n```\n";
+  if (r.references[0]) {
+    o << "\n## References\n\n";
+    for (const char* const* ref = r.references; *ref; ++ref) o << "- " << *ref << "\n";
+  }
+  return o.str();
+}
+
+std::string RuleIndexMarkdown(const RuleSet& rules) {
+  std::ostringstream o;
+  o << "# Rules\n\nGenerated from `rules/*.toml` by `pgconflint docs docs/rules`; do not edit.\n\n"
+    << "| code | name | severity | fatal | summary |\n|---|---|---|---|---|\n";
+  for (const RuleInfo* r : rules.rules())
+    o << "| " << r->code << " | [" << r->name << "](" << r->name << ".md) | " << r->severity << " | " << r->fatal
+      << " | " << r->summary << " |\n";
+  return o.str();
+}
+
+bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error) {
+  std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    *error = tmp + ": " + strerror(errno);
+    return false;
+  }
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      *error = tmp + ": " + strerror(errno);
+      close(fd);
+      unlink(tmp.c_str());
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    *error = tmp + ": " + strerror(errno);
+    unlink(tmp.c_str());
+    return false;
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    *error = path + ": " + strerror(errno);
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool WriteRuleDocs(const RuleSet& rules, const std::string& dir, std::string* error) {
+  mkdir(dir.c_str(), 0755);
+  if (!WriteFileAtomically(dir + "/README.md", RuleIndexMarkdown(rules), error)) return false;
+  for (const RuleInfo* r : rules.rules())
+    if (!WriteFileAtomically(dir + "/" + r->name + ".md", RuleDocMarkdown(*r, rules), error)) return false;
+  return true;
+}
+
+}  // namespace pgconflint

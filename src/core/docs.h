@@ -1,0 +1,29 @@
+// Rule documentation: `pgconflint explain` and the generated docs/rules/
+// pages (kept in sync with rules/*.toml by tests/unit/docs_test.cc).
+#ifndef PGCONFLINT_CORE_DOCS_H_
+#define PGCONFLINT_CORE_DOCS_H_
+
+#include <string>
+
+#include "core/rules.h"
+
+namespace pgconflint {
+
+/// One rule's page: what it does, why it matters, bad and good examples with
+/// the finding the bad one produces, fix safety, versions, references.
+std::string RuleDocMarkdown(const RuleInfo& rule, const RuleSet& rules);
+
+/// The index page listing every rule.
+std::string RuleIndexMarkdown(const RuleSet& rules);
+
+/// Writes README.md and <name>.md for every rule into `dir` (created if
+/// needed), each atomically (temp file + rename). False with *error on failure.
+bool WriteRuleDocs(const RuleSet& rules, const std::string& dir, std::string* error);
+
+/// Writes `content` to `path` atomically: a temp file in the same directory,
+/// fsync, rename. False with *error on failure; `path` is then unchanged.
+bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_DOCS_H_

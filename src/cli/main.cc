@@ -23,6 +23,8 @@
 #include "core/docs.h"
 #include "core/effective.h"
 #include "core/linter.h"
+#include "core/project_config.h"
+#include "core/recommend.h"
 #include "core/report.h"
 #include "core/rules.h"
 
@@ -213,6 +215,60 @@ int RunParams(int major, const std::string& format, const std::vector<std::strin
   return unknown.empty() ? kExitOk : kExitUsage;
 }
 
+int RunRecommend(const CommonOptions& common, const std::string& format, bool all, const std::string& plan) {
+  ProjectConfig config;
+  std::string error;
+  std::string path = common.config;
+  if (path.empty() && !common.no_config) path = FindProjectConfig(plan.empty() ? "." : plan);
+  if (!path.empty() && !LoadProjectConfig(path, &config, &error)) {
+    std::cerr << "pgconflint: error: " << error << "\n";
+    return kExitUsage;
+  }
+  for (const auto& [k, v] : common.profile)
+    if (!SetProfileFact(&config.profile, k, v, &error)) {
+      std::cerr << "pgconflint: error: " << error << "\n";
+      return kExitUsage;
+    }
+  for (const std::string& t : common.tablespaces)
+    if (!SetProfileFact(&config.profile, "tablespace", t, &error)) {
+      std::cerr << "pgconflint: error: " << error << "\n";
+      return kExitUsage;
+    }
+  int major = common.major ? common.major : config.pg_version.value_or(Catalog::DefaultMajor());
+  const Catalog* catalog = CatalogOrComplain(major);
+  if (!catalog) return kExitUsage;
+  Recommendation rec;
+  if (!Recommend(config.profile, *catalog, &rec, &error)) {
+    std::cerr << "pgconflint: error: " << error << "\n";
+    return kExitUsage;
+  }
+  if ((format == "conf" || format == "sql") && !config.profile.storage)
+    std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << format << " output\n";
+  std::string out;
+  if (!plan.empty()) {
+    Linter linter(MakeLintOptions(common, nullptr));
+    Analysis a;
+    if (!linter.Lint(plan, &a, &error)) {
+      std::cerr << "pgconflint: error: " << error << "\n";
+      return kExitUsage;
+    }
+    if (a.failure != Analysis::Failure::kNone) {
+      std::cerr << "pgconflint: error: " << a.failure_message << "\n";
+      return a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage;
+    }
+    out = RenderPlan(rec, a, format == "markdown");
+  } else {
+    RecommendFormat f = format == "markdown" ? RecommendFormat::kMarkdown
+                        : format == "json"   ? RecommendFormat::kJson
+                        : format == "conf"   ? RecommendFormat::kConf
+                        : format == "sql"    ? RecommendFormat::kSql
+                                             : RecommendFormat::kTable;
+    out = RenderRecommendation(rec, f, all);
+  }
+  fwrite(out.data(), 1, out.size(), stdout);
+  return fflush(stdout) == 0 ? kExitOk : kExitInternal;
+}
+
 int RunExplain(const std::string& what, const std::vector<std::string>& rule_paths) {
   RuleSet rules;
   for (const std::string& p : rule_paths) {
@@ -301,6 +357,17 @@ int Main(int argc, char** argv) {
   explain->add_flag("--list", list, "List every rule");
   explain->add_option("--rules", explain_rules, "Extra rule file or directory");
 
+  CommonOptions rec_common;
+  std::string rec_format = "table", plan;
+  bool rec_all = false;
+  CLI::App* recommend = app.add_subcommand("recommend", "Recommend settings for the machine profile, per storage type");
+  AddCommonOptions(recommend, &rec_common);
+  recommend->add_option("--format", rec_format, "Output format")
+      ->check(CLI::IsMember({"table", "markdown", "json", "conf", "sql"}))
+      ->capture_default_str();
+  recommend->add_flag("--all", rec_all, "Print every storage row of the matrix");
+  recommend->add_option("--plan", plan, "A configuration file or data directory: print the rollout from it to the recommendation");
+
   std::string docs_dir;
   CLI::App* docs = app.add_subcommand("docs", "Write the rule documentation pages (docs/rules)");
   docs->add_option("DIR", docs_dir, "Output directory")->required();
@@ -319,6 +386,7 @@ int Main(int argc, char** argv) {
     return RunExplain(rule, explain_rules);
   }
   if (docs->parsed()) return RunDocs(docs_dir);
+  if (recommend->parsed()) return RunRecommend(rec_common, rec_format, rec_all, plan);
   return kExitUsage;
 }
 

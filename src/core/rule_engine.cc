@@ -71,7 +71,9 @@ void MemoryOvercommit(const RuleInfo& rule, const RuleEnv&, const EffectiveConfi
   };
   double shared = bytes("shared_buffers");
   double wal = eff.Derived("wal_buffers")->value.number;
-  double conns = p.connections ? *p.connections : eff.Typed("max_connections").number;
+  // No more clients than max_connections can be connected at once.
+  double max_conns = eff.Typed("max_connections").number;
+  double conns = p.connections ? std::min<double>(*p.connections, max_conns) : max_conns;
   double work_mem = bytes("work_mem");
   double hash = eff.Typed("hash_mem_multiplier").number;
   double per_query = work_mem * p.nodes_per_query * std::max(1.0, hash);

@@ -105,7 +105,9 @@ class Loader {
     std::string text, error;
     ReadStatus st = SourceFile::Read(abs, &text, &error);
     if (st != ReadStatus::kOk) {
-      if (!strict) {
+      // A directory opens but cannot be read: the server fails even for
+      // include_if_exists ("input in flex scanner failed").
+      if (!strict && st != ReadStatus::kIsDirectory) {
         AddDiag(RuleId::kOptionalIncludeMissing, site_file, site_range,
                 "skipping missing configuration file " + Quote(Display(abs)),
                 "create the file or fix the path if it should exist; otherwise remove the directive "
@@ -360,6 +362,15 @@ void ProcessSettings(Analysis* a, Loader* loader) {
                       "move it to postgresql.conf", p.name, false, Severity::kWarning);
     }
     ParsedValue v = ParseValue(*a->catalog, p, s.text);
+    // Parameters hidden from pg_settings (role, seed, session_authorization...)
+    // have no harvested type or range; the server refuses most values for
+    // them at start-up, so only their boot value is taken as valid.
+    if (v.ok() && !p.in_pg_settings && s.text != p.boot_val) {
+      v.problem = ValueProblem::kInvalid;
+      v.message = "invalid value for parameter " + Quote(p.name) + ": " + Quote(s.text);
+      v.hint = Quote(p.name) + " is an internal parameter (hidden from pg_settings); do not set it in a "
+               "configuration file";
+    }
     if (!v.ok()) {
       invalid[i] = v.message;
       if (s.ignored) continue;

@@ -228,7 +228,7 @@ bool IsPosixTz(const std::string& s) {
     }
     size_t b = i;
     while (i < s.size() && isalpha(static_cast<unsigned char>(s[i]))) ++i;
-    return i - b >= 3;
+    return i > b;
   };
   auto offset = [&]() {
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
@@ -249,8 +249,10 @@ void TimeZone(const Catalog&, const Parameter& p, const std::string& t, ParsedVa
   strtod(t.c_str(), &end);
   if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
   if (strncasecmp(t.c_str(), "interval", 8) == 0) return;
-  // "posixrules" is a file of the tz database but not a zone the server accepts.
+  // "posixrules" and "localtime" are files of the tz database but not zones
+  // the server accepts.
   if (!t.empty() && t.size() <= 255 && strcasecmp(t.c_str(), "posixrules") != 0 &&
+      strcasecmp(t.c_str(), "localtime") != 0 &&
       (TimeZoneFileExists(t) || IsPosixTz(t)))
     return;
   Refuse(p, t, "Time zone \"" + t + "\" is not recognized.", out);
@@ -389,21 +391,20 @@ void RecoveryTargetName(const Catalog&, const Parameter& p, const std::string& t
   if (t.size() > 63) Refuse(p, t, "\"recovery_target_name\" is too long (maximum 63 characters).", out);
 }
 
+// The server converts with strtou64/strtoul and refuses only what they flag
+// (an overflow): text that is no number at all passes at start-up.
 void RecoveryTargetXid(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
-  char* end;
   errno = 0;
-  strtoull(t.c_str(), &end, 0);
-  if (errno || *end || end == t.c_str()) Refuse(p, t, "", out);
+  strtoull(t.c_str(), nullptr, 0);
+  if (errno == ERANGE || errno == EINVAL) Refuse(p, t, "", out);
 }
 
 void RecoveryTargetTimeline(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t == "current" || t == "latest") return;
-  char* end;
   errno = 0;
-  unsigned long v = strtoul(t.c_str(), &end, 0);
-  if (errno || *end || end == t.c_str() || v < 1 || v > 0xFFFFFFFFul)
-    Refuse(p, t, "recovery_target_timeline is not a valid number.", out);
+  strtoul(t.c_str(), nullptr, 0);
+  if (errno == ERANGE || errno == EINVAL) Refuse(p, t, "recovery_target_timeline is not a valid number.", out);
 }
 
 // recovery_target_time: a timestamp with time zone. The server parses it with
@@ -411,11 +412,11 @@ void RecoveryTargetTimeline(const Catalog&, const Parameter& p, const std::strin
 // values it allows, which is what configuration files use.
 void RecoveryTargetTime(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
-  if (t == "now" || t == "today" || t == "tomorrow" || t == "yesterday") {
+  if (t == "now" || t == "today" || t == "tomorrow" || t == "yesterday" || t == "epoch" || t == "infinity" ||
+      t == "-infinity") {
     Refuse(p, t, "", out);
     return;
   }
-  if (t == "epoch" || t == "infinity" || t == "-infinity") return;
   size_t i = 0;
   auto digits = [&](size_t min, size_t max) {
     size_t b = i;
@@ -424,6 +425,10 @@ void RecoveryTargetTime(const Catalog&, const Parameter& p, const std::string& t
   };
   bool ok = digits(4, 4) && i < t.size() && t[i++] == '-' && digits(1, 2) && i < t.size() && t[i++] == '-' &&
             digits(1, 2);
+  if (ok) {
+    int month = atoi(t.c_str() + 5), day = atoi(t.c_str() + t.find('-', 5) + 1);
+    ok = month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  }
   if (ok && i < t.size() && (t[i] == ' ' || t[i] == 'T')) {
     ++i;
     ok = digits(1, 2) && i < t.size() && t[i++] == ':' && digits(2, 2);
@@ -597,6 +602,7 @@ const std::unordered_map<std::string_view, Hook>& Hooks() {
       {"createrole_self_grant", KeywordList<kSelfGrant, std::size(kSelfGrant)>},
       {"debug_io_direct", KeywordList<kIoDirect, std::size(kIoDirect)>},
       {"search_path", IdentifierListSyntax},
+      {"wal_consistency_checking", IdentifierListSyntax},
       {"temp_tablespaces", IdentifierListSyntax},
       {"lc_messages", Locale},
       {"lc_monetary", Locale},
@@ -655,6 +661,7 @@ bool SplitIdentifierList(const std::string& text, char separator, std::vector<st
       for (size_t k = b; k < i; ++k) name += static_cast<char>(tolower(static_cast<unsigned char>(text[k])));
     }
     while (i < n && IsSpace(text[i])) ++i;
+    if (name.size() > 63) name.resize(63);  // truncated to NAMEDATALEN - 1, as identifiers are
     items->push_back(std::move(name));
     if (i < n && text[i] == separator) {
       ++i;

@@ -239,6 +239,7 @@ bool Linter::Lint(const std::string& root, Analysis* out, std::string* error) {
   eo.rules = &l->rules;
   eo.profile = &l->config.profile;
   eo.running = options_.running;
+  eo.recommendation_hints = l->config.recommendation_hints;
   RunRules(eo, out);
   out->fatal_before_filters = out->fatal();
   ApplySuppressions(l->rules, out);

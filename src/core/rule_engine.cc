@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/expr.h"
+#include "core/recommend.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -130,6 +131,45 @@ void RestartRequired(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig
   }
 }
 
+// Storage settings outside the range `recommend` gives for the profile's
+// storage: an info finding quoting the range and the reason.
+void Recommendation(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions& o,
+                    Analysis* a) {
+  if (!o.recommendation_hints || !o.profile->storage) return;
+  Profile p = *o.profile;
+  // The ranges do not depend on the machine; stand-ins let Recommend run.
+  if (!p.ram_bytes) p.ram_bytes = 16.0 * 1024 * 1024 * 1024;
+  bool cpus_known = p.cpus.has_value();
+  if (!p.cpus) p.cpus = 8;
+  struct Recommendation rec;
+  std::string error;
+  if (!Recommend(p, *a->catalog, &rec, &error) || rec.selected < 0) return;
+  for (const Cell& c : rec.matrix[rec.selected].cells) {
+    if (c.min.empty() || c.max.empty() || (c.parameter == "io_workers" && !cpus_known)) continue;
+    const Setting* s = eff.SettingFor(c.parameter);
+    if (!s || !s->param || !s->value) continue;
+    const Parameter& param = *s->param;
+    ExprValue now = TypedValue(param, *s->value);
+    ParsedValue lo = ParseValue(*a->catalog, param, c.min), hi = ParseValue(*a->catalog, param, c.max);
+    if (now.kind != ExprValue::Kind::kNumber || !lo.ok() || !hi.ok()) continue;
+    double low = TypedValue(param, lo.normalized).number, high = TypedValue(param, hi.normalized).number;
+    if (now.number >= low && now.number <= high) continue;
+    // io-concurrency-for-storage / random-page-cost-for-storage already said it.
+    bool covered = false;
+    for (const Diagnostic& d : a->diagnostics)
+      covered |= d.file == s->file && d.range.begin == s->name_range.begin &&
+                 std::string_view(d.rule->category) == "storage" && d.rule != &rule;
+    if (covered) continue;
+    Emit(a, rule, s,
+         std::string(param.name) + " = " + s->raw + " is outside the range recommended for " +
+             StorageName(*o.profile->storage) + " storage (" + c.min + " .. " + c.max + ", start at " + c.value +
+             "): " + c.why,
+         "see `pgconflint recommend --storage " + StorageName(*o.profile->storage) +
+             "`; measure before and after (pg_stat_io); silence with recommendation-hints = false",
+         param.name);
+  }
+}
+
 struct NamedEvaluator {
   const char* name;
   Evaluator fn;
@@ -137,6 +177,7 @@ struct NamedEvaluator {
 constexpr NamedEvaluator kEvaluators[] = {
     {"memory-overcommit", MemoryOvercommit},
     {"restart-required", RestartRequired},
+    {"recommendation", Recommendation},
 };
 
 }  // namespace

@@ -19,6 +19,8 @@ struct EngineOptions {
   const Profile* profile = nullptr; // REQUIRES: non-null
   /// Values a running server reports (pg_settings.setting by name), when known.
   const std::map<std::string, std::string>* running = nullptr;
+  /// Quote `recommend` for settings outside the recommended range (PGC703).
+  bool recommendation_hints = true;
 };
 
 /// Runs every rule that applies to the analysis' major. Does nothing for a

@@ -146,6 +146,8 @@ def env_reason(param, raw):
         return f"{param}: {', '.join(sorted(BUILD_ENUM_VALUES[param]))} exist only in some builds"
     if param == "log_destination" and "eventlog" in raw.lower():
         return "eventlog exists only on Windows"
+    if param.lower() in ("timezone", "log_timezone") and raw not in ("UTC", "GMT", ""):
+        return "time zone names are looked up in the tz database of the server's host or build"
     return ""
 
 

@@ -314,11 +314,18 @@ int Main(int argc, char** argv) {
     sub->add_option("--pg-version", major, "PostgreSQL major (14-18)")->capture_default_str();
   };
 
+  // Registering the ~20 profile and rule options costs more than linting a
+  // small file; register them only for the subcommand being run (all of them
+  // when the first argument names none, so that --help lists everything).
+  const std::string first = argc > 1 ? argv[1] : "";
+  const bool known_first = first == "check" || first == "show" || first == "recommend";
+  auto wants = [&](const char* name) { return !known_first || first == name; };
+
   CommonOptions common;
   std::string format = "full", fail_on = "warning", color = "auto";
   std::vector<std::string> paths;
   CLI::App* check = app.add_subcommand("check", "Check configuration files or data directories");
-  AddCommonOptions(check, &common);
+  if (wants("check")) AddCommonOptions(check, &common);
   check->add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"full", "concise", "json"}))
       ->capture_default_str();
@@ -335,7 +342,7 @@ int Main(int argc, char** argv) {
   std::string show_format = "text", show_path;
   std::vector<std::string> show_names;
   CLI::App* show = app.add_subcommand("show", "Print configured and effective values with their source line");
-  AddCommonOptions(show, &show_common);
+  if (wants("show")) AddCommonOptions(show, &show_common);
   show->add_option("--format", show_format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   show->add_option("PATH", show_path, "Configuration file or data directory")->required();
   show->add_option("NAME", show_names, "Parameters to show (default: those set in the files, and derived values)");
@@ -361,7 +368,7 @@ int Main(int argc, char** argv) {
   std::string rec_format = "table", plan;
   bool rec_all = false;
   CLI::App* recommend = app.add_subcommand("recommend", "Recommend settings for the machine profile, per storage type");
-  AddCommonOptions(recommend, &rec_common);
+  if (wants("recommend")) AddCommonOptions(recommend, &rec_common);
   recommend->add_option("--format", rec_format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "conf", "sql"}))
       ->capture_default_str();

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -334,6 +335,15 @@ void ProcessSettings(Analysis* a, Loader* loader) {
   // 3. Values. Ignored lines are parsed too (for `value` and PGC303), but the
   //    server never looks at them, so only the others get diagnostics.
   std::vector<std::string> invalid(a->settings.size());
+  // Up to 17 the check hooks of the four process counts add the values the
+  // others have at that moment (boot values, or earlier lines), so the order
+  // of the lines matters; 18 checks the final sum at start-up instead.
+  static const char* const kProcessCounts[] = {"max_connections", "autovacuum_max_workers", "max_worker_processes",
+                                               "max_wal_senders"};
+  std::unordered_map<std::string, double> process_counts;
+  if (cat.major() <= 17)
+    for (const char* n : kProcessCounts)
+      if (const Parameter* p = cat.Find(n)) process_counts[n] = strtod(p->boot_val, nullptr);
   for (size_t i = 0; i < a->settings.size(); ++i) {
     Setting& s = a->settings[i];
     if (!s.param) {
@@ -370,6 +380,19 @@ void ProcessSettings(Analysis* a, Loader* loader) {
       v.message = "invalid value for parameter " + Quote(p.name) + ": " + Quote(s.text);
       v.hint = Quote(p.name) + " is an internal parameter (hidden from pg_settings); do not set it in a "
                "configuration file";
+    }
+    if (v.ok() && !s.ignored && process_counts.count(p.name)) {
+      double sum = v.number + 1;  // the autovacuum launcher
+      for (const auto& [n, value] : process_counts)
+        if (n != p.name) sum += value;
+      if (sum > 262143) {
+        v.problem = ValueProblem::kInvalid;
+        v.message = "invalid value for parameter " + Quote(p.name) + ": " + FormatWithUnit(v.number, p);
+        v.hint = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + 1 must be at most "
+                 "262143 (with the values set so far: " + FormatWithUnit(sum, p) + ")";
+      } else {
+        process_counts[p.name] = v.number;
+      }
     }
     if (!v.ok()) {
       invalid[i] = v.message;
@@ -426,7 +449,7 @@ void ProcessSettings(Analysis* a, Loader* loader) {
         v.number != -1) {
       bool blocks = isdigit(static_cast<unsigned char>(p.unit[0]));
       std::string meaning = blocks ? s.raw + " blocks of " + p.unit : s.raw + p.unit;
-      std::string shown = FormatWithUnit(v.number, p);
+      std::string shown = FormatWithUnit(v.adjusted ? std::rint(v.exact) : v.number, p);
       loader->AddDiag(RuleId::kValueWithoutUnit, s.file, s.value_range,
                       Quote(s.raw) + " has no unit, so it means " + meaning +
                           (shown != s.raw + p.unit ? " (" + shown + ")" : ""),
@@ -497,13 +520,17 @@ std::vector<IncludeSite> Analysis::IncludeChain(int file) const {
 }
 
 const Setting* Analysis::Effective(std::string_view name) const {
-  const Setting* found = nullptr;
-  for (const Setting& s : settings) {
-    if (!s.applied) continue;
-    std::string_view n = s.param ? std::string_view(s.param->name) : std::string_view(s.name);
-    if (EqualsIgnoreCase(n, name)) found = &s;
+  // Built on first use: rules look up dozens of names, files hold hundreds of lines.
+  if (!effective_indexed_) {
+    effective_index_.clear();
+    for (size_t i = 0; i < settings.size(); ++i) {
+      const Setting& s = settings[i];
+      if (s.applied) effective_index_[AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name))] = i;
+    }
+    effective_indexed_ = true;
   }
-  return found;
+  auto it = effective_index_.find(AsciiLower(name));
+  return it == effective_index_.end() ? nullptr : &settings[it->second];
 }
 
 std::vector<uint32_t> Analysis::ReadingOrder(int file, uint32_t offset) const {

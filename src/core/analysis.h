@@ -5,6 +5,7 @@
 #define PGCONFLINT_CORE_ANALYSIS_H_
 
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,7 @@ struct Analysis {
   bool fatal() const;
   /// Set by the linter before it filters diagnostics.
   std::optional<bool> fatal_before_filters;
+
   /// The include chain of `file`, outermost first (empty for a root file).
   std::vector<IncludeSite> IncludeChain(int file) const;
   /// The applied setting that decides `name` (last one wins), or null.
@@ -83,6 +85,11 @@ struct Analysis {
   /// A key that orders positions as PostgreSQL reads them (includes expanded
   /// where they stand): the offsets along the include chain, then `offset`.
   std::vector<uint32_t> ReadingOrder(int file, uint32_t offset) const;
+
+ private:
+  // Effective()'s index: lower-cased resolved name -> the deciding setting.
+  mutable std::unordered_map<std::string, size_t> effective_index_;  // indices: safe to copy
+  mutable bool effective_indexed_ = false;
 };
 
 struct AnalyzeOptions {

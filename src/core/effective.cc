@@ -93,10 +93,13 @@ std::optional<DerivedValue> EffectiveConfig::Derived(std::string_view name) cons
     mb_explain = "max_connections + autovacuum_worker_slots + max_worker_processes + max_wal_senders + " +
                  N(kSpecialWorkerProcs18);
   } else {
-    // Up to 17: autovacuum_max_workers plus one launcher.
-    max_backends = Number("max_connections") + Number("autovacuum_max_workers") + 1 +
+    // Up to 17: autovacuum_max_workers plus the launcher, and in 17 the slot
+    // sync worker too (verified against real 14-17 servers by
+    // test_server_claims.py).
+    const int special = major >= 17 ? 2 : 1;
+    max_backends = Number("max_connections") + Number("autovacuum_max_workers") + special +
                    Number("max_worker_processes") + Number("max_wal_senders");
-    mb_explain = "max_connections + autovacuum_max_workers + 1 + max_worker_processes + max_wal_senders";
+    mb_explain = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + " + N(special);
   }
 
   if (name == "max_backends") return DerivedValue{ExprValue::Number(max_backends), mb_explain + " = " + N(max_backends)};

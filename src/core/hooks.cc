@@ -62,13 +62,15 @@ void WalBuffers(const Catalog&, const Parameter&, const std::string&, ParsedValu
   }
 }
 
-// autovacuum_work_mem: 0..63 kB are raised to 64 kB; -1 means maintenance_work_mem.
-void AutovacuumWorkMem(const Catalog&, const Parameter&, const std::string&, ParsedValue* out) {
-  if (out->number != -1 && out->number < 64) {
+// autovacuum_work_mem: small values are raised to the minimum (64kB since 17,
+// 1MB before); -1 means maintenance_work_mem.
+void AutovacuumWorkMem(const Catalog& c, const Parameter&, const std::string&, ParsedValue* out) {
+  const int minimum = c.major() >= 17 ? 64 : 1024;
+  if (out->number != -1 && out->number < minimum) {
     out->adjusted = true;
-    out->adjustment = "raised to the minimum of 64kB";
-    out->number = 64;
-    out->normalized = "64";
+    out->adjustment = std::string("raised to the minimum of ") + (minimum == 64 ? "64kB" : "1MB");
+    out->number = minimum;
+    out->normalized = std::to_string(minimum);
   }
 }
 

@@ -244,7 +244,19 @@ std::string RenderShow(const Analysis& a, const std::vector<std::string>& names,
   for (const std::string& n : list) {
     const Parameter* p = cat.Find(n);
     if (!p) {
-      unknown->push_back(n);
+      // A derived value that is no parameter (max_backends).
+      std::optional<DerivedValue> d = eff.Derived(n);
+      if (!d) {
+        unknown->push_back(n);
+        continue;
+      }
+      if (as_json) {
+        arr.push_back({{"name", n}, {"configured", nullptr}, {"unit", nullptr}, {"source", nullptr},
+                       {"effective", d->value.Display()}, {"effective_note", d->explanation}, {"context", nullptr}});
+      } else {
+        o << n << std::string(width - std::min(width, n.size()) + 2, ' ') << d->value.Display() << "  (" << d->explanation
+          << ")\n";
+      }
       continue;
     }
     const Setting* s = eff.SettingFor(p->name);

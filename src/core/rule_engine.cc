@@ -45,7 +45,7 @@ void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string mess
     d.range = {at->name_range.begin, at->value_range.end};
     if (parameter.empty()) parameter = at->param ? at->param->name : at->name;
   } else if (!a->files.empty()) {
-    d.file = 0;  // about the configuration as a whole: the root file
+    d.file = 0;  // no line sets the parameters: the defaults are at fault, report at the root file
     d.range = {0, 0};
   }
   d.parameter = std::move(parameter);
@@ -157,7 +157,7 @@ void Recommendation(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig&
     // io-concurrency-for-storage / random-page-cost-for-storage already said it.
     bool covered = false;
     for (const Diagnostic& d : a->diagnostics)
-      covered |= d.file == s->file && d.range.begin == s->name_range.begin &&
+      covered |= d.file == s->file && d.range.begin == s->name_range.begin && d.parameter == param.name &&
                  std::string_view(d.rule->category) == "storage" && d.rule != &rule;
     if (covered) continue;
     Emit(a, rule, s,

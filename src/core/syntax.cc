@@ -83,6 +83,10 @@ void AddGap(const std::string& text, uint32_t from, uint32_t to, std::vector<Tok
 // original. This also keeps tree-sitter from skipping a leading byte order
 // mark, whose bytes PostgreSQL reads as letters.
 const std::string& Normalized(const std::string& text) {
+  // Most files are ASCII without NUL: then the text is its own normal form.
+  bool plain = true;
+  for (unsigned char c : text) plain &= c != 0 && c < 0x80;
+  if (plain) return text;
   thread_local std::string buf;
   buf.resize(text.size());
   tree_sitter_pgconf_normalize(buf.data(), text.data(), text.size());
@@ -211,10 +215,21 @@ ParsedFile Parse(const SourceFile& file) {
   std::vector<Token> tokens = Tokenize(file);
   const std::string& text = file.text();
   size_t i = 0;
+  // Tokens are in file order: walk the line starts alongside them instead of
+  // searching the line table for every token.
+  const std::string_view all(text);
+  uint32_t line = 1;
+  size_t line_end = all.find('\n');  // offset of the current line's newline
+  auto advance_to = [&](uint32_t offset) {
+    while (line_end != std::string_view::npos && offset > line_end) {
+      ++line;
+      line_end = all.find('\n', line_end + 1);
+    }
+  };
   while (i < tokens.size()) {
-    uint32_t line = file.LineOf(tokens[i].range.begin);
+    advance_to(tokens[i].range.begin);
     size_t end = i;
-    while (end < tokens.size() && file.LineOf(tokens[end].range.begin) == line) ++end;
+    while (end < tokens.size() && (line_end == std::string_view::npos || tokens[end].range.begin < line_end)) ++end;
     // [i, end) are this line's tokens; a comment can only be the last one.
     size_t last = end;
     Range comment{};

@@ -7,6 +7,8 @@
 #include "tree_sitter/parser.h"
 #include "tree_sitter_pgconf.h"
 
+#include <string.h>
+
 typedef struct {
   TSLexer lexer;
   const unsigned char *pos, *end, *token_start, *token_end;
@@ -51,7 +53,23 @@ bool tree_sitter_pgconf_next_token(const char *buf, uint32_t len, uint32_t *pos,
   b.lexer.eof = buffer_eof;
   b.pos = b.token_start = b.token_end = (const unsigned char *)buf + *pos;
   b.end = (const unsigned char *)buf + len;
+  /* Fast paths for the two most common things in a postgresql.conf, both
+   * trivially the grammar's own rules: extras ([ \t\r]+) are skipped, and a
+   * comment is '#' up to the end of the line. The DFA would produce exactly
+   * this; it only costs a callback per character. */
+  while (b.pos < b.end && (*b.pos == ' ' || *b.pos == '\t' || *b.pos == '\r')) b.pos++;
   if (b.pos >= b.end) return false;
+  if (*b.pos == '#') {
+    const unsigned char *nl = memchr(b.pos, '\n', (size_t)(b.end - b.pos));
+    static TSSymbol comment_symbol;
+    if (!comment_symbol) comment_symbol = ts_language_symbol_for_name(lang, "comment", 7, true);
+    out->symbol = comment_symbol;
+    out->begin = (uint32_t)(b.pos - (const unsigned char *)buf);
+    out->end = (uint32_t)((nl ? nl : b.end) - (const unsigned char *)buf);
+    *pos = out->end;
+    return true;
+  }
+  b.token_start = b.token_end = b.pos;
   b.lexer.lookahead = *b.pos;
   /* Parse state 1 (the start of a line) accepts every token of the grammar. */
   if (!lang->lex_fn(&b.lexer, lang->lex_modes[1].lex_state) || b.token_end <= b.token_start) {

@@ -34,7 +34,14 @@ std::string CurrentDir() {
 }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && AsciiLower(a) == AsciiLower(b);
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
 }
 
 class Loader {
@@ -319,17 +326,30 @@ void ProcessSettings(Analysis* a, Loader* loader) {
   //    (known parameters only); spellings that differ are all applied, in order.
   std::vector<std::pair<size_t, size_t>> overridden;  // (earlier, later)
   {
-    std::unordered_map<std::string, size_t> last_by_key;  // lower-cased resolved name
+    // Known parameters are keyed by their catalog entry (aliases included),
+    // custom ones by their lower-cased name.
+    std::unordered_map<const Parameter*, size_t> last_by_param;
+    std::unordered_map<std::string, size_t> last_by_custom;
     for (size_t i = 0; i < a->settings.size(); ++i) {
       Setting& s = a->settings[i];
       if (!s.param && s.name.find('.') == std::string::npos) continue;  // unknown: already an error
-      std::string key = AsciiLower(s.param ? s.param->name : s.name);
-      if (auto it = last_by_key.find(key); it != last_by_key.end()) {
-        Setting& prev = a->settings[it->second];
-        if (prev.name == s.name && s.param) prev.ignored = true;
-        overridden.emplace_back(it->second, i);
+      size_t* last = nullptr;
+      bool fresh;
+      if (s.param) {
+        auto [it, inserted] = last_by_param.try_emplace(s.param, i);
+        last = &it->second;
+        fresh = inserted;
+      } else {
+        auto [it, inserted] = last_by_custom.try_emplace(AsciiLower(s.name), i);
+        last = &it->second;
+        fresh = inserted;
       }
-      last_by_key[key] = i;
+      if (!fresh) {
+        Setting& prev = a->settings[*last];
+        if (prev.name == s.name && s.param) prev.ignored = true;
+        overridden.emplace_back(*last, i);
+        *last = i;
+      }
     }
   }
   // 3. Values. Ignored lines are parsed too (for `value` and PGC303), but the
@@ -545,18 +565,48 @@ std::vector<uint32_t> Analysis::ReadingOrder(int file, uint32_t offset) const {
   return key;
 }
 
-static void SortDiagnostics(Analysis* a) {
-  std::vector<std::pair<std::vector<uint32_t>, size_t>> keys;
-  for (size_t i = 0; i < a->diagnostics.size(); ++i)
-    keys.emplace_back(a->ReadingOrder(a->diagnostics[i].file, a->diagnostics[i].range.begin), i);
-  std::stable_sort(keys.begin(), keys.end(), [&](const auto& x, const auto& y) {
-    if (x.first != y.first) return x.first < y.first;
-    return strcmp(a->diagnostics[x.second].rule->code, a->diagnostics[y.second].rule->code) < 0;
-  });
+void Analysis::SortDiagnostics() {
+  // Each file's position in the reading order is its include chain's offsets;
+  // computed once per file, then diagnostics compare by (file key, offset)
+  // without allocating.
+  std::vector<std::vector<uint32_t>> file_keys(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    std::vector<uint32_t> key = ReadingOrder(static_cast<int>(f), 0);
+    key.pop_back();
+    file_keys[f] = std::move(key);
+  }
+  static const std::vector<uint32_t> kNoFile = {UINT32_MAX};
+  auto before = [&](const Diagnostic& x, const Diagnostic& y) {
+    if (x.file == y.file) {  // the common case: no include chains to compare
+      if (x.range.begin != y.range.begin) return x.range.begin < y.range.begin;
+      return strcmp(x.rule->code, y.rule->code) < 0;
+    }
+    const std::vector<uint32_t>& kx = x.file >= 0 ? file_keys[x.file] : kNoFile;
+    const std::vector<uint32_t>& ky = y.file >= 0 ? file_keys[y.file] : kNoFile;
+    size_t n = std::max(kx.size(), ky.size()) + 1;
+    for (size_t i = 0; i < n; ++i) {
+      // Past a file's chain comes its own offset; a shorter key sorts first.
+      uint64_t a = i < kx.size() ? kx[i] : i == kx.size() ? uint64_t{x.range.begin} : 0;
+      uint64_t b = i < ky.size() ? ky[i] : i == ky.size() ? uint64_t{y.range.begin} : 0;
+      bool a_end = i > kx.size(), b_end = i > ky.size();
+      if (a_end || b_end) {
+        if (a_end != b_end) return a_end;
+        break;
+      }
+      if (a != b) return a < b;
+    }
+    return strcmp(x.rule->code, y.rule->code) < 0;
+  };
+  // Sort indices, then move each diagnostic once: cheaper than moving
+  // diagnostics (three strings each) through the merge passes.
+  std::vector<uint32_t> order(diagnostics.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return before(diagnostics[a], diagnostics[b]); });
   std::vector<Diagnostic> sorted;
-  sorted.reserve(keys.size());
-  for (const auto& k : keys) sorted.push_back(std::move(a->diagnostics[k.second]));
-  a->diagnostics = std::move(sorted);
+  sorted.reserve(diagnostics.size());
+  for (uint32_t i : order) sorted.push_back(std::move(diagnostics[i]));
+  diagnostics = std::move(sorted);
 }
 
 namespace {
@@ -605,7 +655,7 @@ Analysis Analyze(const std::string& root, const AnalyzeOptions& options) {
     loader.Process(idx, 0);
   }
   ProcessSettings(&a, &loader);
-  SortDiagnostics(&a);
+  a.SortDiagnostics();
   return a;
 }
 
@@ -617,7 +667,7 @@ Analysis AnalyzeText(const std::string& name, const std::string& text, const Ana
   int idx = loader.AddFile(MakeAbsolute(name), name, text, {}, 0);
   loader.Process(idx, 0);
   ProcessSettings(&a, &loader);
-  SortDiagnostics(&a);
+  a.SortDiagnostics();
   return a;
 }
 

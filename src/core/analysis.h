@@ -85,6 +85,8 @@ struct Analysis {
   /// A key that orders positions as PostgreSQL reads them (includes expanded
   /// where they stand): the offsets along the include chain, then `offset`.
   std::vector<uint32_t> ReadingOrder(int file, uint32_t offset) const;
+  /// Sorts diagnostics in reading order, then by code (stable).
+  void SortDiagnostics();
 
  private:
   // Effective()'s index: lower-cased resolved name -> the deciding setting.

@@ -165,6 +165,23 @@ ExprValue Expr::Eval(const ExprEnv& env) const {
           if (!x.is_null()) return x;
         return ExprValue::Null();
       }
+      if (name == "has_item" && v.size() == 2) {
+        // A comma-separated list (listen_addresses, log_destination...) has
+        // the item, compared case-insensitively after trimming blanks.
+        if (v[0].kind != K::kString || v[1].kind != K::kString) return ExprValue::Null();
+        const std::string& list = v[0].string;
+        size_t start = 0;
+        while (start <= list.size()) {
+          size_t comma = list.find(',', start);
+          std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+          item.erase(0, item.find_first_not_of(" \t"));
+          item.erase(item.find_last_not_of(" \t") + 1);
+          if (strcasecmp(item.c_str(), v[1].string.c_str()) == 0) return ExprValue::Bool(true);
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+        return ExprValue::Bool(false);
+      }
       if (name == "contains" && v.size() == 2) {
         if (v[0].kind != K::kString || v[1].kind != K::kString) return ExprValue::Null();
         return ExprValue::Bool(v[0].string.find(v[1].string) != std::string::npos);

@@ -8,7 +8,8 @@
 //   effective.io_max_concurrency < effective_io_concurrency
 //
 // Functions: min, max, abs, floor, if(c, a, b), coalesce(a, b...), known(x),
-// is_true(x), is_false(x), contains(string, part), is_set(parameter).
+// is_true(x), is_false(x), contains(string, part), has_item(list, item),
+// is_set(parameter).
 //
 // Values are numbers (with a dimension: none, bytes or milliseconds, so that
 // '128kB' and io_combine_limit compare in bytes), booleans, strings, or null

@@ -678,7 +678,9 @@ bool SplitIdentifierList(const std::string& text, char separator, std::vector<st
 void ApplyCheckHook(const Catalog& catalog, const Parameter& param, const std::string& text,
                     ParsedValue* out) {
   const auto& hooks = Hooks();
-  auto it = hooks.find(AsciiLower(param.name));
+  std::string_view name = param.name;
+  bool lower = std::none_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  auto it = lower ? hooks.find(name) : hooks.find(AsciiLower(name));  // most names are lower-case already
   if (it != hooks.end()) it->second(catalog, param, text, out);
 }
 

@@ -55,11 +55,12 @@ bool Selected(const std::vector<std::string>& selectors, const RuleInfo& r) {
   return false;
 }
 
-std::string Trim(std::string_view s) {
+// A view into `s` without surrounding blanks (never a temporary).
+std::string_view Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return "";
+  if (b == std::string_view::npos) return {};
   size_t e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
+  return s.substr(b, e - b + 1);
 }
 
 struct Directive {
@@ -108,7 +109,7 @@ void ApplySuppressions(const RuleSet& rules, Analysis* a) {
     for (const CommentLine& c : file.parsed.comments) {
       std::string_view text = file.source.Slice(c.range);
       text.remove_prefix(1);  // '#'
-      std::string body = Trim(text);
+      std::string body(Trim(text));
       if (body.rfind("pgconflint:", 0) != 0) continue;
       body = body.substr(11);
       body = body.substr(0, body.find('#'));  // a reason may follow after another '#'
@@ -142,17 +143,23 @@ void ApplySuppressions(const RuleSet& rules, Analysis* a) {
         d.range = c.range;
         d.line = c.line;
         if (d.kind == Directive::Kind::kNext) {
+          // The next line with a setting, or with a syntax error.
           d.line = 0;
           for (const SettingLine& s : file.parsed.settings)
             if (s.line > c.line) {
               d.line = s.line;
               break;
             }
+          for (const SyntaxError& e : file.parsed.errors)
+            if (e.line > c.line && (d.line == 0 || e.line < d.line)) {
+              d.line = e.line;
+              break;
+            }
         }
         size_t start = 0;
         while (start <= value.size()) {
           size_t comma = value.find(',', start);
-          std::string sel = Trim(std::string_view(value).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+          std::string sel(Trim(std::string_view(value).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
           if (!sel.empty()) {
             bool known = false;
             for (const RuleInfo* r : rules.rules()) known |= SelectorMatches(sel, *r);
@@ -270,11 +277,7 @@ bool Linter::Lint(const std::string& root, Analysis* out, std::string* error) {
   }
   out->diagnostics = std::move(kept);
   // Re-sort: rules and directives appended their findings at the end.
-  std::stable_sort(out->diagnostics.begin(), out->diagnostics.end(), [&](const Diagnostic& x, const Diagnostic& y) {
-    auto kx = out->ReadingOrder(x.file, x.range.begin), ky = out->ReadingOrder(y.file, y.range.begin);
-    if (kx != ky) return kx < ky;
-    return strcmp(x.rule->code, y.rule->code) < 0;
-  });
+  out->SortDiagnostics();
   return true;
 }
 

@@ -86,9 +86,9 @@ double CellBytes(const std::string& v) {
   return ParseQuantity(v, &e) ? e.number : 0;
 }
 
-bool HighLatency(Storage s) {
-  return s == Storage::kNetworkBlock || s == Storage::kRaidSan || s == Storage::kHdd;
-}
+// Where io_uring's lower per-request overhead can pay: requests that wait on
+// a network or a controller (not seek-bound disks, per the HDD row).
+bool HighLatency(Storage s) { return s == Storage::kNetworkBlock || s == Storage::kRaidSan; }
 
 std::string Quoted(const std::string& param, const std::string& v, const Catalog& cat) {
   const Parameter* p = cat.Find(param);
@@ -134,7 +134,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   const toml::table& w = *facts["workload"][WorkloadName(*p.workload)].as_table();
   int requested = p.connections.value_or(static_cast<int>(w["connections"].value<int64_t>().value_or(100)));
   if (!p.connections)
-    r.assumptions.push_back("connections not given: " + std::to_string(requested) + " for a " +
+    r.assumptions.push_back("connections not given: " + std::to_string(requested) + " for the " +
                             WorkloadName(*p.workload) + " workload (--connections)");
   const double ram = *p.ram_bytes;
   const int cpus = *p.cpus;
@@ -152,9 +152,10 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   bool olap = *p.workload == Workload::kOlap;
   int per_gather = std::min(mpw, olap ? std::clamp(cpus / 2, 2, 8) : std::clamp(cpus / 4, 1, 4));
   int pmw = std::min(mpw, std::clamp(cpus / 4, 1, 4));
-  // Maintenance memory: at most an eighth of RAM for a manual VACUUM or index
-  // build with its parallel workers, and an eighth for the autovacuum workers.
-  double maint = std::clamp(FloorMB(std::min(ram / 16, ram / 8 / (1 + pmw))), 16 * kMB, 2 * kGB);
+  // Maintenance memory: RAM/16 for a manual VACUUM or index build (its
+  // parallel workers share it), and at most an eighth of RAM for all
+  // autovacuum workers together.
+  double maint = std::clamp(FloorMB(ram / 16), 16 * kMB, 2 * kGB);
   double avmem = std::clamp(FloorMB(std::min(ram / 32, ram / 8 / av_workers)), 16 * kMB, 1 * kGB);
   // wal_buffers stays automatic (-1): shared_buffers/32, at most one WAL segment.
   double wal = std::clamp(std::floor(sb / cat.build().block_size / 32), 8.0,
@@ -167,7 +168,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   // fixed memory, shared by every connection's sort/hash nodes. This is the
   // memory-overcommit rule's worst case solved for work_mem.
   double usable = ram * (1 - p.headroom) * 0.95;
-  double fixed = sb + wal + av_workers * avmem + maint * (1 + pmw);
+  double fixed = sb + wal + av_workers * avmem + maint;
   int conns = requested;
   auto work_mem_for = [&](int c) { return (usable - fixed - c * temp) / (c * nodes * hmm); };
   double wm = work_mem_for(conns);
@@ -185,8 +186,16 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   wm = std::clamp(wm, 64.0 * 1024, 2 * kGB);
   wm = wm >= kMB ? FloorMB(wm) : std::floor(wm / 1024) * 1024;
   // The floors above can still overcommit a small machine: lower the
-  // connections until the worst case fits.
-  while (conns > 2 && fixed + conns * (wm * nodes * hmm + temp) > usable) --conns;
+  // connections until the worst case fits, but keep room for clients beyond
+  // the 3 superuser-reserved slots.
+  constexpr int kMinConnections = 10;
+  while (conns > kMinConnections && fixed + conns * (wm * nodes * hmm + temp) > usable) --conns;
+  if (fixed + conns * (wm * nodes * hmm + temp) > usable) {
+    *error = "this machine cannot hold " + std::to_string(kMinConnections) +
+             " connections with the fixed memory PostgreSQL needs (" + Size(fixed) + "): add RAM, or lower --headroom " +
+             "or --nodes-per-query";
+    return false;
+  }
   double max_wal = std::clamp(std::floor(ram * w["max_wal_size_fraction_of_ram"].value<double>().value_or(0.0625) / kGB) * kGB,
                               1 * kGB, 64 * kGB);
   auto cell = [&](const std::string& param, const std::string& value, const std::string& why,
@@ -195,10 +204,15 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
     r.machine.push_back({param, value, min, max, why, source});
   };
   cell("max_connections", std::to_string(conns), "expected concurrent connections; more clients belong behind a pooler");
-  cell("shared_buffers", Size(sb), Num(std::round(sb / ram * 100)) + "% of RAM: the documentation's starting point for a dedicated server",
-       Size(ram * 0.15), Size(ram * 0.4), "docs-resource");
+  const double sbf = w["shared_buffers_fraction"].value<double>().value_or(0.25);
+  const double ecf = w["effective_cache_fraction"].value<double>().value_or(0.75);
+  cell("shared_buffers", Size(sb),
+       Num(std::round(sb / ram * 100)) + "% of RAM: " +
+           (*p.workload == Workload::kDesktop ? "a desktop leaves memory to other programs"
+                                              : "the documentation's starting point for a dedicated server"),
+       Size(ram * sbf * 0.6), Size(ram * std::min(0.4, sbf * 1.6)), "docs-resource");
   cell("effective_cache_size", Size(ecs), "shared_buffers plus the page cache the OS keeps; a planner estimate, allocates nothing",
-       Size(ram * 0.5), Size(ram * 0.75), "docs-query");
+       Size(std::max(sb, ram * ecf * 2 / 3)), Size(ram * ecf), "docs-query");
   cell("work_mem", Size(wm), "RAM left after the fixed memory, shared by " + std::to_string(conns) + " connections x " +
        Num(nodes) + " sort/hash nodes x hash_mem_multiplier " + Num(hmm) + " (the memory-overcommit model)",
        "", "", "formula");
@@ -211,7 +225,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   cell("checkpoint_timeout", TomlValue(w.get("checkpoint_timeout")), "fewer, smoother checkpoints; longer crash recovery", "5min", "30min", "docs-wal");
   cell("checkpoint_completion_target", "0.9", "spread checkpoint writes over 90% of the interval (the default since 14)", "", "", "docs-wal");
   cell("max_worker_processes", std::to_string(mwp), "one per CPU, at least the default 8: parallel workers need a free slot");
-  cell("max_parallel_workers", std::to_string(mpw), "at most the CPUs, within max_worker_processes");
+  cell("max_parallel_workers", std::to_string(mpw), "the CPUs (at least 2), within max_worker_processes");
   cell("max_parallel_workers_per_gather", std::to_string(per_gather),
        olap ? "analytic queries use up to half the CPUs" : "short queries: a few workers per query at most");
   cell("max_parallel_maintenance_workers", std::to_string(pmw), "parallel index builds and VACUUM");
@@ -245,6 +259,9 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
         c.why += "; capped at the resolved io_max_concurrency (" + Num(io_max) + ")";
         c.value = Num(io_max);
       }
+      // More than io_max_concurrency gains nothing (io-concurrency-above-max).
+      if (!c.max.empty() && strtod(c.max.c_str(), nullptr) > io_max) c.max = Num(io_max);
+      if (!c.min.empty() && strtod(c.min.c_str(), nullptr) > io_max) c.min = Num(io_max);
       sr.cells.push_back(c);
     }
     sr.cells.push_back(StorageCell(*row, "random_page_cost"));
@@ -259,8 +276,10 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
       }
       sr.cells.push_back(method);
       if (!uring) {
-        int workers = std::min({std::max(3, (cpus + 3) / 4), 2 * cpus, 32});
-        sr.cells.push_back({"io_workers", std::to_string(workers), "3", std::to_string(std::min(32, cpus)),
+        int low = std::min(3, 2 * cpus);
+        int workers = std::clamp((cpus + 3) / 4, low, 32);
+        sr.cells.push_back({"io_workers", std::to_string(workers), std::to_string(low),
+                            std::to_string(std::max(workers, std::min(32, cpus))),
                             "about one I/O worker per 4 CPUs, at least 3: more workers than CPUs only add context switches",
                             "measured-combine"});
       }
@@ -299,9 +318,11 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
       t.options.push_back(c);
       opts += (opts.empty() ? "" : ", ") + c.parameter + " = " + c.value;
     }
-    bool plain = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos &&
-                 !isdigit(static_cast<unsigned char>(name[0]));
-    std::string ident = plain ? name : "\"" + name + "\"";
+    // Always a quoted identifier (quotes doubled): safe for keywords such as
+    // "table" and for any case; equal to the unquoted name when it is lower-case.
+    std::string ident = "\"";
+    for (char ch : name) ident += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    ident += "\"";
     t.sql = "ALTER TABLESPACE " + ident + " SET (" + opts + ");";
     r.tablespaces.push_back(std::move(t));
   }
@@ -530,11 +551,11 @@ std::string RenderRecommendation(const Recommendation& r, RecommendFormat format
   } else {
     for (const std::string& p : params) {
       o << "  " << Pad(p, 28);
-      for (const StorageRow* row : rows) o << Pad(value_of(row, p), 20);
+      for (const StorageRow* row : rows) o << Pad(value_of(row, p), 25);
       o << "\n";
     }
     o << "  " << Pad("", 28);
-    for (const StorageRow* row : rows) o << Pad(StorageName(row->storage), 20);
+    for (const StorageRow* row : rows) o << Pad(StorageName(row->storage), 25);
     o << "\n";
   }
   o << "\n" << (md ? "### " : "") << "Why, per storage type\n\n";
@@ -614,6 +635,9 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   std::ostringstream o;
   const char* h = md ? "## " : "";
   o << h << "Rollout plan for " << current.root << " (" << Header(r) << ")\n\n";
+  if (current.fatal())
+    o << "First: PostgreSQL would refuse to start with this configuration; fix what `pgconflint check` reports "
+         "as fatal before any step below.\n\n";
   if (session.empty() && reload.empty() && restart.empty() && r.tablespaces.empty()) {
     o << "Every setting is already within the recommended range.\n";
     return o.str();

@@ -3,6 +3,8 @@
 #include "core/rule_engine.h"
 
 #include <cmath>
+#include <mutex>
+#include <unordered_map>
 #include <cstring>
 #include <sstream>
 
@@ -15,15 +17,38 @@ namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// An anchor's guard ("effective_io_concurrency|effective_io_concurrency > 16"),
+// compiled once per process.
+const CompiledExpr* AnchorGuard(const std::string& text) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::shared_ptr<const CompiledExpr>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(text);
+  if (it == cache.end()) {
+    std::string error;
+    it = cache.emplace(text, CompiledExpr::Parse(text, &error)).first;
+  }
+  return it->second.get();
+}
+
 // Where a rule's diagnostic goes: the deciding line of the first anchor
-// parameter that a file sets; else of any parameter the condition reads.
-const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const EffectiveConfig& eff) {
+// parameter that a file sets and whose guard (after '|') holds; else of any
+// parameter the condition reads.
+const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const EffectiveConfig& eff,
+                          const ExprEnv& env) {
   std::string_view anchors = rule.anchor;
   while (!anchors.empty()) {
-    size_t comma = anchors.find(',');
-    std::string_view a = anchors.substr(0, comma);
-    if (const Setting* s = eff.SettingFor(a)) return s;
-    anchors = comma == std::string_view::npos ? std::string_view() : anchors.substr(comma + 1);
+    size_t nl = anchors.find('\n');
+    std::string_view a = anchors.substr(0, nl);
+    anchors = nl == std::string_view::npos ? std::string_view() : anchors.substr(nl + 1);
+    size_t bar = a.find('|');
+    const Setting* s = eff.SettingFor(a.substr(0, bar));
+    if (!s) continue;
+    if (bar != std::string_view::npos) {
+      const CompiledExpr* guard = AnchorGuard(std::string(a.substr(bar + 1)));
+      if (!guard || !guard->Eval(env).is_true()) continue;
+    }
+    return s;
   }
   if (cond)
     for (const std::string& id : cond->identifiers()) {
@@ -82,9 +107,9 @@ void MemoryOvercommit(const RuleInfo& rule, const RuleEnv&, const EffectiveConfi
   double av_workers = a->catalog->major() >= 18 ? eff.Derived("autovacuum_max_workers")->value.number
                                                 : eff.Typed("autovacuum_max_workers").number;
   double av_mem = eff.Derived("autovacuum_work_mem")->value.number;
-  // One manual maintenance operation (VACUUM, CREATE INDEX) at a time, plus
-  // its parallel workers, each with maintenance_work_mem.
-  double maint = bytes("maintenance_work_mem") * (1 + eff.Derived("max_parallel_maintenance_workers")->value.number);
+  // One manual maintenance operation (VACUUM, CREATE INDEX) at a time; its
+  // parallel workers share maintenance_work_mem (a limit for the whole command).
+  double maint = bytes("maintenance_work_mem");
   double total = shared + wal + conns * (per_query + temp) + av_workers * av_mem + maint;
   double budget = *p.ram_bytes * (1 - p.headroom);
   if (total <= budget) return;
@@ -263,7 +288,7 @@ void RunRules(const EngineOptions& o, Analysis* a) {
     }
     const CompiledExpr* cond = o.rules->Condition(rule);
     if (!cond || !cond->Eval(env).is_true()) continue;
-    const Setting* at = FindAnchor(*rule, cond, eff);
+    const Setting* at = FindAnchor(*rule, cond, eff, env);
     Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "");
   }
 }

@@ -198,7 +198,7 @@ bool RuleSet::AddFile(const std::string& path, std::string* error) {
     std::string anchor;
     if (auto* anchors = (*t)["anchor"].as_array())
       for (auto& x : *anchors)
-        if (auto s = x.value<std::string>()) anchor += (anchor.empty() ? "" : ",") + *s;
+        if (auto s = x.value<std::string>()) anchor += (anchor.empty() ? "" : "\n") + *s;
     user_refs_.emplace_back();
     if (auto* refs = (*t)["references"].as_array())
       for (auto& x : *refs)

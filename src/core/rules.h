@@ -45,7 +45,8 @@ struct RuleInfo {
   const char* when;        // "" for rules emitted by C++ code
   const char* message;     // template: {expression} placeholders
   const char* help;        // template for the help line
-  const char* anchor;      // comma-separated parameters to report at, in order
+  const char* anchor;      // newline-separated parameters to report at, in order, each
+                           // optionally guarded: "name|condition"
   const char* evaluator;   // a custom evaluator's name (rule_engine.cc), or ""
   const char* fix_safety;  // "safe", "needs-restart", "review", ...
   const char* example_profile;  // profile facts for the examples: "ram=4GB,cpus=4"

@@ -313,7 +313,7 @@ void GenerateRules(const std::vector<std::string>& files, std::string* data, std
       r.example_profile = GetTomlStr(*t, "example_profile", f, false);
       if (auto* anchors = (*t)["anchor"].as_array())
         for (auto& x : *anchors)
-          if (auto s = x.value<std::string>()) r.anchor += (r.anchor.empty() ? "" : ",") + *s;
+          if (auto s = x.value<std::string>()) r.anchor += (r.anchor.empty() ? "" : "\n") + *s;
       if (!r.versions.empty()) {
         size_t dash = r.versions.find('-');
         r.min_major = std::stoi(r.versions.substr(0, dash));

@@ -335,7 +335,8 @@ def speedups(med):
     pgc_wrapped = med.get("pgconflint (runuser)", pgc)
     wrap_extra = med.get("runuser only", true) - true
     pg_bare = pg - wrap_extra
-    return (pg / pgc_wrapped, pg_bare / pgc, (pg_bare - true) / max(pgc - true, 1e-9))
+    same = pg / pgc_wrapped if "runuser only" in med else None  # no wrapper at all when not root
+    return (same, pg_bare / pgc, (pg_bare - true) / max(pgc - true, 1e-9))
 
 
 def render(results, args, engine):
@@ -355,13 +356,15 @@ def render(results, args, engine):
                          f"{ms(percentile(v['wall'], 0.9))} | {ms(cpu[label])} |")
         for kind, med in (("wall", wall), ("CPU", cpu)):
             a, b, c = speedups(med)
-            summary.append(f"| {r['input']} | {kind} | {a:.1f}x | {b:.1f}x | {c:.1f}x |")
+            same = "-" if a is None else f"{a:.1f}x"
+            summary.append(f"| {r['input']} | {kind} | {same} | {b:.1f}x | {c:.1f}x |")
     return "\n".join(lines + [
         "", "Speed-up, postgres -C time / pgconflint time (medians; target >= 5x):", "",
         "| input | time | same wrapper | no wrapper | above exec |", "|---|---|---:|---:|---:|"] + summary + [
         "", "same wrapper: both under runuser, as measured. no wrapper: pgconflint run directly vs "
-            "postgres -C with runuser's extra cost (runuser only - true) removed. above exec: the cost "
-            "of running `true` removed from both (what each program adds to a bare exec)."])
+            "postgres -C (as root: with runuser's extra cost, runuser only - true, removed; as an "
+            "unprivileged user: both measured directly). above exec: the cost of running `true` "
+            "removed from both (what each program adds to a bare exec)."])
 
 
 if __name__ == "__main__":

@@ -1,9 +1,13 @@
 // Lint throughput (issue target: >= 100 MB/s) on large generated
-// configurations, stage by stage: Tokenize (the grammar's generated lexer, as
-// the lint path uses it), Parse (tokens + ParseConfigFp's line grammar) and
-// AnalyzeText (everything `pgconflint check` does to one file short of
-// rendering the report), catalog 18. TokenizeWithTree (a full tree-sitter
-// parse, the editor path) is there for comparison on the big corpora.
+// configurations, stage by stage, catalog 18:
+//   Tokenize     the grammar's generated lexer, as the lint path uses it;
+//   Parse        tokens + ParseConfigFp's line grammar;
+//   AnalyzeText  loading, names, duplicates, values (the front end);
+//   LintText     AnalyzeText + the built-in rules + suppression comments, with
+//                no machine profile: what `pgconflint check FILE` does to one
+//                file short of reading it and rendering the report.
+// TokenizeWithTree (a full tree-sitter parse, the editor path) is there for
+// comparison on the big corpora.
 //
 // Corpora, all generated in memory and deterministically (fixed seed, no
 // std:: distributions, whose output differs between standard libraries):
@@ -31,20 +35,23 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <iterator>
-#include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis.h"
 #include "core/catalog.h"
+#include "core/linter.h"
+#include "core/profile.h"
+#include "core/rules.h"
 #include "core/source_file.h"
 #include "core/syntax.h"
 #include "core/value.h"
@@ -355,6 +362,23 @@ void BM_Analyze(benchmark::State& state, const Corpus* c) {
   state.counters["diagnostics"] = static_cast<double>(diagnostics);
 }
 
+void BM_Lint(benchmark::State& state, const Corpus* c) {
+  const Catalog& cat = Cat18();
+  const RuleSet rules;  // the built-in rules
+  const Profile profile;  // no machine facts, as `check` without profile flags
+  const std::string name = "/bench/" + c->name + ".conf";
+  size_t settings = 0, diagnostics = 0;
+  for (auto _ : state) {
+    Analysis a = LintText(name, c->text, cat, rules, profile);
+    settings = a.settings.size();
+    diagnostics = a.diagnostics.size();
+    benchmark::DoNotOptimize(a.settings.data());
+  }
+  SetThroughput(state, c->text.size());
+  state.counters["settings"] = static_cast<double>(settings);
+  state.counters["diagnostics"] = static_cast<double>(diagnostics);
+}
+
 bool ReadFile(const std::string& path, std::string* out) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;
@@ -421,7 +445,7 @@ int main(int argc, char** argv) {
 
   for (const Corpus& c : big) {
     for (auto [stage, fn] : {std::pair{"Tokenize", &BM_Tokenize}, std::pair{"Parse", &BM_Parse},
-                             std::pair{"AnalyzeText", &BM_Analyze},
+                             std::pair{"AnalyzeText", &BM_Analyze}, std::pair{"LintText", &BM_Lint},
                              std::pair{"TokenizeWithTree", &BM_TokenizeWithTree}}) {
       benchmark::RegisterBenchmark((std::string(stage) + "/" + c.name).c_str(), fn, &c)
           ->Unit(benchmark::kMillisecond)
@@ -430,7 +454,7 @@ int main(int argc, char** argv) {
   }
   for (const Corpus& c : small) {
     for (auto [stage, fn] : {std::pair{"Tokenize", &BM_Tokenize}, std::pair{"Parse", &BM_Parse},
-                             std::pair{"AnalyzeText", &BM_Analyze}}) {
+                             std::pair{"AnalyzeText", &BM_Analyze}, std::pair{"LintText", &BM_Lint}}) {
       benchmark::RegisterBenchmark((std::string(stage) + "/" + c.name).c_str(), fn, &c)
           ->Unit(benchmark::kMicrosecond);
     }

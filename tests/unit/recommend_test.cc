@@ -1,0 +1,634 @@
+// `pgconflint recommend` held to its promises over the whole profile space:
+// the conf rendering passes `check` under the same profile, every recommended
+// value is a valid value of its parameter and lies in its own range, and the
+// SQL renderings quote values and identifiers the way PostgreSQL reads them.
+// The real-server side (postgres -C, ALTER SYSTEM on a running 18) is in
+// tests/integration/test_recommend.py.
+#include "core/recommend.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/catalog.h"
+#include "core/effective.h"
+#include "core/linter.h"
+#include "core/rules.h"
+#include "core/value.h"
+
+namespace pgconflint {
+namespace {
+
+constexpr double kMB = 1024.0 * 1024;
+constexpr double kGB = 1024 * kMB;
+
+const std::vector<Storage> kStorages = {Storage::kHdd,     Storage::kSataSsd,      Storage::kNvme,
+                             Storage::kRaidSan, Storage::kNetworkBlock, Storage::kColdObject};
+const std::vector<Workload> kWorkloads = {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb,
+                               Workload::kDesktop};
+
+const RuleSet& Rules() {
+  static const RuleSet rules;
+  return rules;
+}
+
+// The profile as `pgconflint recommend` flags, for failure messages.
+std::string Describe(const Profile& p, int major) {
+  std::ostringstream o;
+  o << "--pg-version " << major;
+  if (p.ram_bytes) o << " --ram " << static_cast<long long>(*p.ram_bytes / kMB) << "MB";
+  if (p.cpus) o << " --cpus " << *p.cpus;
+  if (p.storage) o << " --storage " << StorageName(*p.storage);
+  if (p.workload) o << " --workload " << WorkloadName(*p.workload);
+  if (p.connections) o << " --connections " << *p.connections;
+  for (const auto& [n, s] : p.tablespaces) o << " --tablespace '" << n << "=" << StorageName(s) << "'";
+  if (p.io_uring) o << " --io-uring " << (*p.io_uring ? "yes" : "no");
+  if (p.os) o << " --os " << *p.os;
+  if (p.container) o << " --container " << ContainerName(*p.container);
+  if (p.headroom != 0.10) o << " --headroom " << p.headroom;
+  if (p.nodes_per_query != 2) o << " --nodes-per-query " << p.nodes_per_query;
+  return o.str();
+}
+
+// Warnings and errors of the conf rendering linted under the same profile.
+std::vector<std::string> LintProblems(const Recommendation& r, const std::string& conf) {
+  const Catalog& cat = *Catalog::ForMajor(r.major);
+  Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
+  std::vector<std::string> out;
+  if (a.failure != Analysis::Failure::kNone) out.push_back("analysis failure: " + a.failure_message);
+  for (const Diagnostic& d : a.diagnostics)
+    if (d.severity == Severity::kError || d.severity == Severity::kWarning)
+      out.push_back(std::string(SeverityName(d.severity)) + " " + d.rule->code + ": " + d.message);
+  return out;
+}
+
+// Every cell of the recommendation with where it came from.
+std::vector<std::pair<std::string, const Cell*>> AllCells(const Recommendation& r) {
+  std::vector<std::pair<std::string, const Cell*>> v;
+  for (const Cell& c : r.machine) v.push_back({"machine", &c});
+  for (const StorageRow& row : r.matrix)
+    for (const Cell& c : row.cells) v.push_back({"storage " + StorageName(row.storage), &c});
+  for (const Cell& c : r.autovacuum) v.push_back({"autovacuum", &c});
+  for (const TablespaceAdvice& t : r.tablespaces)
+    for (const Cell& c : t.options) v.push_back({"tablespace " + t.name, &c});
+  for (const TableClass& t : r.tables)
+    for (const Cell& c : t.options) v.push_back({"table class " + t.label, &c});
+  return v;
+}
+
+// Problems with one cell: its value (and min/max) must be valid values of the
+// parameter, and a min..max range must hold the value.
+// Each problem is keyed by "parameter: what" so that a sweep can report each
+// kind once.
+struct Problem {
+  std::string key, text;
+};
+
+std::vector<Problem> CellProblems(const Catalog& cat, const std::string& where, const Cell& c) {
+  std::vector<Problem> out;
+  auto bad = [&](const std::string& what) {
+    out.push_back({c.parameter + ": " + what, where + ": " + c.parameter + " = " + c.value + " (min \"" + c.min +
+                                                  "\", max \"" + c.max + "\"): " + what});
+  };
+  const Parameter* p = cat.Find(c.parameter);
+  if (!p) {
+    bad("not a parameter of PostgreSQL " + std::to_string(cat.major()));
+    return out;
+  }
+  ParsedValue v = ParseValue(cat, *p, c.value);
+  if (!v.ok()) bad("value refused: " + v.message);
+  if (v.ok() && v.rounded) bad("value is rounded by the server to " + v.normalized);
+  std::optional<ParsedValue> lo, hi;
+  if (!c.min.empty()) {
+    lo = ParseValue(cat, *p, c.min);
+    if (!lo->ok()) bad("min refused: " + lo->message);
+  }
+  if (!c.max.empty()) {
+    hi = ParseValue(cat, *p, c.max);
+    if (!hi->ok()) bad("max refused: " + hi->message);
+  }
+  bool numeric = p->type == VarType::kInteger || p->type == VarType::kReal;
+  if (!c.max.empty() && c.min.empty()) bad("a max without a min");
+  if (numeric && v.ok() && lo && hi && lo->ok() && hi->ok()) {
+    if (lo->number > hi->number) bad("inverted range");
+    if (v.number < lo->number || v.number > hi->number) bad("value outside its own range");
+  }
+  return out;
+}
+
+// Parses the identifier after "ALTER TABLESPACE " as PostgreSQL would:
+// "..." with "" for a quote, else folded to lower case up to the blank.
+std::string TablespaceIdentifier(const std::string& sql, bool* quoted) {
+  const std::string head = "ALTER TABLESPACE ";
+  if (sql.rfind(head, 0) != 0) return "<no ALTER TABLESPACE>";
+  size_t i = head.size();
+  std::string name;
+  *quoted = i < sql.size() && sql[i] == '"';
+  if (*quoted) {
+    for (++i; i < sql.size(); ++i) {
+      if (sql[i] == '"') {
+        if (i + 1 < sql.size() && sql[i + 1] == '"') {
+          name += '"';
+          ++i;
+          continue;
+        }
+        break;
+      }
+      name += sql[i];
+    }
+    if (i + 1 >= sql.size() || sql[i + 1] != ' ') return "<unterminated or junk after the identifier>";
+    return name;
+  }
+  for (; i < sql.size() && sql[i] != ' '; ++i) name += static_cast<char>(tolower(static_cast<unsigned char>(sql[i])));
+  return name;
+}
+
+// PostgreSQL 18's reserved keywords and those that cannot be a tablespace name
+// unquoted (pg_get_keywords() catcode R and T; ColId accepts only U and C).
+bool NeedsQuotingAsKeyword(const std::string& w) {
+  static const char* const kWords[] = {
+      "all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "both", "case", "cast",
+      "check", "collate", "column", "constraint", "create", "current_catalog", "current_date", "current_role",
+      "current_time", "current_timestamp", "current_user", "default", "deferrable", "desc", "distinct", "do",
+      "else", "end", "except", "false", "fetch", "for", "foreign", "from", "grant", "group", "having", "in",
+      "initially", "intersect", "into", "lateral", "leading", "limit", "localtime", "localtimestamp", "not",
+      "null", "offset", "on", "only", "or", "order", "placing", "primary", "references", "returning", "select",
+      "session_user", "some", "symmetric", "system_user", "table", "then", "to", "trailing", "true", "union",
+      "unique", "user", "using", "variadic", "when", "where", "window", "with",
+      // type_func_name keywords
+      "authorization", "binary", "collation", "concurrently", "cross", "current_schema", "freeze", "full",
+      "ilike", "inner", "is", "isnull", "join", "left", "like", "natural", "notnull", "outer", "overlaps",
+      "right", "similar", "tablesample", "verbose"};
+  for (const char* k : kWords)
+    if (w == k) return true;
+  return false;
+}
+
+// --- Generators ---------------------------------------------------------------
+
+rc::Gen<std::string> TablespaceName() {
+  return rc::gen::oneOf(
+      rc::gen::element<std::string>("fast", "archive", "iscsi", "ts_1", "Cold Archive", "table", "user", "o\"q",
+                                    "pg_default", "nvme2"),
+      rc::gen::suchThat(rc::gen::container<std::string>(
+                            rc::gen::element('a', 'b', 'z', '_', '0', '9', 'X', ' ', '"', '\'', '-', '.')),
+                        [](const std::string& s) { return !s.empty() && s.size() <= 20; }));
+}
+
+struct Case {
+  Profile profile;
+  int major;
+};
+
+// The profile space of the issue: RAM 1GB..1TB, 1..128 CPUs, every storage,
+// every workload, connections 5..5000 or none, 0..3 tablespaces, io_uring
+// yes/no/unknown, PostgreSQL 14..18; plus the OS and container facts that
+// steer io_method. The memory-model knobs keep their defaults here.
+Case GenCase() {
+  Case c;
+  Profile& p = c.profile;
+  // Log-spread RAM in MB: as many small machines as big ones.
+  int ram_mb = *rc::gen::oneOf(rc::gen::inRange(1024, 8 * 1024 + 1), rc::gen::inRange(8 * 1024, 64 * 1024 + 1),
+                               rc::gen::inRange(64 * 1024, 1024 * 1024 + 1));
+  p.ram_bytes = ram_mb * kMB;
+  p.cpus = *rc::gen::oneOf(rc::gen::inRange(1, 9), rc::gen::inRange(1, 129));
+  if (*rc::gen::inRange(0, 8) != 0) p.storage = *rc::gen::elementOf(kStorages);
+  if (*rc::gen::inRange(0, 8) != 0) p.workload = *rc::gen::elementOf(kWorkloads);
+  if (*rc::gen::arbitrary<bool>()) p.connections = *rc::gen::inRange(5, 5001);
+  int n = *rc::gen::inRange(0, 4);
+  for (int i = 0; i < n; ++i) p.tablespaces[*TablespaceName()] = *rc::gen::elementOf(kStorages);
+  int uring = *rc::gen::inRange(0, 3);
+  if (uring) p.io_uring = uring == 1;
+  int os = *rc::gen::inRange(0, 6);
+  static const char* const kOs[] = {"linux", "freebsd", "macos", "windows"};
+  if (os < 4) p.os = kOs[os];
+  int container = *rc::gen::inRange(0, 5);
+  if (container < 3) p.container = static_cast<ContainerKind>(container);
+  c.major = *rc::gen::inRange(14, 19);
+  return c;
+}
+
+// --- Properties -----------------------------------------------------------------
+
+RC_GTEST_PROP(RecommendProperty, ConfPassesCheckUnderTheSameProfile, ()) {
+  Case c = GenCase();
+  const Catalog* cat = Catalog::ForMajor(c.major);
+  RC_ASSERT(cat != nullptr);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, *cat, &r, &error));
+  RC_ASSERT(r.major == c.major);
+  std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
+  std::vector<std::string> problems = LintProblems(r, conf);
+  if (!problems.empty()) {
+    std::string all;
+    for (const std::string& s : problems) all += "\n  " + s;
+    RC_FAIL("recommend " + Describe(c.profile, c.major) + " --format conf fails check:" + all + "\n" + conf);
+  }
+}
+
+RC_GTEST_PROP(RecommendProperty, ConfRoundTripsEveryRecommendedValue, ()) {
+  Case c = GenCase();
+  const Catalog& cat = *Catalog::ForMajor(c.major);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
+  Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
+  // The cells the conf output promises: machine, the selected storage row, autovacuum.
+  std::vector<const Cell*> expected;
+  for (const Cell& cell : r.machine) expected.push_back(&cell);
+  if (r.selected >= 0)
+    for (const Cell& cell : r.matrix[r.selected].cells) expected.push_back(&cell);
+  for (const Cell& cell : r.autovacuum) expected.push_back(&cell);
+  for (const Cell* cell : expected) {
+    const Parameter* p = cat.Find(cell->parameter);
+    RC_ASSERT(p != nullptr);
+    ParsedValue want = ParseValue(cat, *p, cell->value);
+    const Setting* got = nullptr;
+    for (const Setting& s : a.settings)
+      if (s.name == cell->parameter) got = &s;
+    if (!got || !got->applied || !got->value || *got->value != want.normalized)
+      RC_FAIL("recommend " + Describe(c.profile, c.major) + ": " + cell->parameter + " = " + cell->value +
+              " is not what the conf output sets (" + (got && got->value ? *got->value : "nothing") + ", want " +
+              want.normalized + ")");
+  }
+  // Nothing else is set, and nothing twice.
+  RC_ASSERT(a.settings.size() == expected.size());
+  // Without --storage the storage block is left out, and said so.
+  if (!c.profile.storage) RC_ASSERT(conf.find("Storage: not given") != std::string::npos);
+}
+
+RC_GTEST_PROP(RecommendProperty, EveryCellIsAValidValueOfItsParameter, ()) {
+  Case c = GenCase();
+  const Catalog& cat = *Catalog::ForMajor(c.major);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  std::vector<std::string> problems;
+  for (const auto& [where, cell] : AllCells(r)) {
+    const Parameter* p = cat.Find(cell->parameter);
+    if (!p) {
+      problems.push_back(where + ": " + cell->parameter + " is not a parameter of " + std::to_string(c.major));
+      continue;
+    }
+    ParsedValue v = ParseValue(cat, *p, cell->value);
+    if (!v.ok()) problems.push_back(where + ": " + cell->parameter + " = " + cell->value + ": " + v.message);
+    for (const std::string* bound : {&cell->min, &cell->max})
+      if (!bound->empty() && !ParseValue(cat, *p, *bound).ok())
+        problems.push_back(where + ": " + cell->parameter + " bound " + *bound + " refused");
+  }
+  if (!problems.empty()) {
+    std::string all;
+    for (const std::string& s : problems) all += "\n  " + s;
+    RC_FAIL("recommend " + Describe(c.profile, c.major) + ":" + all);
+  }
+}
+
+RC_GTEST_PROP(RecommendProperty, EveryValueLiesWithinItsOwnRange, ()) {
+  Case c = GenCase();
+  const Catalog& cat = *Catalog::ForMajor(c.major);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  std::vector<std::string> problems;
+  for (const auto& [where, cell] : AllCells(r))
+    for (const Problem& pr : CellProblems(cat, where, *cell)) problems.push_back(pr.text);
+  if (!problems.empty()) {
+    std::string all;
+    for (const std::string& s : problems) all += "\n  " + s;
+    RC_FAIL("recommend " + Describe(c.profile, c.major) + ":" + all);
+  }
+}
+
+// The range a storage row offers for effective_io_concurrency and
+// maintenance_io_concurrency must be usable: above the resolved
+// io_max_concurrency (at most 64 while it stays -1, as recommended) `check`
+// warns (PGC404), so the top of the range would fail the first property.
+RC_GTEST_PROP(RecommendProperty, IoConcurrencyRangeStaysBelowIoMaxConcurrency, ()) {
+  Case c = GenCase();
+  c.major = 18;
+  const Catalog& cat = *Catalog::ForMajor(18);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
+  Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
+  EffectiveConfig eff(a);
+  std::optional<DerivedValue> io_max = eff.Derived("io_max_concurrency");
+  RC_ASSERT(io_max.has_value());
+  for (const StorageRow& row : r.matrix)
+    for (const Cell& cell : row.cells)
+      if ((cell.parameter == "effective_io_concurrency" || cell.parameter == "maintenance_io_concurrency") &&
+          !cell.max.empty() && strtod(cell.max.c_str(), nullptr) > io_max->value.number)
+        RC_FAIL("recommend " + Describe(c.profile, 18) + ": " + StorageName(row.storage) + " " + cell.parameter +
+                " range " + cell.min + " .. " + cell.max + " goes above the resolved io_max_concurrency " +
+                std::to_string(static_cast<int>(io_max->value.number)) + " (check warns PGC404 there)");
+}
+
+// The memory-model knobs (--headroom, --nodes-per-query) change the formulas;
+// what comes out must still start and pass check.
+RC_GTEST_PROP(RecommendProperty, MemoryModelKnobsStillPassCheck, ()) {
+  // Ten profiles per run: the failing corner (little RAM, a large headroom) is
+  // small, and each case costs a fraction of a millisecond.
+  for (int k = 0; k < 10; ++k) {
+    Case c = GenCase();
+    // Small machines are where the knobs bite: half the cases get 1-3GB of RAM.
+    if (*rc::gen::arbitrary<bool>()) c.profile.ram_bytes = *rc::gen::inRange(1024, 3 * 1024 + 1) * kMB;
+    c.profile.headroom = *rc::gen::oneOf(rc::gen::inRange(0, 51), rc::gen::inRange(35, 51)) / 100.0;
+    c.profile.nodes_per_query = *rc::gen::inRange(1, 9);
+    const Catalog& cat = *Catalog::ForMajor(c.major);
+    Recommendation r;
+    std::string error;
+    if (!Recommend(c.profile, cat, &r, &error)) {
+      // Refusing is allowed only with the reason and what to change.
+      RC_ASSERT(error.find("cannot hold") != std::string::npos);
+      continue;
+    }
+    std::vector<std::string> problems = LintProblems(r, RenderRecommendation(r, RecommendFormat::kConf, false));
+    if (!problems.empty()) {
+      std::string all;
+      for (const std::string& s : problems) all += "\n  " + s;
+      RC_FAIL("recommend " + Describe(c.profile, c.major) + " --format conf fails check:" + all);
+    }
+  }
+}
+
+RC_GTEST_PROP(RecommendProperty, JsonCarriesTheSameCells, ()) {
+  Case c = GenCase();
+  const Catalog& cat = *Catalog::ForMajor(c.major);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  nlohmann::json j = nlohmann::json::parse(RenderRecommendation(r, RecommendFormat::kJson, false));
+  RC_ASSERT(j["pg_version"].get<int>() == c.major);
+  RC_ASSERT(j["machine"].size() == r.machine.size());
+  for (size_t i = 0; i < r.machine.size(); ++i) {
+    RC_ASSERT(j["machine"][i]["parameter"].get<std::string>() == r.machine[i].parameter);
+    RC_ASSERT(j["machine"][i]["value"].get<std::string>() == r.machine[i].value);
+  }
+  RC_ASSERT(j["tablespaces"].size() == c.profile.tablespaces.size());
+  // Without --storage every row is shown; with it, only the selected one.
+  RC_ASSERT(j["storage"].size() == (c.profile.storage ? 1u : r.matrix.size()));
+}
+
+// Every ALTER TABLESPACE names the tablespace so that PostgreSQL reads back
+// exactly the profile's name: "" inside quotes, keywords quoted.
+RC_GTEST_PROP(RecommendProperty, TablespaceSqlNamesTheTablespace, ()) {
+  Case c = GenCase();
+  int n = *rc::gen::inRange(1, 4);
+  for (int i = 0; i < n; ++i) c.profile.tablespaces[*TablespaceName()] = *rc::gen::elementOf(kStorages);
+  const Catalog& cat = *Catalog::ForMajor(c.major);
+  Recommendation r;
+  std::string error;
+  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  RC_ASSERT(r.tablespaces.size() == c.profile.tablespaces.size());
+  for (const TablespaceAdvice& t : r.tablespaces) {
+    bool quoted = false;
+    std::string read_back = TablespaceIdentifier(t.sql, &quoted);
+    RC_ASSERT(t.options.size() == 4u);
+    if (read_back != t.name)
+      RC_FAIL("tablespace \"" + t.name + "\": " + t.sql + " names \"" + read_back + "\"");
+    if (!quoted && NeedsQuotingAsKeyword(t.name))
+      RC_FAIL("tablespace \"" + t.name + "\" is a keyword and must be quoted: " + t.sql);
+  }
+}
+
+// --- Examples -------------------------------------------------------------------
+
+Profile MakeProfile(double ram_gb, int cpus) {
+  Profile p;
+  p.ram_bytes = ram_gb * kGB;
+  p.cpus = cpus;
+  return p;
+}
+
+TEST(RecommendTest, RefusesAProfileWithoutRamOrCpus) {
+  const Catalog& cat = *Catalog::ForMajor(18);
+  Profile no_cpus = MakeProfile(64, 16), no_ram = MakeProfile(64, 16);
+  no_cpus.cpus.reset();
+  no_ram.ram_bytes.reset();
+  for (const Profile& p : {Profile(), no_cpus, no_ram}) {
+    Recommendation r;
+    std::string error;
+    EXPECT_FALSE(Recommend(p, cat, &r, &error));
+    EXPECT_NE(error.find("--ram"), std::string::npos) << error;
+    EXPECT_NE(error.find("--cpus"), std::string::npos) << error;
+  }
+  Recommendation r;
+  std::string error;
+  EXPECT_FALSE(Recommend(MakeProfile(0.5, 4), cat, &r, &error));
+  EXPECT_NE(error.find("1GB"), std::string::npos) << error;
+  EXPECT_TRUE(Recommend(MakeProfile(1, 1), cat, &r, &error)) << error;
+}
+
+TEST(RecommendTest, FillsAndAnnouncesTheDefaults) {
+  Recommendation r;
+  std::string error;
+  ASSERT_TRUE(Recommend(MakeProfile(64, 16), *Catalog::ForMajor(18), &r, &error)) << error;
+  ASSERT_TRUE(r.profile.workload.has_value());
+  EXPECT_EQ(*r.profile.workload, Workload::kMixed);
+  EXPECT_EQ(r.selected, -1);
+  EXPECT_EQ(r.matrix.size(), 6u);
+  std::string assumptions;
+  for (const std::string& a : r.assumptions) assumptions += a + "\n";
+  EXPECT_NE(assumptions.find("workload not given"), std::string::npos) << assumptions;
+  EXPECT_NE(assumptions.find("connections not given"), std::string::npos) << assumptions;
+  EXPECT_NE(assumptions.find("storage not given"), std::string::npos) << assumptions;
+}
+
+TEST(RecommendTest, VersionSpecificParametersFollowTheMajor) {
+  for (int major = 14; major <= 18; ++major) {
+    Profile p = MakeProfile(64, 16);
+    p.storage = Storage::kNvme;
+    Recommendation r;
+    std::string error;
+    ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(major), &r, &error)) << error;
+    std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
+    EXPECT_EQ(conf.find("io_method") != std::string::npos, major >= 18) << major;
+    EXPECT_EQ(conf.find("autovacuum_worker_slots") != std::string::npos, major >= 18) << major;
+    EXPECT_EQ(conf.find("io_combine_limit") != std::string::npos, major >= 17) << major;
+    if (major == 17) {
+      EXPECT_NE(conf.find("io_combine_limit = '128kB'"), std::string::npos) << conf;
+    }
+  }
+}
+
+// io_uring only where the profile allows it, on high-latency storage, on Linux.
+TEST(RecommendTest, IoUringOnlyWhereTheProfileAllowsIt) {
+  struct Row {
+    Storage storage;
+    std::optional<bool> uring;
+    std::optional<std::string> os;
+    const char* method;
+  };
+  const Row rows[] = {
+      {Storage::kNetworkBlock, true, std::nullopt, "io_uring"}, {Storage::kNetworkBlock, true, "linux", "io_uring"},
+      {Storage::kNetworkBlock, true, "freebsd", "worker"},      {Storage::kNetworkBlock, false, "linux", "worker"},
+      {Storage::kNetworkBlock, std::nullopt, "linux", "worker"}, {Storage::kNvme, true, "linux", "worker"},
+      {Storage::kRaidSan, true, std::nullopt, "io_uring"},
+  };
+  for (const Row& row : rows) {
+    Profile p = MakeProfile(32, 8);
+    p.storage = row.storage;
+    p.io_uring = row.uring;
+    p.os = row.os;
+    Recommendation r;
+    std::string error;
+    ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+    const Cell* m = RecommendedCell(r, "io_method");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->value, row.method) << Describe(p, 18);
+    // io_workers is recommended exactly when the workers run.
+    EXPECT_EQ(RecommendedCell(r, "io_workers") != nullptr, m->value == "worker") << Describe(p, 18);
+  }
+}
+
+// A grid over the small and unusual corners, reporting every cell outside its
+// own range at once (the property above stops at the first).
+TEST(RecommendTest, EveryCellWithinItsRangeOnAGrid) {
+  std::map<std::string, std::pair<int, std::string>> found;  // key -> (count, first example)
+  for (int major = 14; major <= 18; ++major) {
+    const Catalog& cat = *Catalog::ForMajor(major);
+    for (double ram : {1.0, 2.0, 4.0, 16.0, 64.0, 1024.0})
+      for (int cpus : {1, 2, 3, 4, 16, 128})
+        for (Workload w : kWorkloads) {
+          Profile p = MakeProfile(ram, cpus);
+          p.workload = w;
+          Recommendation r;
+          std::string error;
+          ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
+          for (const auto& [where, cell] : AllCells(r))
+            for (const Problem& pr : CellProblems(cat, where, *cell)) {
+              auto& f = found[pr.key];
+              if (f.first++ == 0) f.second = "recommend " + Describe(p, major) + ": " + pr.text;
+            }
+        }
+  }
+  for (const auto& [key, f] : found) ADD_FAILURE() << key << " (" << f.first << " times), e.g. " << f.second;
+}
+
+// The knobs corner found by the property above, pinned: 1GB of RAM, 128 CPUs
+// (10 autovacuum workers), half the RAM kept as headroom. max_connections
+// must stay above superuser_reserved_connections (3) or the server refuses to
+// start (PGC512), and the worst case must still fit (PGC601).
+// A machine whose fixed memory leaves no room for connections gets a refusal
+// that says what to change, never a configuration the server cannot start.
+TEST(RecommendTest, TinyMachineWithALargeHeadroomIsRefusedNotBroken) {
+  Profile p = MakeProfile(1, 128);
+  p.storage = Storage::kNvme;
+  p.workload = Workload::kOlap;
+  p.headroom = 0.47;
+  Recommendation r;
+  std::string error;
+  if (Recommend(p, *Catalog::ForMajor(18), &r, &error)) {
+    for (const std::string& s : LintProblems(r, RenderRecommendation(r, RecommendFormat::kConf, false)))
+      ADD_FAILURE() << Describe(p, 18) << ": " << s;
+  } else {
+    EXPECT_NE(error.find("--headroom"), std::string::npos) << error;
+  }
+}
+
+// The plan from a configuration that is the recommendation itself changes nothing.
+TEST(RecommendTest, PlanFromTheRecommendationItselfIsEmpty) {
+  for (Workload w : kWorkloads)
+    for (Storage s : kStorages) {
+      Profile p = MakeProfile(64, 16);
+      p.workload = w;
+      p.storage = s;
+      const Catalog& cat = *Catalog::ForMajor(18);
+      Recommendation r;
+      std::string error;
+      ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
+      AnalyzeOptions ao;
+      ao.catalog = &cat;
+      Analysis current = AnalyzeText("postgresql.conf", RenderRecommendation(r, RecommendFormat::kConf, false), ao);
+      std::string plan = RenderPlan(r, current, false);
+      EXPECT_NE(plan.find("Every setting is already within the recommended range."), std::string::npos)
+          << Describe(p, 18) << "\n" << plan;
+    }
+}
+
+// --- AlterSystemStatement -------------------------------------------------------
+
+const Parameter& P18(const char* name) {
+  const Parameter* p = Catalog::ForMajor(18)->Find(name);
+  EXPECT_NE(p, nullptr) << name;
+  return *p;
+}
+
+TEST(AlterSystemStatementTest, ListParametersQuoteEachItem) {
+  ASSERT_TRUE(P18("shared_preload_libraries").list_input);
+  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), "a,b"),
+            "ALTER SYSTEM SET shared_preload_libraries = 'a', 'b';");
+  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), "pg_stat_statements, auto_explain"),
+            "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', 'auto_explain';");
+  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), "pg_stat_statements"),
+            "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements';");
+  EXPECT_EQ(AlterSystemStatement(P18("search_path"), "\"$user\", public"),
+            "ALTER SYSTEM SET search_path = '\"$user\"', 'public';");
+  // An item with a quote is escaped inside its own literal.
+  EXPECT_EQ(AlterSystemStatement(P18("search_path"), "a,o'b"), "ALTER SYSTEM SET search_path = 'a', 'o''b';");
+}
+
+TEST(AlterSystemStatementTest, PlainValuesAreOneEscapedLiteral) {
+  EXPECT_EQ(AlterSystemStatement(P18("application_name"), "it's"), "ALTER SYSTEM SET application_name = 'it''s';");
+  // A comma in a parameter that is not a list stays inside the one literal.
+  EXPECT_EQ(AlterSystemStatement(P18("application_name"), "a,b"), "ALTER SYSTEM SET application_name = 'a,b';");
+  EXPECT_EQ(AlterSystemStatement(P18("work_mem"), "64MB"), "ALTER SYSTEM SET work_mem = '64MB';");
+  EXPECT_EQ(AlterSystemStatement(P18("random_page_cost"), "1.1"), "ALTER SYSTEM SET random_page_cost = '1.1';");
+  EXPECT_EQ(AlterSystemStatement(P18("io_method"), "worker"), "ALTER SYSTEM SET io_method = 'worker';");
+  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), ""),
+            "ALTER SYSTEM SET shared_preload_libraries = '';");
+}
+
+TEST(AlterSystemStatementTest, SqlRenderingUsesItForEveryCell) {
+  Profile p = MakeProfile(64, 16);
+  p.storage = Storage::kNvme;
+  Recommendation r;
+  std::string error;
+  ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+  std::string sql = RenderRecommendation(r, RecommendFormat::kSql, false);
+  for (const Cell& c : r.machine)
+    EXPECT_NE(sql.find(AlterSystemStatement(P18(c.parameter.c_str()), c.value)), std::string::npos) << c.parameter;
+  // No statement may sit inside a transaction block: ALTER SYSTEM refuses that.
+  EXPECT_EQ(sql.find("BEGIN"), std::string::npos);
+}
+
+// --- Tablespace identifiers -----------------------------------------------------
+
+// Names are always written as quoted identifiers (quotes doubled): valid for
+// keywords and any case, and the same tablespace as the unquoted lower-case name.
+TEST(RecommendTest, TablespaceIdentifiersAreQuoted) {
+  struct Row {
+    const char* name;
+    const char* ident;
+  };
+  const Row rows[] = {
+      {"fast", "\"fast\""},       {"ts_1", "\"ts_1\""},      {"Fast", "\"Fast\""},
+      {"cold archive", "\"cold archive\""}, {"1st", "\"1st\""}, {"o\"q", "\"o\"\"q\""},
+      {"table", "\"table\""},     {"user", "\"user\""},      {"select", "\"select\""},
+  };
+  for (const Row& row : rows) {
+    Profile p = MakeProfile(16, 4);
+    p.tablespaces[row.name] = Storage::kNvme;
+    Recommendation r;
+    std::string error;
+    ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+    ASSERT_EQ(r.tablespaces.size(), 1u);
+    EXPECT_EQ(r.tablespaces[0].sql.substr(0, r.tablespaces[0].sql.find(" SET (")),
+              std::string("ALTER TABLESPACE ") + row.ident)
+        << row.name;
+  }
+}
+
+}  // namespace
+}  // namespace pgconflint

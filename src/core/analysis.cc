@@ -664,7 +664,8 @@ Analysis AnalyzeText(const std::string& name, const std::string& text, const Ana
   a.root = name;
   a.catalog = options.catalog;
   Loader loader(&a, options);
-  int idx = loader.AddFile(MakeAbsolute(name), name, text, {}, 0);
+  std::string abs = MakeAbsolute(name);
+  int idx = loader.AddFile(abs, options.display_base.empty() ? name : loader.Display(abs), text, {}, 0);
   loader.Process(idx, 0);
   ProcessSettings(&a, &loader);
   a.SortDiagnostics();

@@ -42,7 +42,8 @@ Profile ExampleProfile(const RuleInfo& r) {
 // The findings of `rule` that its bad example produces, in concise format.
 std::string ExampleFindings(const RuleInfo& r, const RuleSet& rules) {
   const Catalog* cat = Catalog::ForMajor(r.example_pg_version ? r.example_pg_version : Catalog::DefaultMajor());
-  Analysis a = LintText("postgresql.conf", r.bad, *cat, rules, ExampleProfile(r));
+  // A fixed directory, so that the pages do not depend on where they are generated.
+  Analysis a = LintText("/example/postgresql.conf", r.bad, *cat, rules, ExampleProfile(r), "/example");
   std::vector<Diagnostic> mine;
   for (Diagnostic& d : a.diagnostics)
     if (d.rule == &r) mine.push_back(std::move(d));

@@ -209,9 +209,10 @@ void ApplySuppressions(const RuleSet& rules, Analysis* a) {
 }
 
 Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog,
-                  const RuleSet& rules, const Profile& profile) {
+                  const RuleSet& rules, const Profile& profile, const std::string& display_base) {
   AnalyzeOptions ao;
   ao.catalog = &catalog;
+  ao.display_base = display_base;
   Analysis a = AnalyzeText(name, text, ao);
   EngineOptions eo;
   eo.rules = &rules;

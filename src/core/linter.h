@@ -57,8 +57,9 @@ void ApplySuppressions(const RuleSet& rules, Analysis* a);
 
 /// Analysis, rules and suppressions over configuration text named `name` (for
 /// rule examples, docs and editors): no config file, no selection.
+/// Paths below `display_base` (absolute) are shown relative to it.
 Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog,
-                  const RuleSet& rules, const Profile& profile);
+                  const RuleSet& rules, const Profile& profile, const std::string& display_base = "");
 
 /// The `pg-version=N` directive of the root file's comments, or 0.
 int PgVersionDirective(const std::string& root_text);

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <mutex>
-#include <unordered_map>
 
 #include "core/catalog_data.h"
 
@@ -61,38 +59,17 @@ std::span<const int> Catalog::SupportedMajors() {
   return majors;
 }
 
-namespace {
-
-// A hash index per catalog, built on first use: Find runs for every setting
-// and every name a rule reads.
-struct FoldedHash {
-  size_t operator()(std::string_view s) const {
-    size_t h = 1469598103934665603ull;
-    for (char c : s) h = (h ^ static_cast<unsigned char>(Fold(c))) * 1099511628211ull;
-    return h;
-  }
-};
-struct FoldedEq {
-  bool operator()(std::string_view a, std::string_view b) const { return CompareFolded(a, b) == 0; }
-};
-using Index = std::unordered_map<std::string_view, const Parameter*, FoldedHash, FoldedEq>;
-
-const Index& IndexFor(const Catalog& c) {
-  static std::once_flag once[8];
-  static Index indexes[8];
-  size_t slot = static_cast<size_t>(c.major() - 14) % 8;
-  std::call_once(once[slot], [&] {
-    for (const Parameter& p : c.parameters()) indexes[slot].emplace(p.name, &p);
-  });
-  return indexes[slot];
-}
-
-}  // namespace
-
 const Parameter* Catalog::Find(std::string_view name) const {
-  const Index& index = IndexFor(*this);
-  auto found = index.find(name);
-  return found == index.end() ? nullptr : found->second;
+  // The generated table hashes the lower-cased names with FNV-1a.
+  uint64_t h = 1469598103934665603ull;
+  for (char c : name) h = (h ^ static_cast<unsigned char>(Fold(c))) * 1099511628211ull;
+  const size_t mask = hash_.size() - 1;
+  for (size_t slot = h & mask;; slot = (slot + 1) & mask) {
+    uint16_t i = hash_[slot];
+    if (i == 0) return nullptr;
+    const Parameter& p = parameters_[i - 1];
+    if (CompareFolded(p.name, name) == 0) return &p;
+  }
 }
 
 

@@ -101,10 +101,13 @@ class Catalog {
   /// Up to `limit` known names closest to `name` (for "did you mean").
   std::vector<std::string> Suggest(std::string_view name, size_t limit = 1) const;
 
+  /// `hash`: open-addressing table of 1-based parameter indices by the FNV-1a
+  /// hash of the lower-cased name (generated).
   constexpr Catalog(int major, const char* server_version, const char* package, BuildInfo build,
-                    std::span<const Parameter> parameters, std::span<const Alias> aliases)
+                    std::span<const Parameter> parameters, std::span<const Alias> aliases,
+                    std::span<const uint16_t> hash)
       : major_(major), server_version_(server_version), package_(package), build_(build),
-        parameters_(parameters), aliases_(aliases) {}
+        parameters_(parameters), aliases_(aliases), hash_(hash) {}
 
  private:
   int major_;
@@ -113,6 +116,7 @@ class Catalog {
   BuildInfo build_;
   std::span<const Parameter> parameters_;  // sorted by lower-cased name
   std::span<const Alias> aliases_;
+  std::span<const uint16_t> hash_;
 };
 
 /// The majors (as a list) in which a parameter named `name` exists, any spelling.

@@ -212,6 +212,21 @@ std::string GenerateKnowledge(const std::vector<std::string>& files) {
             << Lit(Str(as, "message")) << ", " << majors[Lower(name)] << "},\n";
     }
     o << "const Parameter " << pfx << "params[] = {\n" << table.str() << "};\n";
+    // A static open-addressing hash of the lower-cased names (FNV-1a), so that
+    // Catalog::Find builds nothing at start-up; catalog.cc hashes the same way.
+    size_t slots = 1;
+    while (slots < params.size() * 2) slots <<= 1;
+    std::vector<int> hash(slots, 0);
+    for (size_t i = 0; i < params.size(); ++i) {
+      uint64_t h = 1469598103934665603ull;
+      for (char c : Lower(params[i]["name"].get<std::string>())) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+      size_t slot = h & (slots - 1);
+      while (hash[slot]) slot = (slot + 1) & (slots - 1);
+      hash[slot] = static_cast<int>(i + 1);
+    }
+    o << "const uint16_t " << pfx << "hash[] = {";
+    for (size_t i = 0; i < slots; ++i) o << (i % 32 ? "" : "\n    ") << hash[i] << ",";
+    o << "};\n";
     o << "const Alias " << pfx << "aliases[] = {\n";
     size_t n_alias = 0;
     if (d.contains("aliases"))
@@ -241,7 +256,8 @@ std::string GenerateKnowledge(const std::vector<std::string>& files) {
              << b.value("wal_segment_size", int64_t{16777216}) << ", "
              << b.value("max_identifier_length", 63) << ", " << enc_span << ", " << tz_span
              << "}, std::span<const Parameter>(" << pfx
-             << "params), std::span<const Alias>(" << pfx << "aliases, " << n_alias << ")),\n";
+             << "params), std::span<const Alias>(" << pfx << "aliases, " << n_alias << "), std::span<const uint16_t>("
+             << pfx << "hash)),\n";
   }
   o << "}  // namespace\n\nconst Catalog kCatalogs[] = {\n" << catalogs.str() << "};\n"
     << "const size_t kCatalogCount = " << docs.size() << ";\n\n}  // namespace pgconflint::generated\n";

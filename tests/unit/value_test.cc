@@ -23,6 +23,9 @@ struct Case {
   const char* expect;  // normalized value, or nullptr when refused
 };
 
+// Readable test names in CTest: "work_mem = '0x100'".
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name << " = '" << c.value << "'"; }
+
 class ValueCases : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ValueCases, MatchesServer) {

@@ -25,17 +25,8 @@ std::string Trimmed(std::string s) {
 
 Profile ExampleProfile(const RuleInfo& r) {
   Profile p;
-  std::string facts = r.example_profile;
-  size_t start = 0;
-  while (start < facts.size()) {
-    size_t comma = facts.find(',', start);
-    std::string kv = facts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    size_t eq = kv.find('=');
-    std::string error;
-    if (eq != std::string::npos) SetProfileFact(&p, kv.substr(0, eq), kv.substr(eq + 1), &error);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  std::string error;  // the rules test checks every example profile
+  SetProfileFacts(&p, r.example_profile, &error);
   return p;
 }
 

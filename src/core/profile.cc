@@ -71,6 +71,23 @@ bool ParseYesNo(const std::string& s, bool* out) {
   return true;
 }
 
+bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error) {
+  size_t start = 0;
+  while (start < facts.size()) {
+    size_t comma = facts.find(',', start);
+    std::string kv = facts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      *error = "profile fact \"" + kv + "\" is not key=value";
+      return false;
+    }
+    if (!SetProfileFact(p, kv.substr(0, eq), kv.substr(eq + 1), error)) return false;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
 const std::vector<std::string>& ProfileKeys() {
   static const std::vector<std::string> keys = {
       "ram", "cpus", "storage", "tablespace", "workload", "connections", "os", "container", "io-uring",

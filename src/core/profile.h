@@ -54,6 +54,10 @@ bool ParseYesNo(const std::string& s, bool* out);
 /// when the key or value is not understood.
 bool SetProfileFact(Profile* p, const std::string& key, const std::string& value, std::string* error);
 
+/// Applies "key=value,key=value" (rule examples' example_profile). False with
+/// *error at the first fact not understood.
+bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error);
+
 /// The keys SetProfileFact understands, for help texts.
 const std::vector<std::string>& ProfileKeys();
 

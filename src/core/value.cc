@@ -96,6 +96,31 @@ std::string FormatInt(double v) {
   return buf;
 }
 
+// Shared by integers and reals once the number is read (parse_int and
+// parse_real do the same): rejects what strtol/strtod could not read, then
+// converts an optional unit to the base unit. `end` is where the number ended.
+bool FinishNumber(const Parameter& param, const std::string& text, const char* end, double* val, ParsedValue* out) {
+  if (end == text.c_str() || errno == ERANGE || std::isnan(*val)) {
+    out->problem = ValueProblem::kInvalid;
+    out->message = InvalidValueMessage(param, text);
+    return false;
+  }
+  while (IsSpace(*end)) ++end;
+  out->exact = *val;
+  if (!*end) return true;
+  out->problem = ValueProblem::kInvalid;
+  out->message = InvalidValueMessage(param, text);
+  if (param.unit_kind == UnitKind::kNone) return false;  // no hint, as the server
+  out->has_unit = true;
+  if (!ConvertToBaseUnit(*val, end, param, val, &out->exact)) {
+    out->hint = param.unit_kind == UnitKind::kMemory ? kMemoryHint : kTimeHint;
+    return false;
+  }
+  out->problem = ValueProblem::kNone;
+  out->message.clear();
+  return true;
+}
+
 void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* out) {
   const char* s = text.c_str();
   char* end = nullptr;
@@ -113,27 +138,7 @@ void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* 
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && end > p + 1) out->hex = true;
     else if (p[0] == '0' && end > p + 1) out->octal = true;
   }
-  if (end == s || errno == ERANGE || std::isnan(val)) {
-    out->problem = ValueProblem::kInvalid;
-    out->message = InvalidValueMessage(param, text);
-    return;
-  }
-  while (IsSpace(*end)) ++end;
-  out->exact = val;
-  if (*end) {
-    if (param.unit_kind == UnitKind::kNone) {
-      out->problem = ValueProblem::kInvalid;
-      out->message = InvalidValueMessage(param, text);
-      return;
-    }
-    out->has_unit = true;
-    if (!ConvertToBaseUnit(val, end, param, &val, &out->exact)) {
-      out->problem = ValueProblem::kInvalid;
-      out->message = InvalidValueMessage(param, text);
-      out->hint = param.unit_kind == UnitKind::kMemory ? kMemoryHint : kTimeHint;
-      return;
-    }
-  }
+  if (!FinishNumber(param, text, end, &val, out)) return;
   val = std::rint(val);
   if (val > 2147483647.0 || val < -2147483648.0) {
     out->problem = ValueProblem::kInvalid;
@@ -158,29 +163,8 @@ void ParseRealValue(const Parameter& param, const std::string& text, ParsedValue
   char* end = nullptr;
   errno = 0;
   double val = strtod(s, &end);
-  if (end == s || errno == ERANGE || std::isnan(val)) {
-    out->problem = ValueProblem::kInvalid;
-    out->message = InvalidValueMessage(param, text);
-    return;
-  }
-  while (IsSpace(*end)) ++end;
-  out->exact = val;
-  if (*end) {
-    if (param.unit_kind == UnitKind::kNone) {
-      out->problem = ValueProblem::kInvalid;
-      out->message = InvalidValueMessage(param, text);
-      return;
-    }
-    out->has_unit = true;
-    double exact;
-    if (!ConvertToBaseUnit(val, end, param, &val, &exact)) {
-      out->problem = ValueProblem::kInvalid;
-      out->message = InvalidValueMessage(param, text);
-      out->hint = param.unit_kind == UnitKind::kMemory ? kMemoryHint : kTimeHint;
-      return;
-    }
-    out->exact = val;
-  }
+  if (!FinishNumber(param, text, end, &val, out)) return;
+  out->exact = val;  // reals are not rounded: only the unit conversion counts
   out->number = val;
   if (val < param.min || val > param.max) {
     out->problem = ValueProblem::kOutOfRange;

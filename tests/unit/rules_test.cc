@@ -15,17 +15,8 @@ namespace {
 // The profile an example declares ("ram=4GB,cpus=2").
 Profile ExampleProfile(const RuleInfo& rule) {
   Profile p;
-  std::string facts = rule.example_profile;
-  size_t start = 0;
-  while (start < facts.size()) {
-    size_t comma = facts.find(',', start);
-    std::string kv = facts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    size_t eq = kv.find('=');
-    std::string error;
-    EXPECT_TRUE(SetProfileFact(&p, kv.substr(0, eq), kv.substr(eq + 1), &error)) << rule.code << ": " << error;
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  std::string error;
+  EXPECT_TRUE(SetProfileFacts(&p, rule.example_profile, &error)) << rule.code << ": " << error;
   return p;
 }
 

@@ -215,13 +215,16 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
        Size(std::max(sb, ram * ecf * 2 / 3)), Size(ram * ecf), "docs-query");
   cell("work_mem", Size(wm), "RAM left after the fixed memory, shared by " + std::to_string(conns) + " connections x " +
        Num(nodes) + " sort/hash nodes x hash_mem_multiplier " + Num(hmm) + " (the memory-overcommit model)",
-       "", "", "formula");
+       Size(std::max(64.0 * 1024, wm / 4)), Size(wm), "formula");
   cell("hash_mem_multiplier", "2.0", "the default since 15; raise it rather than work_mem when hash joins spill", "", "", "docs-resource");
-  cell("maintenance_work_mem", Size(maint), "RAM/16 (at most RAM/8 with its parallel workers), 16MB to 2GB: VACUUM and CREATE INDEX");
-  cell("autovacuum_work_mem", Size(avmem), "RAM/32 (at most RAM/8 for all " + std::to_string(av_workers) + " autovacuum workers), 16MB to 1GB");
+  cell("maintenance_work_mem", Size(maint), "RAM/16, 16MB to 2GB: a VACUUM or CREATE INDEX (its parallel workers share it)",
+       Size(std::max(16 * kMB, maint / 2)), Size(std::max(maint, std::min(2 * kGB, FloorMB(ram / 8)))));
+  cell("autovacuum_work_mem", Size(avmem), "RAM/32 (at most RAM/8 for all " + std::to_string(av_workers) + " autovacuum workers), 16MB to 1GB",
+       Size(std::min(avmem, 64 * kMB)), Size(avmem));
   cell("wal_buffers", "-1", "automatic: shared_buffers/32, at most one WAL segment (" + Size(wal) + " here)", "", "", "docs-wal");
-  cell("min_wal_size", Size(max_wal / 4), "a quarter of max_wal_size: recycled segments for bursts", "", "", "docs-wal");
-  cell("max_wal_size", Size(max_wal), "room for checkpoints to be triggered by time, not WAL volume", "", "", "docs-wal");
+  cell("min_wal_size", Size(max_wal / 4), "a quarter of max_wal_size: recycled segments for bursts", "80MB", Size(max_wal), "docs-wal");
+  cell("max_wal_size", Size(max_wal), "room for checkpoints to be triggered by time, not WAL volume (more is fine where the disk allows)",
+       Size(max_wal), Size(max_wal * 4), "docs-wal");
   cell("checkpoint_timeout", TomlValue(w.get("checkpoint_timeout")), "fewer, smoother checkpoints; longer crash recovery", "5min", "30min", "docs-wal");
   cell("checkpoint_completion_target", "0.9", "spread checkpoint writes over 90% of the interval (the default since 14)", "", "", "docs-wal");
   cell("max_worker_processes", std::to_string(mwp), "one per CPU, at least the default 8: parallel workers need a free slot");
@@ -632,6 +635,30 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   if (r.selected >= 0)
     for (const Cell& c : r.matrix[r.selected].cells) consider(c);
   for (const Cell& c : r.autovacuum) consider(c);
+  // A setting capped by a restart-only parameter that the plan raises only
+  // takes effect after that restart: move it there.
+  static const std::pair<const char*, const char*> kCappedBy[] = {
+      {"max_parallel_workers", "max_worker_processes"},
+      {"max_parallel_workers_per_gather", "max_worker_processes"},
+      {"max_parallel_maintenance_workers", "max_worker_processes"},
+      {"autovacuum_max_workers", "autovacuum_worker_slots"},
+      {"io_combine_limit", "io_max_combine_limit"},
+  };
+  auto in_restart = [&](const char* n) {
+    return std::any_of(restart.begin(), restart.end(), [&](const Step& s) { return s.cell->parameter == n; });
+  };
+  for (auto* group : {&session, &reload}) {
+    for (auto it = group->begin(); it != group->end();) {
+      bool capped = false;
+      for (const auto& [dep, cap] : kCappedBy) capped |= it->cell->parameter == dep && in_restart(cap);
+      if (capped) {
+        restart.push_back(*it);
+        it = group->erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   std::ostringstream o;
   const char* h = md ? "## " : "";
   o << h << "Rollout plan for " << current.root << " (" << Header(r) << ")\n\n";

@@ -176,7 +176,6 @@ void IdentifierListSyntax(const Catalog&, const Parameter& p, const std::string&
 
 // lc_messages, lc_monetary, lc_numeric, lc_time: the host must have the locale.
 void Locale(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
-  out->host_dependent = true;
   if (t.empty()) return;
   int mask = LC_ALL_MASK;
   std::string_view n = p.name;
@@ -246,7 +245,6 @@ bool IsPosixTz(const std::string& s) {
 }
 
 void TimeZone(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
-  out->host_dependent = true;
   char* end = nullptr;
   strtod(t.c_str(), &end);
   if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
@@ -262,7 +260,6 @@ void TimeZone(const Catalog&, const Parameter& p, const std::string& t, ParsedVa
 
 // max_stack_depth must leave 512kB of the stack rlimit free.
 void MaxStackDepth(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
-  out->host_dependent = true;
   struct rlimit rl;
   if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
   long long limit_kb = static_cast<long long>(rl.rlim_cur) / 1024 - 512;

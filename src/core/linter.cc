@@ -255,6 +255,8 @@ bool Linter::Lint(const std::string& root, Analysis* out, std::string* error) {
   std::vector<std::string> select = options_.select.empty() ? l->config.select : options_.select;
   std::vector<std::string> ignore = l->config.ignore;
   ignore.insert(ignore.end(), options_.ignore.begin(), options_.ignore.end());
+  // per-file-ignores globs are relative to the config file's directory.
+  const std::string base = l->config.path.substr(0, l->config.path.rfind('/') + 1);
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : out->diagnostics) {
     if (!select.empty() && !Selected(select, *d.rule)) continue;
@@ -264,7 +266,6 @@ bool Linter::Lint(const std::string& root, Analysis* out, std::string* error) {
       bool skip = false;
       for (const auto& [glob, sels] : l->config.per_file_ignores) {
         std::string rel = f.abs_path;
-        std::string base = l->config.path.substr(0, l->config.path.rfind('/') + 1);
         if (!base.empty() && rel.compare(0, base.size(), base) == 0) rel = rel.substr(base.size());
         if ((fnmatch(glob.c_str(), rel.c_str(), 0) == 0 || fnmatch(glob.c_str(), f.source.path().c_str(), 0) == 0) &&
             Selected(sels, *d.rule))

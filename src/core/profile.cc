@@ -88,13 +88,6 @@ bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error) {
   return true;
 }
 
-const std::vector<std::string>& ProfileKeys() {
-  static const std::vector<std::string> keys = {
-      "ram", "cpus", "storage", "tablespace", "workload", "connections", "os", "container", "io-uring",
-      "storage-safe-without-fsync", "baseline-measurement", "nodes-per-query", "headroom"};
-  return keys;
-}
-
 bool SetProfileFact(Profile* p, const std::string& key, const std::string& value, std::string* error) {
   auto bad = [&](const std::string& expected) {
     *error = "invalid " + key + " \"" + value + "\" (expected " + expected + ")";

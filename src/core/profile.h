@@ -58,9 +58,6 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
 /// *error at the first fact not understood.
 bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error);
 
-/// The keys SetProfileFact understands, for help texts.
-const std::vector<std::string>& ProfileKeys();
-
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_PROFILE_H_

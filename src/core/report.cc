@@ -267,7 +267,6 @@ std::string RenderShow(const Analysis& a, const std::vector<std::string>& names,
     std::string source = s ? a.files[s->file].source.path() + ":" + std::to_string(s->line) : "default";
     std::optional<DerivedValue> d = eff.Derived(p->name);
     std::string effective = d ? d->value.Display() : shown;
-    if (d && d->value.kind == ExprValue::Kind::kNumber && d->value.dim == Dim::kNone) effective = d->value.Display();
     if (as_json) {
       ordered_json j;
       j["name"] = p->name;

@@ -70,6 +70,7 @@ const RuleInfo* FindRule(std::string_view code_or_name) {
 #include <toml++/toml.h>
 
 #include "core/expr.h"
+#include "core/rule_engine.h"
 
 namespace pgconflint {
 
@@ -195,6 +196,13 @@ bool RuleSet::AddFile(const std::string& path, std::string* error) {
       *error = where + ": in when: " + expr_error;
       return false;
     }
+    // A misspelt name would make the rule silently never fire.
+    for (const std::string& id : cond->identifiers())
+      if (!IsKnownIdentifier(id)) {
+        *error = where + ": in when: unknown name \"" + id + "\" (a parameter of PostgreSQL 14-18, or profile.*, "
+                 "effective.*, running.*, build.*, pg.major)";
+        return false;
+      }
     std::string anchor;
     if (auto* anchors = (*t)["anchor"].as_array())
       for (auto& x : *anchors)

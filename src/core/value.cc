@@ -196,7 +196,6 @@ void ParseEnum(const Parameter& param, const std::string& text, ParsedValue* out
   for (const char* v : param.build_dependent_enumvals) {
     if (strcasecmp(v, text.c_str()) == 0) {
       out->normalized = v;
-      out->build_dependent = true;
       return;
     }
   }

@@ -34,10 +34,8 @@ struct ParsedValue {
   bool has_unit = false;      // the text carried a unit
   bool octal = false;         // leading 0 followed by a digit
   bool hex = false;           // 0x prefix
-  bool build_dependent = false;  // an enum value this build lacks but others have
   bool adjusted = false;      // the server silently changes it (e.g. wal_buffers 2 -> 4)
   std::string adjustment;     // how, for the message
-  bool host_dependent = false;  // validity depends on the host (locale, time zone)
 
   bool ok() const { return problem == ValueProblem::kNone; }
 };

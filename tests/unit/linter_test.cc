@@ -112,6 +112,18 @@ TEST(LinterTest, BadUserRuleFileNamesFileAndCause) {
   EXPECT_NE(error.find("when"), std::string::npos) << error;
 }
 
+TEST(LinterTest, UserRuleWithAMisspeltNameIsRefused) {
+  Project p;
+  p.Write("typo/x.toml", "[[rule]]\ncode = \"ORG003\"\nname = \"fsync-on\"\nwhen = \"fsnyc == false\"\nmessage = \"m\"\n");
+  LintOptions o;
+  o.rule_paths = {p.root() + "/typo"};
+  Linter linter(o);
+  Analysis a;
+  std::string error;
+  EXPECT_FALSE(linter.Lint(p.Write("postgresql.conf", ""), &a, &error));
+  EXPECT_NE(error.find("unknown name \"fsnyc\""), std::string::npos) << error;
+}
+
 TEST(LinterTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {
   RuleSet rules;
   Profile profile;

@@ -2,15 +2,12 @@
 // processing (guc.c's ProcessConfigFileInternal) of one root.
 #include "core/analysis.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
 
+#include "core/hooks.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -20,18 +17,6 @@ namespace {
 constexpr int kMaxIncludeDepth = 10;
 
 std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-std::string ParentDir(const std::string& path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string CurrentDir() {
-  char buf[4096];
-  return getcwd(buf, sizeof buf) ? std::string(buf) : std::string("/");
-}
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -46,7 +31,7 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 class Loader {
  public:
-  Loader(Analysis* a, const AnalyzeOptions& o) : a_(a), opts_(o) {}
+  Loader(Analysis* a, const AnalyzeOptions& o, const FileSystem& fs) : a_(a), opts_(o), fs_(fs) {}
 
   std::string Display(const std::string& abs) const {
     const std::string& base = opts_.display_base;
@@ -59,16 +44,10 @@ class Loader {
   void AddDiag(RuleId rule, int file, Range range, std::string message, std::string help,
                std::string parameter = "", std::optional<bool> fatal = std::nullopt,
                std::optional<Severity> severity = std::nullopt) {
-    const RuleInfo& info = Rule(rule);
-    Diagnostic d;
-    d.rule = &info;
-    d.severity = severity.value_or(info.default_severity());
-    d.fatal = fatal.value_or(info.fatality() == Fatality::kYes);
-    d.file = file;
-    d.range = range;
-    d.parameter = std::move(parameter);
-    d.message = std::move(message);
-    d.help = std::move(help);
+    Diagnostic d = MakeDiagnostic(Rule(rule), {file, range}, std::move(message), std::move(help),
+                                  std::move(parameter));
+    if (severity) d.severity = *severity;
+    if (fatal) d.fatal = *fatal;
     a_->diagnostics.push_back(std::move(d));
   }
 
@@ -111,7 +90,7 @@ class Loader {
       return false;
     }
     std::string text, error;
-    ReadStatus st = SourceFile::Read(abs, &text, &error);
+    ReadStatus st = fs_.Read(abs, &text, &error);
     if (st != ReadStatus::kOk) {
       // A directory opens but cannot be read: the server fails even for
       // include_if_exists ("input in flex scanner failed").
@@ -143,32 +122,29 @@ class Loader {
       return false;
     }
     std::string dir = written[0] == '/' ? written : CanonicalizePath(base_dir + "/" + written);
-    DIR* d = opendir(dir.c_str());
-    if (!d) {
+    std::vector<DirEntry> entries;
+    std::string list_error;
+    if (!fs_.List(dir, &entries, &list_error)) {
       AddDiag(RuleId::kIncludeNotFound, site_file, site_range,
-              "could not open configuration directory " + Quote(Display(dir)) + ": " + strerror(errno),
+              "could not open configuration directory " + Quote(Display(dir)) + ": " + list_error,
               "create the directory or fix the path (relative to the including file's directory)");
       return false;
     }
     std::vector<std::string> names;
-    bool ok = true;
-    while (dirent* e = readdir(d)) {
-      std::string_view n = e->d_name;
+    for (const DirEntry& e : entries) {
+      std::string_view n = e.name;
       if (n.size() < 6 || n[0] == '.' || n.substr(n.size() - 5) != ".conf") continue;
-      std::string path = dir + "/" + std::string(n);
-      struct stat st;
-      if (stat(path.c_str(), &st) != 0) {
+      std::string path = dir + "/" + e.name;
+      FileInfo info = fs_.Stat(path);
+      if (info.type == FileInfo::Type::kMissing || info.type == FileInfo::Type::kError) {
         AddDiag(RuleId::kIncludeNotFound, site_file, site_range,
-                "could not stat file " + Quote(Display(path)) + ": " + strerror(errno),
+                "could not stat file " + Quote(Display(path)) + ": " + info.error,
                 "remove the dangling entry from the directory");
-        ok = false;
-        break;
+        return false;
       }
-      if (S_ISDIR(st.st_mode)) continue;
+      if (info.type == FileInfo::Type::kDirectory) continue;
       names.push_back(std::move(path));
     }
-    closedir(d);
-    if (!ok) return false;
     std::sort(names.begin(), names.end());  // byte order, as pg_qsort_strcmp
     for (const std::string& path : names)
       if (!LoadFile(path, true, site_file, site_range, site_line, depth, base_dir)) return false;
@@ -179,7 +155,7 @@ class Loader {
   void Process(int idx, int depth) {
     // Copy what we need: recursion appends to a_->files and may move it.
     std::vector<SettingLine> lines = a_->files[idx].parsed.settings;
-    std::string dir = ParentDir(a_->files[idx].abs_path);
+    std::string dir = ParentDirectory(a_->files[idx].abs_path);
     // As ParseConfigFp, at most 100 syntax errors per file; then the server
     // abandons the file (a binary file ends here quickly).
     constexpr size_t kMaxSyntaxErrors = 100;
@@ -270,6 +246,7 @@ class Loader {
  private:
   Analysis* a_;
   const AnalyzeOptions& opts_;
+  const FileSystem& fs_;
 };
 
 // "io_method" exists in 18 only; "ssl_groups" in 18 is "ssl_ecdh_curve" before.
@@ -286,7 +263,7 @@ std::string NotInVersionHelp(const Catalog& cat, const std::string& name) {
 }
 
 // ProcessConfigFileInternal: names, duplicates, then values.
-void ProcessSettings(Analysis* a, Loader* loader) {
+void ProcessSettings(Analysis* a, Loader* loader, const HostFacts& host) {
   const Catalog& cat = *a->catalog;
   // 1. Names.
   for (Setting& s : a->settings) {
@@ -391,7 +368,7 @@ void ProcessSettings(Analysis* a, Loader* loader) {
                           "), so this line was written into postgresql.auto.conf by hand",
                       "move it to postgresql.conf", p.name, false, Severity::kWarning);
     }
-    ParsedValue v = ParseValue(*a->catalog, p, s.text);
+    ParsedValue v = CheckValue(*a->catalog, host, p, s.text);
     // Parameters hidden from pg_settings (role, seed, session_authorization...)
     // have no harvested type or range; the server refuses most values for
     // them at start-up, so only their boot value is taken as valid.
@@ -499,29 +476,6 @@ void ProcessSettings(Analysis* a, Loader* loader) {
 
 }  // namespace
 
-std::string CanonicalizePath(const std::string& path) {
-  bool absolute = !path.empty() && path[0] == '/';
-  std::vector<std::string> parts;
-  size_t i = 0;
-  while (i <= path.size()) {
-    size_t j = path.find('/', i);
-    if (j == std::string::npos) j = path.size();
-    std::string part = path.substr(i, j - i);
-    if (part.empty() || part == ".") {
-    } else if (part == "..") {
-      if (!parts.empty() && parts.back() != "..") parts.pop_back();
-      else if (!absolute) parts.push_back(part);
-    } else {
-      parts.push_back(part);
-    }
-    i = j + 1;
-  }
-  std::string out = absolute ? "/" : "";
-  for (size_t k = 0; k < parts.size(); ++k) out += (k ? "/" : "") + parts[k];
-  if (out.empty()) out = ".";
-  return out;
-}
-
 bool Analysis::fatal() const {
   if (fatal_before_filters) return *fatal_before_filters;
   for (const Diagnostic& d : diagnostics)
@@ -611,8 +565,14 @@ void Analysis::SortDiagnostics() {
 
 namespace {
 
-std::string MakeAbsolute(const std::string& path) {
-  return CanonicalizePath(path[0] == '/' ? path : CurrentDir() + "/" + path);
+const FileSystem& FileSystemOf(const AnalyzeOptions& o) {
+  static const RealFileSystem real;
+  return o.fs ? *o.fs : real;
+}
+
+const HostFacts& HostOf(const AnalyzeOptions& o) {
+  static const LocalHost local(true);
+  return o.host ? *o.host : local;
 }
 
 }  // namespace
@@ -621,15 +581,15 @@ Analysis Analyze(const std::string& root, const AnalyzeOptions& options) {
   Analysis a;
   a.root = root;
   a.catalog = options.catalog;
-  Loader loader(&a, options);
+  const FileSystem& fs = FileSystemOf(options);
+  Loader loader(&a, options, fs);
   if (root.empty()) {
     a.failure = Analysis::Failure::kUsage;
     a.failure_message = "empty path";
     return a;
   }
-  std::string abs = MakeAbsolute(root);
-  struct stat st;
-  bool is_dir = stat(abs.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  std::string abs = AbsolutePath(fs, root);
+  bool is_dir = fs.Stat(abs).type == FileInfo::Type::kDirectory;
   std::vector<std::pair<std::string, bool>> roots;  // (absolute path, strict)
   if (is_dir) {
     roots.emplace_back(abs + "/postgresql.conf", true);
@@ -639,11 +599,11 @@ Analysis Analyze(const std::string& root, const AnalyzeOptions& options) {
   }
   for (const auto& [path, strict] : roots) {
     std::string text, error;
-    ReadStatus rs = SourceFile::Read(path, &text, &error);
+    ReadStatus rs = fs.Read(path, &text, &error);
     if (rs != ReadStatus::kOk) {
       if (!strict && rs == ReadStatus::kNotFound) continue;
       a.failure = rs == ReadStatus::kNotFound || rs == ReadStatus::kTooLarge ||
-                          rs == ReadStatus::kIsDirectory
+                          rs == ReadStatus::kIsDirectory || rs == ReadStatus::kNotRegular
                       ? Analysis::Failure::kUsage
                       : Analysis::Failure::kIo;
       a.failure_message = path + ": " + error;
@@ -654,7 +614,7 @@ Analysis Analyze(const std::string& root, const AnalyzeOptions& options) {
     int idx = loader.AddFile(path, display, std::move(text), {}, 0);
     loader.Process(idx, 0);
   }
-  ProcessSettings(&a, &loader);
+  ProcessSettings(&a, &loader, HostOf(options));
   a.SortDiagnostics();
   return a;
 }
@@ -663,11 +623,12 @@ Analysis AnalyzeText(const std::string& name, const std::string& text, const Ana
   Analysis a;
   a.root = name;
   a.catalog = options.catalog;
-  Loader loader(&a, options);
-  std::string abs = MakeAbsolute(name);
+  const FileSystem& fs = FileSystemOf(options);
+  Loader loader(&a, options, fs);
+  std::string abs = AbsolutePath(fs, name);
   int idx = loader.AddFile(abs, options.display_base.empty() ? name : loader.Display(abs), text, {}, 0);
   loader.Process(idx, 0);
-  ProcessSettings(&a, &loader);
+  ProcessSettings(&a, &loader, HostOf(options));
   a.SortDiagnostics();
   return a;
 }

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "core/catalog.h"
+#include "core/diagnostic.h"
+#include "core/file_system.h"
+#include "core/host.h"
 #include "core/rules.h"
 #include "core/source_file.h"
 #include "core/syntax.h"
@@ -31,17 +34,6 @@ struct LoadedFile {
   IncludeSite included_from;
   int depth = 0;
   bool auto_conf = false;  // postgresql.auto.conf (written by ALTER SYSTEM)
-};
-
-struct Diagnostic {
-  const RuleInfo* rule;  // never null; built-in or from a RuleSet that outlives it
-  Severity severity;
-  bool fatal = false;  // PostgreSQL would refuse to start
-  int file = -1;       // index into Analysis::files; -1 when not tied to a file
-  Range range;
-  std::string parameter;  // empty when not about one parameter
-  std::string message;
-  std::string help;
 };
 
 /// One `name = value` line, after PostgreSQL's processing.
@@ -96,6 +88,8 @@ struct Analysis {
 
 struct AnalyzeOptions {
   const Catalog* catalog = nullptr;  // REQUIRES: non-null
+  const FileSystem* fs = nullptr;    // null: the real disk
+  const HostFacts* host = nullptr;   // null: this machine, taken to be the server's host
   /// Directory paths are shown relative to (an absolute path); "" = absolute paths.
   std::string display_base;
 };
@@ -105,10 +99,6 @@ Analysis Analyze(const std::string& root, const AnalyzeOptions& options);
 
 /// Analyses configuration text as if it were the file `name` (for tests, examples and editors).
 Analysis AnalyzeText(const std::string& name, const std::string& text, const AnalyzeOptions& options);
-
-/// PostgreSQL's canonicalize_path, lexically: collapses "//", "/./" and "dir/..",
-/// and drops a trailing slash.
-std::string CanonicalizePath(const std::string& path);
 
 }  // namespace pgconflint
 

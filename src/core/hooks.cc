@@ -2,13 +2,8 @@
 #include "core/hooks.h"
 
 #include <cerrno>
-#include <clocale>
 #include <cstring>
-#include <dirent.h>
-#include <locale.h>
 #include <strings.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <functional>
@@ -18,7 +13,15 @@
 namespace pgconflint {
 namespace {
 
-using Hook = void (*)(const Catalog&, const Parameter&, const std::string&, ParsedValue*);
+// What a hook may consult besides the value.
+struct HookContext {
+  const Catalog& catalog;
+  const HostFacts& host;
+  int major() const { return catalog.major(); }
+  const BuildInfo& build() const { return catalog.build(); }
+};
+
+using Hook = void (*)(const HookContext&, const Parameter&, const std::string&, ParsedValue*);
 
 void Refuse(const Parameter& param, const std::string& text, const std::string& detail,
             ParsedValue* out) {
@@ -35,25 +38,25 @@ bool EqualsIgnoreCase(std::string_view a, const char* b) {
 }
 
 // io_max_concurrency: -1 means "automatic"; 0 is refused.
-void IoMaxConcurrency(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void IoMaxConcurrency(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (out->number == 0) Refuse(p, t, "Only -1 or values bigger than 0 are valid.", out);
 }
 
 // vacuum_buffer_usage_limit: 0 (no ring) or between 128kB and 16GB.
-void VacuumBufferUsageLimit(const Catalog&, const Parameter& p, const std::string& t,
+void VacuumBufferUsageLimit(const HookContext&, const Parameter& p, const std::string& t,
                             ParsedValue* out) {
   if (out->number == 0 || (out->number >= 128 && out->number <= p.max)) return;
   Refuse(p, t, "\"vacuum_buffer_usage_limit\" must be 0 or between 128 kB and " + std::string(p.max_val) + " kB.", out);
 }
 
 // SLRU buffer counts (17+) come in banks of 16 buffers.
-void SlruBuffers(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void SlruBuffers(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (static_cast<long long>(out->number) % 16 == 0) return;
   Refuse(p, t, "\"" + std::string(p.name) + "\" must be a multiple of 16.", out);
 }
 
 // wal_buffers: explicit values below 4 are raised to 4; -1 means automatic.
-void WalBuffers(const Catalog&, const Parameter&, const std::string&, ParsedValue* out) {
+void WalBuffers(const HookContext&, const Parameter&, const std::string&, ParsedValue* out) {
   if (out->number != -1 && out->number < 4) {
     out->adjusted = true;
     out->adjustment = "raised to the minimum of 4 buffers";
@@ -64,7 +67,7 @@ void WalBuffers(const Catalog&, const Parameter&, const std::string&, ParsedValu
 
 // autovacuum_work_mem: small values are raised to the minimum (64kB since 17,
 // 1MB before); -1 means maintenance_work_mem.
-void AutovacuumWorkMem(const Catalog& c, const Parameter&, const std::string&, ParsedValue* out) {
+void AutovacuumWorkMem(const HookContext& c, const Parameter&, const std::string&, ParsedValue* out) {
   const int minimum = c.major() >= 17 ? 64 : 1024;
   if (out->number != -1 && out->number < minimum) {
     out->adjusted = true;
@@ -75,7 +78,7 @@ void AutovacuumWorkMem(const Catalog& c, const Parameter&, const std::string&, P
 }
 
 // PG18 log_connections: a list of aspects, or one complete boolean word.
-void LogConnections(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void LogConnections(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (c.major() < 18 || p.type != VarType::kString) return;
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) {
@@ -99,7 +102,7 @@ void LogConnections(const Catalog& c, const Parameter& p, const std::string& t, 
 }
 
 // check_datestyle: output style and field order, canonical "ISO, MDY".
-void DateStyle(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void DateStyle(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) {
     Refuse(p, t, "List syntax is invalid.", out);
@@ -153,7 +156,7 @@ void DateStyle(const Catalog&, const Parameter& p, const std::string& t, ParsedV
 
 // Lists of keywords (log_destination, restrict_nonsystem_relation_kind, ...).
 template <const char* const* kWords, size_t kCount>
-void KeywordList(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void KeywordList(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) {
     Refuse(p, t, "List syntax is invalid.", out);
@@ -169,55 +172,35 @@ void KeywordList(const Catalog&, const Parameter& p, const std::string& t, Parse
   }
 }
 
-void IdentifierListSyntax(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void IdentifierListSyntax(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) Refuse(p, t, "List syntax is invalid.", out);
 }
 
-// lc_messages, lc_monetary, lc_numeric, lc_time: the host must have the locale.
-void Locale(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+// lc_messages, lc_monetary, lc_numeric, lc_time: the server's host must have
+// the locale.
+void Locale(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
-  int mask = LC_ALL_MASK;
+  LocaleCategory category = LocaleCategory::kMessages;
   std::string_view n = p.name;
-  if (n == "lc_messages") mask = LC_MESSAGES_MASK;
-  else if (n == "lc_monetary") mask = LC_MONETARY_MASK;
-  else if (n == "lc_numeric") mask = LC_NUMERIC_MASK;
-  else if (n == "lc_time") mask = LC_TIME_MASK;
-  locale_t loc = newlocale(mask, t.c_str(), static_cast<locale_t>(0));
-  if (loc) {
-    freelocale(loc);
-    return;
+  if (n == "lc_monetary") category = LocaleCategory::kMonetary;
+  else if (n == "lc_numeric") category = LocaleCategory::kNumeric;
+  else if (n == "lc_time") category = LocaleCategory::kTime;
+  std::optional<bool> has = c.host.HasLocale(category, t);
+  if (!has || *has) return;
+  Refuse(p, t, "", out);
+  if (c.host.is_server_host()) {
+    out->hint = "This host has no locale \"" + t + "\" (see `locale -a`).";
+  } else {
+    out->host_dependent = true;
+    out->hint = "The machine running pgconflint has no locale \"" + t +
+                "\"; whether the server accepts it depends on the locales installed on the server's host "
+                "(`locale -a` there).";
   }
-  out->problem = ValueProblem::kInvalid;
-  out->message = "invalid value for parameter \"" + std::string(p.name) + "\": \"" + t + "\"";
-  out->hint = "This host has no locale \"" + t + "\" (see `locale -a`); the server checks it on its own host.";
-  out->normalized.clear();
 }
 
-// A time zone name exists in the host's tz database (case-insensitive, as the
-// server's lookup), or the value is a numeric offset or a POSIX TZ string.
-bool TimeZoneFileExists(const std::string& name) {
-  std::string dir = "/usr/share/zoneinfo";
-  size_t start = 0;
-  while (start <= name.size()) {
-    size_t slash = name.find('/', start);
-    std::string part = name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    if (part.empty() || part == "." || part == "..") return false;
-    DIR* d = opendir(dir.c_str());
-    if (!d) return false;
-    std::string found;
-    while (dirent* e = readdir(d))
-      if (strcasecmp(e->d_name, part.c_str()) == 0) found = e->d_name;
-    closedir(d);
-    if (found.empty()) return false;
-    dir += "/" + found;
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  struct stat st;
-  return stat(dir.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
+// A time zone name is a numeric offset, a POSIX TZ string, or an entry of the
+// server's time zone database.
 bool IsPosixTz(const std::string& s) {
   size_t i = 0;
   auto name = [&]() {
@@ -244,7 +227,7 @@ bool IsPosixTz(const std::string& s) {
   return i == s.size() || s[i] == ',';
 }
 
-void TimeZone(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   char* end = nullptr;
   strtod(t.c_str(), &end);
   if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
@@ -253,24 +236,35 @@ void TimeZone(const Catalog&, const Parameter& p, const std::string& t, ParsedVa
   // the server accepts.
   if (!t.empty() && t.size() <= 255 && strcasecmp(t.c_str(), "posixrules") != 0 &&
       strcasecmp(t.c_str(), "localtime") != 0 &&
-      (TimeZoneFileExists(t) || IsPosixTz(t)))
+      IsPosixTz(t))
     return;
+  std::optional<bool> has = t.empty() || t.size() > 255 || strcasecmp(t.c_str(), "posixrules") == 0 ||
+                                    strcasecmp(t.c_str(), "localtime") == 0
+                                ? std::optional<bool>(false)
+                                : c.host.HasTimeZone(t);
+  if (!has || *has) return;
   Refuse(p, t, "Time zone \"" + t + "\" is not recognized.", out);
+  if (!c.host.is_server_host() && !t.empty() && t.size() <= 255) {
+    out->host_dependent = true;
+    out->hint += " (Checked against the time zone database of the machine running pgconflint; the server "
+                 "uses its own.)";
+  }
 }
 
 // max_stack_depth must leave 512kB of the stack rlimit free.
-void MaxStackDepth(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
-  long long limit_kb = static_cast<long long>(rl.rlim_cur) / 1024 - 512;
+void MaxStackDepth(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  std::optional<uint64_t> stack = c.host.StackLimitBytes();
+  if (!stack) return;
+  long long limit_kb = static_cast<long long>(*stack) / 1024 - 512;
   if (out->number > limit_kb) {
     Refuse(p, t, "\"max_stack_depth\" must not exceed " + std::to_string(limit_kb) + "kB.", out);
     out->hint += " Increase the platform's stack depth limit via \"ulimit -s\" or local equivalent.";
+    out->host_dependent = !c.host.is_server_host();
   }
 }
 
 // Replication slot names: lower-case letters, digits and underscores.
-void SlotName(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void SlotName(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
   if (static_cast<int>(t.size()) > c.build().max_identifier_length) {
     Refuse(p, t, "Replication slot name \"" + t + "\" is too long.", out);
@@ -283,13 +277,13 @@ void SlotName(const Catalog& c, const Parameter& p, const std::string& t, Parsed
     }
 }
 
-void RecoveryTarget(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void RecoveryTarget(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (!t.empty() && t != "immediate")
     Refuse(p, t, "The only allowed value is \"immediate\".", out);
 }
 
 // Parameters whose value the server truncates to NAMEDATALEN-1 bytes.
-void TruncateName(const Catalog& c, const Parameter&, const std::string& t, ParsedValue* out) {
+void TruncateName(const HookContext& c, const Parameter&, const std::string& t, ParsedValue* out) {
   size_t max = static_cast<size_t>(c.build().max_identifier_length);
   if (t.size() > max) {
     out->normalized = t.substr(0, max);
@@ -300,7 +294,7 @@ void TruncateName(const Catalog& c, const Parameter&, const std::string& t, Pars
 
 // client_encoding: the name is cleaned (lower-case letters and digits only)
 // and looked up in the server's alias table; -C prints the canonical name.
-void ClientEncoding(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void ClientEncoding(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   std::string clean;
   for (char ch : t)
     if (isalnum(static_cast<unsigned char>(ch))) clean += static_cast<char>(tolower(static_cast<unsigned char>(ch)));
@@ -314,7 +308,7 @@ void ClientEncoding(const Catalog& c, const Parameter& p, const std::string& t, 
   out->hint = "not an encoding name the server knows (e.g. UTF8, LATIN1, WIN1252)";
 }
 
-void TimezoneAbbreviations(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void TimezoneAbbreviations(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) {
     out->problem = ValueProblem::kInvalid;
     out->message = "could not read time zone file \"\": Is a directory";
@@ -332,7 +326,7 @@ void TimezoneAbbreviations(const Catalog& c, const Parameter& p, const std::stri
 
 // application_name and cluster_name keep printable ASCII only: other bytes
 // become \xNN (16+) or '?' (up to 15).
-void CleanAscii(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void CleanAscii(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   std::string in = out->normalized, cleaned;
   for (unsigned char ch : in) {
     if (ch >= 32 && ch <= 126) {
@@ -352,18 +346,18 @@ void CleanAscii(const Catalog& c, const Parameter& p, const std::string& t, Pars
   }
 }
 
-void NameThenClean(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void NameThenClean(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   TruncateName(c, p, t, out);
   CleanAscii(c, p, t, out);
 }
 
-void BacktraceFunctions(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void BacktraceFunctions(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   static const char kValid[] =
       "0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ, \n\t";
   if (strspn(t.c_str(), kValid) != t.size()) Refuse(p, t, "Invalid character.", out);
 }
 
-void NotEmptyName(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void NotEmptyName(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) {
     Refuse(p, t, "\"" + std::string(p.name) + "\" cannot be empty.", out);
     return;
@@ -374,7 +368,7 @@ void NotEmptyName(const Catalog& c, const Parameter& p, const std::string& t, Pa
 bool IsHex(char ch) { return isxdigit(static_cast<unsigned char>(ch)) != 0; }
 
 // An LSN: 1-8 hex digits, '/', 1-8 hex digits.
-void RecoveryTargetLsn(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void RecoveryTargetLsn(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
   size_t slash = t.find('/');
   auto hex_run = [&](size_t b, size_t e) {
@@ -386,20 +380,20 @@ void RecoveryTargetLsn(const Catalog&, const Parameter& p, const std::string& t,
   if (slash == std::string::npos || !hex_run(0, slash) || !hex_run(slash + 1, t.size())) Refuse(p, t, "", out);
 }
 
-void RecoveryTargetName(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void RecoveryTargetName(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.size() > 63) Refuse(p, t, "\"recovery_target_name\" is too long (maximum 63 characters).", out);
 }
 
 // The server converts with strtou64/strtoul and refuses only what they flag
 // (an overflow): text that is no number at all passes at start-up.
-void RecoveryTargetXid(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void RecoveryTargetXid(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
   errno = 0;
   strtoull(t.c_str(), nullptr, 0);
   if (errno == ERANGE || errno == EINVAL) Refuse(p, t, "", out);
 }
 
-void RecoveryTargetTimeline(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void RecoveryTargetTimeline(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t == "current" || t == "latest") return;
   errno = 0;
   strtoul(t.c_str(), nullptr, 0);
@@ -409,7 +403,7 @@ void RecoveryTargetTimeline(const Catalog&, const Parameter& p, const std::strin
 // recovery_target_time: a timestamp with time zone. The server parses it with
 // its full date/time parser; this accepts the ISO forms and the special
 // values it allows, which is what configuration files use.
-void RecoveryTargetTime(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void RecoveryTargetTime(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   if (t.empty()) return;
   if (t == "now" || t == "today" || t == "tomorrow" || t == "yesterday" || t == "epoch" || t == "infinity" ||
       t == "-infinity") {
@@ -471,7 +465,7 @@ bool ValidSlotName(const std::string& n, int max_len, std::string* detail) {
   return true;
 }
 
-void SynchronizedStandbySlots(const Catalog& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+void SynchronizedStandbySlots(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) {
     Refuse(p, t, "List syntax is invalid.", out);
@@ -487,7 +481,7 @@ void SynchronizedStandbySlots(const Catalog& c, const Parameter& p, const std::s
 
 // synchronous_standby_names: [FIRST|ANY] N (name, ...) or a plain list of
 // names; names are identifiers, "quoted" names or *.
-void SynchronousStandbyNames(const Catalog&, const Parameter& p, const std::string& t, ParsedValue* out) {
+void SynchronousStandbyNames(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
   enum Tok { kName, kNum, kAny, kFirst, kOpen, kClose, kComma, kEnd, kBad };
   size_t i = 0;
   std::string text;
@@ -672,13 +666,20 @@ bool SplitIdentifierList(const std::string& text, char separator, std::vector<st
   }
 }
 
-void ApplyCheckHook(const Catalog& catalog, const Parameter& param, const std::string& text,
-                    ParsedValue* out) {
+void ApplyCheckHook(const Catalog& catalog, const HostFacts& host, const Parameter& param,
+                    const std::string& text, ParsedValue* out) {
   const auto& hooks = Hooks();
   std::string_view name = param.name;
   bool lower = std::none_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
   auto it = lower ? hooks.find(name) : hooks.find(AsciiLower(name));  // most names are lower-case already
-  if (it != hooks.end()) it->second(catalog, param, text, out);
+  if (it != hooks.end()) it->second(HookContext{catalog, host}, param, text, out);
+}
+
+ParsedValue CheckValue(const Catalog& catalog, const HostFacts& host, const Parameter& param,
+                       std::string_view value) {
+  ParsedValue out = ParseValue(catalog, param, value);
+  if (out.ok()) ApplyCheckHook(catalog, host, param, std::string(value), &out);
+  return out;
 }
 
 }  // namespace pgconflint

@@ -10,14 +10,20 @@
 #include <vector>
 
 #include "core/catalog.h"
+#include "core/host.h"
 #include "core/value.h"
 
 namespace pgconflint {
 
+/// Parses `value` for `param` as the server does: the generic checks of
+/// ParseValue, then the parameter's check hook. Hooks that depend on the
+/// host (locales, time zones, the stack limit) ask `host`.
+ParsedValue CheckValue(const Catalog& catalog, const HostFacts& host, const Parameter& param, std::string_view value);
+
 /// Runs the check hook of `param`, if it has one; may refuse the value, change
 /// `out->normalized`, or mark it adjusted/host-dependent.
 /// REQUIRES: out->ok() (the generic checks passed).
-void ApplyCheckHook(const Catalog& catalog, const Parameter& param, const std::string& text,
+void ApplyCheckHook(const Catalog& catalog, const HostFacts& host, const Parameter& param, const std::string& text,
                     ParsedValue* out);
 
 /// SplitIdentifierString: a separator-delimited list of identifiers, double

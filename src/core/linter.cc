@@ -74,15 +74,8 @@ struct Directive {
 
 void AddMeta(Analysis* a, const RuleSet& rules, RuleId id, int file, Range range, std::string msg,
              std::string help) {
-  const RuleInfo* r = rules.Find(Rule(id).code);
-  Diagnostic d;
-  d.rule = r;
-  d.severity = r->default_severity();
+  Diagnostic d = MakeDiagnostic(*rules.Find(Rule(id).code), {file, range}, std::move(msg), std::move(help));
   d.fatal = false;
-  d.file = file;
-  d.range = range;
-  d.message = std::move(msg);
-  d.help = std::move(help);
   a->diagnostics.push_back(std::move(d));
 }
 

@@ -61,22 +61,14 @@ const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const 
 
 void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string message, std::string help,
           std::string parameter) {
-  Diagnostic d;
-  d.rule = &rule;
-  d.severity = rule.default_severity();
-  d.fatal = rule.fatality() == Fatality::kYes;
+  Location where;
   if (at) {
-    d.file = at->file;
-    d.range = {at->name_range.begin, at->value_range.end};
+    where = {at->file, {at->name_range.begin, at->value_range.end}};
     if (parameter.empty()) parameter = at->param ? at->param->name : at->name;
   } else if (!a->files.empty()) {
-    d.file = 0;  // no line sets the parameters: the defaults are at fault, report at the root file
-    d.range = {0, 0};
+    where = {0, {0, 0}};  // no line sets the parameters: the defaults are at fault, report at the root file
   }
-  d.parameter = std::move(parameter);
-  d.message = std::move(message);
-  d.help = std::move(help);
-  a->diagnostics.push_back(std::move(d));
+  a->diagnostics.push_back(MakeDiagnostic(rule, where, std::move(message), std::move(help), std::move(parameter)));
 }
 
 // --- Custom evaluators ------------------------------------------------------

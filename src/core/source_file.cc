@@ -1,8 +1,6 @@
 // Reading files and mapping byte offsets to lines and columns.
 #include "core/source_file.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -19,46 +17,6 @@ SourceFile::SourceFile(std::string path, std::string text)
     ++p;
     line_starts_.push_back(static_cast<uint32_t>(p - text_.data()));
   }
-}
-
-ReadStatus SourceFile::Read(const std::string& path, std::string* text, std::string* error) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    *error = strerror(errno);
-    return errno == ENOENT || errno == ENOTDIR ? ReadStatus::kNotFound : ReadStatus::kNotReadable;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    *error = "is a directory";
-    return ReadStatus::kIsDirectory;
-  }
-  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxFileSize) {
-    *error = "file is larger than " + std::to_string(kMaxFileSize >> 20) + " MiB";
-    return ReadStatus::kTooLarge;
-  }
-  FILE* f = fopen(path.c_str(), "rb");
-  if (!f) {
-    *error = strerror(errno);
-    return ReadStatus::kNotReadable;
-  }
-  text->clear();
-  char buf[1 << 16];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-    text->append(buf, n);
-    if (text->size() > kMaxFileSize) {  // a pipe or device that keeps going
-      fclose(f);
-      *error = "file is larger than " + std::to_string(kMaxFileSize >> 20) + " MiB";
-      return ReadStatus::kTooLarge;
-    }
-  }
-  bool failed = ferror(f);
-  int err = errno;
-  fclose(f);
-  if (failed) {
-    *error = strerror(err);
-    return ReadStatus::kNotReadable;
-  }
-  return ReadStatus::kOk;
 }
 
 uint32_t SourceFile::LineOf(uint32_t offset) const {

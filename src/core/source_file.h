@@ -22,19 +22,9 @@ struct Position {
   uint32_t column = 1;
 };
 
-/// Outcome of reading a file from disk.
-enum class ReadStatus { kOk, kNotFound, kNotReadable, kIsDirectory, kTooLarge };
-
-/// The largest file pgconflint reads (bytes); PostgreSQL itself has no limit,
-/// but a larger "configuration" is certainly not one.
-inline constexpr uint64_t kMaxFileSize = 256ull << 20;
-
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text);
-
-  /// Reads `path`; on failure returns the status and fills `error` with the cause.
-  static ReadStatus Read(const std::string& path, std::string* text, std::string* error);
 
   const std::string& path() const { return path_; }
   const std::string& text() const { return text_; }

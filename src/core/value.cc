@@ -10,7 +10,6 @@
 #include <cstring>
 #include <strings.h>
 
-#include "core/hooks.h"
 
 namespace pgconflint {
 namespace {
@@ -290,7 +289,6 @@ ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::stri
     case VarType::kEnum: ParseEnum(param, text, &out); break;
     case VarType::kString: out.normalized = text; break;
   }
-  if (out.ok()) ApplyCheckHook(catalog, param, text, &out);
   return out;
 }
 

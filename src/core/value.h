@@ -35,12 +35,15 @@ struct ParsedValue {
   bool octal = false;         // leading 0 followed by a digit
   bool hex = false;           // 0x prefix
   bool adjusted = false;      // the server silently changes it (e.g. wal_buffers 2 -> 4)
+  bool host_dependent = false;  // refused only by this machine's facts (locale, time zone, stack)
   std::string adjustment;     // how, for the message
 
   bool ok() const { return problem == ValueProblem::kNone; }
 };
 
-/// Parses `value` (already unescaped) as PostgreSQL would for `param` of `catalog`.
+/// Parses `value` (already unescaped) as PostgreSQL would for `param` of
+/// `catalog`: type, unit, rounding and range. The per-parameter check hooks
+/// are applied on top by CheckValue (core/hooks.h).
 ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::string_view value);
 
 /// PostgreSQL's boolean spelling rules (parse_bool_with_len). Sets *result.

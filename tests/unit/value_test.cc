@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/catalog.h"
+#include "core/hooks.h"
 
 namespace pgconflint {
 namespace {
@@ -14,7 +15,8 @@ const Catalog& Pg18() { return *Catalog::ForMajor(18); }
 ParsedValue Parse(std::string_view name, std::string_view value) {
   const Parameter* p = Pg18().Find(name);
   EXPECT_NE(p, nullptr) << name;
-  return ParseValue(Pg18(), *p, value);
+  static const LocalHost host(true);
+  return CheckValue(Pg18(), host, *p, value);
 }
 
 struct Case {

@@ -1,0 +1,81 @@
+// Diagnostics with structure: a primary location, related notes with their own
+// locations ("set again here", the include chain), and fixes (text edits with
+// a safety level). Messages never embed locations: every front end renders
+// notes and fixes in its own way (text, JSON, LSP relatedInformation, SARIF
+// relatedLocations and fixes).
+#ifndef PGCONFLINT_CORE_DIAGNOSTIC_H_
+#define PGCONFLINT_CORE_DIAGNOSTIC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/rules.h"
+#include "core/source_file.h"
+
+namespace pgconflint {
+
+/// A byte range in one file of an analysis. `file` indexes Analysis::files;
+/// -1 means the root as a whole (no line to point at).
+struct Location {
+  int file = -1;
+  Range range;
+};
+
+/// A related location with what it says ("set again here").
+struct Note {
+  Location where;
+  std::string message;
+};
+
+/// Safe fixes never change what the server does beyond the finding itself and
+/// may be applied without review (`check --fix`); unsafe ones need a reader.
+enum class FixSafety : uint8_t { kSafe, kUnsafe };
+
+/// Replaces the bytes of `where.range` in `where.file` with `text` (an empty
+/// range inserts).
+struct Edit {
+  Location where;
+  std::string text;
+};
+
+struct Fix {
+  std::string title;  // imperative: "quote the value", "rename to work_mem"
+  FixSafety safety = FixSafety::kUnsafe;
+  std::vector<Edit> edits;  // non-overlapping
+};
+
+/// Bit flags for editors (LSP DiagnosticTag).
+enum DiagnosticTag : uint8_t {
+  kTagNone = 0,
+  kTagUnnecessary = 1,  // a dead line: overridden, ignored
+  kTagDeprecated = 2,   // an old parameter name
+};
+
+struct Diagnostic {
+  const RuleInfo* rule = nullptr;  // never null once built; built-in or owned by a RuleSet that outlives it
+  Severity severity = Severity::kError;
+  bool fatal = false;  // PostgreSQL would refuse to start
+  int file = -1;       // primary location: index into Analysis::files; -1 when not tied to a file
+  Range range;
+  std::string parameter;  // empty when not about one parameter
+  std::string message;    // what is wrong; never a file:line
+  std::string help;       // what to do
+  std::vector<Note> notes;
+  std::vector<Fix> fixes;
+  uint8_t tags = kTagNone;
+
+  Location where() const { return {file, range}; }
+};
+
+/// The one way to start a diagnostic: severity and fatality default to the
+/// rule's declaration.
+Diagnostic MakeDiagnostic(const RuleInfo& rule, Location where, std::string message, std::string help = "",
+                          std::string parameter = "");
+
+/// A fix with one edit.
+Fix MakeFix(std::string title, FixSafety safety, Location where, std::string text);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_DIAGNOSTIC_H_

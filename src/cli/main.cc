@@ -22,7 +22,7 @@
 #include "core/catalog.h"
 #include "core/docs.h"
 #include "core/effective.h"
-#include "core/linter.h"
+#include "core/workspace.h"
 #include "core/project_config.h"
 #include "core/recommend.h"
 #include "core/report.h"
@@ -121,8 +121,8 @@ bool ReadRunning(const std::string& path, std::map<std::string, std::string>* ou
   return true;
 }
 
-LintOptions MakeLintOptions(const CommonOptions& c, const std::map<std::string, std::string>* running) {
-  LintOptions lo;
+WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std::string, std::string>* running) {
+  WorkspaceOptions lo;
   lo.pg_version = c.major;
   lo.use_config = !c.no_config;
   lo.config_path = c.config;
@@ -141,7 +141,7 @@ int RunCheck(const CommonOptions& common, const std::string& format, std::string
   if (common.major && !CatalogOrComplain(common.major)) return kExitUsage;
   std::map<std::string, std::string> running;
   if (!common.running_file.empty() && !ReadRunning(common.running_file, &running)) return kExitUsage;
-  Linter linter(MakeLintOptions(common, common.running_file.empty() ? nullptr : &running));
+  Workspace linter(MakeWorkspaceOptions(common, common.running_file.empty() ? nullptr : &running));
   std::vector<Analysis> analyses;
   analyses.reserve(paths.size());
   int exit_code = kExitOk;
@@ -154,7 +154,7 @@ int RunCheck(const CommonOptions& common, const std::string& format, std::string
       return kExitUsage;
     }
     if (!fail_on_given && linter.config().fail_on) fail_on = *linter.config().fail_on;
-    if (!shown_major) shown_major = linter.pg_version();
+    if (!shown_major) shown_major = linter.major().major;
     if (a.failure != Analysis::Failure::kNone) {
       std::cerr << "pgconflint: error: " << a.failure_message << "\n";
       exit_code = std::max(exit_code, a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage);
@@ -181,7 +181,7 @@ int RunCheck(const CommonOptions& common, const std::string& format, std::string
 int RunShow(const CommonOptions& common, const std::string& format, const std::string& path,
             const std::vector<std::string>& names) {
   if (common.major && !CatalogOrComplain(common.major)) return kExitUsage;
-  Linter linter(MakeLintOptions(common, nullptr));
+  Workspace linter(MakeWorkspaceOptions(common, nullptr));
   Analysis a;
   std::string error;
   if (!linter.Lint(path, &a, &error)) {
@@ -219,8 +219,9 @@ int RunRecommend(const CommonOptions& common, const std::string& format, bool al
   ProjectConfig config;
   std::string error;
   std::string path = common.config;
-  if (path.empty() && !common.no_config) path = FindProjectConfig(plan.empty() ? "." : plan);
-  if (!path.empty() && !LoadProjectConfig(path, &config, &error)) {
+  RealFileSystem fs;
+  if (path.empty() && !common.no_config) path = FindProjectConfig(fs, plan.empty() ? "." : plan);
+  if (!path.empty() && !LoadProjectConfig(fs, path, &config, &error)) {
     std::cerr << "pgconflint: error: " << error << "\n";
     return kExitUsage;
   }
@@ -246,7 +247,7 @@ int RunRecommend(const CommonOptions& common, const std::string& format, bool al
     std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << format << " output\n";
   std::string out;
   if (!plan.empty()) {
-    Linter linter(MakeLintOptions(common, nullptr));
+    Workspace linter(MakeWorkspaceOptions(common, nullptr));
     Analysis a;
     if (!linter.Lint(plan, &a, &error)) {
       std::cerr << "pgconflint: error: " << error << "\n";

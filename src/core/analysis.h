@@ -1,12 +1,14 @@
-// Analysing one root (a configuration file, or a data directory): loading it
-// with its includes as PostgreSQL does, resolving duplicates, validating every
-// value, and collecting diagnostics.
+// The model of one root: the files (or other sources) that were read, every
+// setting with its origin, in the order PostgreSQL applies them, and the
+// diagnostics. Settings sources (settings_source.h) fill it; the passes
+// (passes.h) resolve names, duplicates and values; rules add findings.
 #ifndef PGCONFLINT_CORE_ANALYSIS_H_
 #define PGCONFLINT_CORE_ANALYSIS_H_
 
+#include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/catalog.h"
@@ -21,8 +23,8 @@ namespace pgconflint {
 
 /// Where a file was included from.
 struct IncludeSite {
-  int file = -1;      // index into Analysis::files; -1 for a root file
-  uint32_t line = 0;  // 1-based line of the include directive
+  int file = -1;        // index into Analysis::files; -1 for a root file
+  uint32_t line = 0;    // 1-based line of the include directive
   uint32_t offset = 0;  // byte offset of the directive in that file
 };
 
@@ -36,20 +38,40 @@ struct LoadedFile {
   bool auto_conf = false;  // postgresql.auto.conf (written by ALTER SYSTEM)
 };
 
-/// One `name = value` line, after PostgreSQL's processing.
+/// Where one setting came from. Scoped origins (a database, a role, both)
+/// apply only to sessions in that scope.
+struct Origin {
+  enum class Kind : uint8_t {
+    kFile,           // a line of a configuration file (Setting::file, ::line)
+    kAlterSystem,    // an ALTER SYSTEM statement (it ends up in postgresql.auto.conf)
+    kAlterDatabase,  // ALTER DATABASE d SET
+    kAlterRole,      // ALTER ROLE r [IN DATABASE d] SET
+    kSession,        // SET / set_config() in a script
+    kServer,         // reported by a running server
+  };
+  Kind kind = Kind::kFile;
+  std::string database;  // scope; empty = every database
+  std::string role;      // scope; empty = every role
+};
+
+/// One `name = value` setting, after PostgreSQL's processing.
 struct Setting {
-  std::string name;         // as written
-  const Parameter* param;   // null for unknown names and custom (dotted) placeholders
-  std::string raw;          // the value as written (quotes removed, escapes kept)
-  std::string text;         // the value PostgreSQL reads (unescaped)
+  std::string name;                  // as written
+  const Parameter* param = nullptr;  // null for unknown names and custom (dotted) placeholders
+  std::string raw;                   // the value as written (quotes removed, escapes kept)
+  std::string text;                  // the value PostgreSQL reads (unescaped)
   std::optional<std::string> value;  // what `postgres -C` prints; nullopt when invalid or unknown
-  int file;
-  uint32_t line;
+  Origin origin;
+  int file = -1;  // index into Analysis::files of the line (or statement) that sets it
+  uint32_t line = 0;
   Range name_range;
   Range value_range;
-  bool ignored = false;     // a later line with the same name wins (PGC303)
-  bool applied = false;     // not ignored and valid
-  double number = 0;        // integer/real value in the base unit when applied
+  bool quoted = false;     // the value was a quoted string
+  bool ignored = false;    // a later line with the same spelling wins (PGC303)
+  bool applied = false;    // not ignored and valid
+  int overridden_by = -1;  // index into Analysis::settings of the next setting of the parameter
+  std::string problem;     // why the server refuses the value; empty when it does not
+  double number = 0;       // integer/real value in the base unit when applied
 };
 
 /// Everything known about one root.
@@ -57,7 +79,7 @@ struct Analysis {
   std::string root;  // the PATH as given
   const Catalog* catalog = nullptr;
   std::vector<LoadedFile> files;
-  std::vector<Setting> settings;  // in PostgreSQL's reading order
+  std::vector<Setting> settings;        // in PostgreSQL's reading order
   std::vector<Diagnostic> diagnostics;  // sorted by file, position, code
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).
@@ -67,7 +89,7 @@ struct Analysis {
   /// True when PostgreSQL would refuse to start with this configuration
   /// (whatever suppressions and rule selection hid from the report).
   bool fatal() const;
-  /// Set by the linter before it filters diagnostics.
+  /// Set by the pipeline before it filters diagnostics.
   std::optional<bool> fatal_before_filters;
 
   /// The include chain of `file`, outermost first (empty for a root file).
@@ -75,10 +97,15 @@ struct Analysis {
   /// The applied setting that decides `name` (last one wins), or null.
   const Setting* Effective(std::string_view name) const;
   /// A key that orders positions as PostgreSQL reads them (includes expanded
-  /// where they stand): the offsets along the include chain, then `offset`.
+  /// where they stand): the root's index, the offsets along the include
+  /// chain, then `offset`.
   std::vector<uint32_t> ReadingOrder(int file, uint32_t offset) const;
   /// Sorts diagnostics in reading order, then by code (stable).
   void SortDiagnostics();
+  /// Adds a diagnostic and returns it (for notes and fixes).
+  Diagnostic& Add(Diagnostic d);
+  /// The display path and 1-based line of a location, for notes ("file:12").
+  std::string Describe(Location where) const;
 
  private:
   // Effective()'s index: lower-cased resolved name -> the deciding setting.
@@ -90,14 +117,16 @@ struct AnalyzeOptions {
   const Catalog* catalog = nullptr;  // REQUIRES: non-null
   const FileSystem* fs = nullptr;    // null: the real disk
   const HostFacts* host = nullptr;   // null: this machine, taken to be the server's host
-  /// Directory paths are shown relative to (an absolute path); "" = absolute paths.
+  /// Paths below this directory (absolute) are shown relative to it; "" = as given.
   std::string display_base;
 };
 
-/// Analyses `root` (a file or a data directory). Never throws.
+/// Analyses `root` (a file or a data directory): reads it with its includes
+/// through options.fs and runs the passes. Never throws.
 Analysis Analyze(const std::string& root, const AnalyzeOptions& options);
 
-/// Analyses configuration text as if it were the file `name` (for tests, examples and editors).
+/// Analyses configuration text as if it were the file `name` (for tests,
+/// examples and editors); its includes are read through options.fs.
 Analysis AnalyzeText(const std::string& name, const std::string& text, const AnalyzeOptions& options);
 
 }  // namespace pgconflint

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "core/catalog.h"
-#include "core/linter.h"
+#include "core/workspace.h"
 #include "core/report.h"
 
 namespace pgconflint {

@@ -1,40 +1,19 @@
 // Reading .pgconflint.toml. toml++ exceptions stop here.
 #include "core/project_config.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <toml++/toml.h>
 
-#include "core/analysis.h"
 #include "core/catalog.h"
 
 namespace pgconflint {
-namespace {
-
-bool FileExists(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::string Dir(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? "." : (s == 0 ? "/" : p.substr(0, s));
-}
-
-}  // namespace
-
-std::string FindProjectConfig(const std::string& start) {
-  char cwd[4096];
-  std::string abs = start.empty() || start[0] != '/' ? std::string(getcwd(cwd, sizeof cwd) ? cwd : "/") + "/" + start : start;
-  abs = CanonicalizePath(abs);
-  struct stat st;
-  std::string dir = stat(abs.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? abs : Dir(abs);
+std::string FindProjectConfig(const FileSystem& fs, const std::string& start) {
+  std::string abs = AbsolutePath(fs, start.empty() ? "." : start);
+  std::string dir = fs.Stat(abs).type == FileInfo::Type::kDirectory ? abs : ParentDirectory(abs);
   for (;;) {
     std::string candidate = (dir == "/" ? "" : dir) + "/.pgconflint.toml";
-    if (FileExists(candidate)) return candidate;
+    if (fs.Stat(candidate).type == FileInfo::Type::kRegular) return candidate;
     if (dir == "/" || dir.empty() || dir == ".") return "";
-    dir = Dir(dir);
+    dir = ParentDirectory(dir);
   }
 }
 
@@ -45,10 +24,15 @@ bool SelectorMatches(const std::string& selector, const RuleInfo& rule) {
   return s == code || s == rule.name || (s.size() >= 3 && code.compare(0, s.size(), s) == 0);
 }
 
-bool LoadProjectConfig(const std::string& path, ProjectConfig* out, std::string* error) {
+bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectConfig* out, std::string* error) {
+  std::string text, read_error;
+  if (fs.Read(path, &text, &read_error) != ReadStatus::kOk) {
+    *error = path + ": " + read_error;
+    return false;
+  }
   toml::table t;
   try {
-    t = toml::parse_file(path);
+    t = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     *error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
     return false;
@@ -96,7 +80,8 @@ bool LoadProjectConfig(const std::string& path, ProjectConfig* out, std::string*
   if (!strings("select", &out->select) || !strings("ignore", &out->ignore)) return false;
   std::vector<std::string> extra;
   if (!strings("extra-rules", &extra)) return false;
-  for (const std::string& e : extra) out->extra_rules.push_back(e[0] == '/' ? e : Dir(path) + "/" + e);
+  for (const std::string& e : extra)
+    out->extra_rules.push_back(e[0] == '/' ? e : CanonicalizePath(ParentDirectory(path) + "/" + e));
   if (const toml::node* n = t.get("severity")) {
     const toml::table* sev = n->as_table();
     if (!sev) return fail(n, "[severity] must be a table");

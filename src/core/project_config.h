@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/file_system.h"
 #include "core/profile.h"
 #include "core/rules.h"
 
@@ -43,11 +44,13 @@ struct ProjectConfig {
   bool recommendation_hints = true;  // `check` quotes `recommend` for far-off settings
 };
 
-/// The nearest .pgconflint.toml at or above `start` (a file or directory); "" if none.
-std::string FindProjectConfig(const std::string& start);
+/// The nearest .pgconflint.toml at or above `start` (a file or directory),
+/// absolute; "" if none.
+std::string FindProjectConfig(const FileSystem& fs, const std::string& start);
 
-/// Reads `path`; false with *error ("FILE:LINE: cause") on a malformed file.
-bool LoadProjectConfig(const std::string& path, ProjectConfig* out, std::string* error);
+/// Reads `path` through `fs`; false with *error ("FILE:LINE: cause") on a
+/// missing or malformed file.
+bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectConfig* out, std::string* error);
 
 /// Whether `selector` (a code, a kebab name, a code prefix such as "PGC2",
 /// or "ALL") selects `rule`.

@@ -12,7 +12,7 @@
 
 #include "core/effective.h"
 #include "core/expr.h"
-#include "core/linter.h"
+#include "core/workspace.h"
 #include "core/value.h"
 
 namespace pgconflint {

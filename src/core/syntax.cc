@@ -270,14 +270,14 @@ ParsedFile Parse(const SourceFile& file) {
             break;
         }
         if (!ok) {
-          out.errors.push_back({line, t.range, false, std::string(file.Slice(t.range)),
-                                ExpectedAfter(at)});
+          out.errors.push_back({line, t.range, false, std::string(file.Slice(t.range)), ExpectedAfter(at),
+                                at > 0 ? s.name : Range{}, at == 3 ? s.value : Range{}});
         }
       }
       if (ok && state < 3) {
         // Ran out of tokens before the value: "near end of line".
         uint32_t eol = tokens[last - 1].range.end;
-        out.errors.push_back({line, {eol, eol}, true, "", ExpectedAfter(state)});
+        out.errors.push_back({line, {eol, eol}, true, "", ExpectedAfter(state), s.name, Range{}});
         ok = false;
       }
       if (ok) {

@@ -49,6 +49,8 @@ struct SyntaxError {
   bool at_end_of_line;   // "near end of line"
   std::string near_text; // the token's text as PostgreSQL prints it
   std::string expected;  // what would have been valid here (for the help text)
+  Range name;            // the line's parameter name, when it had one before the error
+  Range value;           // the first value token, when the error follows a complete value
 };
 
 /// A comment on a line of its own or after a setting (for suppressions).

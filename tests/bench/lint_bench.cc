@@ -49,7 +49,7 @@
 
 #include "core/analysis.h"
 #include "core/catalog.h"
-#include "core/linter.h"
+#include "core/workspace.h"
 #include "core/profile.h"
 #include "core/rules.h"
 #include "core/source_file.h"

@@ -20,7 +20,7 @@
 
 #include "core/catalog.h"
 #include "core/effective.h"
-#include "core/linter.h"
+#include "core/workspace.h"
 #include "core/rules.h"
 #include "core/value.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/analysis.h"
-#include "core/linter.h"
+#include "core/workspace.h"
 
 namespace pgconflint {
 namespace {

@@ -1,11 +1,13 @@
-// The check pipeline: .pgconflint.toml, user rule files, selection,
-// per-file ignores and severity overrides.
-#include "core/linter.h"
+// The workspace: .pgconflint.toml, user rule files, selection, per-file
+// ignores and severity overrides, the major, roots that include a file. Files
+// live in an in-memory file system (OverlayFileSystem without a base).
+#include "core/workspace.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "core/catalog.h"
 
@@ -14,6 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A project on disk, for what still reads the disk directly (user rule files).
 class Project {
  public:
   Project() {
@@ -33,14 +36,32 @@ class Project {
   std::string root_;
 };
 
+// The same in memory.
+class MemoryProject {
+ public:
+  std::string Write(const std::string& rel, const std::string& text) {
+    fs_.Set("/project/" + rel, text);
+    return "/project/" + rel;
+  }
+  WorkspaceOptions Options() const {
+    WorkspaceOptions o;
+    o.fs = &fs_;
+    return o;
+  }
+  OverlayFileSystem& fs() { return fs_; }
+
+ private:
+  OverlayFileSystem fs_{nullptr, "/project"};
+};
+
 std::vector<std::string> Codes(const Analysis& a) {
   std::vector<std::string> out;
   for (const Diagnostic& d : a.diagnostics) out.push_back(std::string(d.rule->code) + ":" + std::string(SeverityName(d.severity)));
   return out;
 }
 
-TEST(LinterTest, ConfigFileIsFoundUpwardsAndApplied) {
-  Project p;
+TEST(WorkspaceTest, ConfigFileIsFoundUpwardsAndApplied) {
+  MemoryProject p;
   p.Write(".pgconflint.toml",
           "pg-version = 17\n"
           "ignore = [\"value-without-unit\"]\n"
@@ -49,11 +70,11 @@ TEST(LinterTest, ConfigFileIsFoundUpwardsAndApplied) {
           "[profile]\nstorage = \"nvme\"\n");
   std::string main = p.Write("pg/postgresql.conf", "io_method = worker\nwork_mem = 64\nwork_mem = '4MB'\ninclude_dir 'conf.d'\n");
   p.Write("pg/conf.d/a.conf", "sort_mem = '4MB'\n");
-  Linter linter(LintOptions{});
+  Workspace linter(p.Options());
   Analysis a;
   std::string error;
   ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
-  EXPECT_EQ(linter.pg_version(), 17);
+  EXPECT_EQ(linter.major().major, 17);
   // PGC102 (io_method is 18 only), the override as a warning, no PGC204 (ignored),
   // no PGC103 in conf.d; the profile's nvme makes random_page_cost 4 worth an info.
   std::vector<std::string> codes = Codes(a);
@@ -64,32 +85,32 @@ TEST(LinterTest, ConfigFileIsFoundUpwardsAndApplied) {
   EXPECT_NE(std::find(codes.begin(), codes.end(), "PGC702:info"), codes.end());
 }
 
-TEST(LinterTest, MalformedConfigIsAConfigurationError) {
-  Project p;
+TEST(WorkspaceTest, MalformedConfigIsAConfigurationError) {
+  MemoryProject p;
   p.Write(".pgconflint.toml", "pg-version = 12\n");
   std::string main = p.Write("postgresql.conf", "work_mem = '4MB'\n");
-  Linter linter(LintOptions{});
+  Workspace linter(p.Options());
   Analysis a;
   std::string error;
   EXPECT_FALSE(linter.Lint(main, &a, &error));
   EXPECT_NE(error.find(".pgconflint.toml:1"), std::string::npos) << error;
   p.Write(".pgconflint.toml", "selct = [\"PGC\"]\n");
-  Linter again(LintOptions{});
+  Workspace again(p.Options());
   EXPECT_FALSE(again.Lint(main, &a, &error));
   EXPECT_NE(error.find("unknown key"), std::string::npos) << error;
 }
 
-TEST(LinterTest, UserRulesAreOneEntry) {
+TEST(WorkspaceTest, UserRulesAreOneEntry) {
   Project p;
   std::string rules = p.Write("policy/org.toml",
                               "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
                               "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
                               "anchor = [\"fsync\"]\n");
   std::string main = p.Write("postgresql.conf", "fsync = off\n");
-  LintOptions o;
+  WorkspaceOptions o;
   o.rule_paths = {p.root() + "/policy"};
   o.select = {"ORG"};
-  Linter linter(o);
+  Workspace linter(o);
   Analysis a;
   std::string error;
   ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
@@ -99,12 +120,12 @@ TEST(LinterTest, UserRulesAreOneEntry) {
   EXPECT_EQ(a.files[0].source.LineOf(a.diagnostics[0].range.begin), 1u);
 }
 
-TEST(LinterTest, BadUserRuleFileNamesFileAndCause) {
+TEST(WorkspaceTest, BadUserRuleFileNamesFileAndCause) {
   Project p;
   p.Write("bad/x.toml", "[[rule]]\ncode = \"ORG002\"\nname = \"x\"\nwhen = \"fsync ==\"\nmessage = \"m\"\n");
-  LintOptions o;
+  WorkspaceOptions o;
   o.rule_paths = {p.root() + "/bad"};
-  Linter linter(o);
+  Workspace linter(o);
   Analysis a;
   std::string error;
   EXPECT_FALSE(linter.Lint(p.Write("postgresql.conf", ""), &a, &error));
@@ -112,19 +133,19 @@ TEST(LinterTest, BadUserRuleFileNamesFileAndCause) {
   EXPECT_NE(error.find("when"), std::string::npos) << error;
 }
 
-TEST(LinterTest, UserRuleWithAMisspeltNameIsRefused) {
+TEST(WorkspaceTest, UserRuleWithAMisspeltNameIsRefused) {
   Project p;
   p.Write("typo/x.toml", "[[rule]]\ncode = \"ORG003\"\nname = \"fsync-on\"\nwhen = \"fsnyc == false\"\nmessage = \"m\"\n");
-  LintOptions o;
+  WorkspaceOptions o;
   o.rule_paths = {p.root() + "/typo"};
-  Linter linter(o);
+  Workspace linter(o);
   Analysis a;
   std::string error;
   EXPECT_FALSE(linter.Lint(p.Write("postgresql.conf", ""), &a, &error));
   EXPECT_NE(error.find("unknown name \"fsnyc\""), std::string::npos) << error;
 }
 
-TEST(LinterTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {
+TEST(WorkspaceTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {
   RuleSet rules;
   Profile profile;
   Analysis a = LintText("postgresql.conf",
@@ -138,6 +159,67 @@ TEST(LinterTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {
   std::vector<std::string> codes = Codes(a);
   EXPECT_EQ(codes, (std::vector<std::string>{"PGC901:warning"})) << "only the unused suppression on line 7";
   EXPECT_TRUE(a.fatal()) << "suppressing PGC202 does not make the server start";
+}
+
+TEST(WorkspaceTest, PgVersionDirectiveOnlyInRealComments) {
+  MemoryProject p;
+  std::string quoted = p.Write("a/postgresql.conf", "cluster_name = 'a # pgconflint: pg-version=14'\n");
+  std::string real = p.Write("b/postgresql.conf", "# pgconflint: pg-version=14\ncluster_name = 'a'\n");
+  Workspace ws(p.Options());
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(ws.Lint(quoted, &a, &error)) << error;
+  EXPECT_EQ(ws.major().major, Catalog::DefaultMajor()) << "a directive inside a quoted value is no directive";
+  ASSERT_TRUE(ws.Lint(real, &a, &error)) << error;
+  EXPECT_EQ(ws.major().major, 14);
+  EXPECT_EQ(ws.major().reason, "pg-version directive in " + real);
+}
+
+TEST(WorkspaceTest, EachFileIsReadOnceAcrossRootsAndAgainAfterForget) {
+  // Counts reads of an overlay.
+  class CountingFs : public OverlayFileSystem {
+   public:
+    CountingFs() : OverlayFileSystem(nullptr, "/p") {}
+    ReadStatus Read(const std::string& path, std::string* text, std::string* error) const override {
+      ++reads[path];
+      return OverlayFileSystem::Read(path, text, error);
+    }
+    mutable std::map<std::string, int> reads;
+  } fs;
+  fs.Set("/p/postgresql.conf", "include 'shared.conf'\n");
+  fs.Set("/p/other.conf", "include 'shared.conf'\n");
+  fs.Set("/p/shared.conf", "work_mem = '4MB'\n");
+  WorkspaceOptions o;
+  o.fs = &fs;
+  Workspace ws(o);
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(ws.Lint("/p/postgresql.conf", &a, &error));
+  ASSERT_TRUE(ws.Lint("/p/other.conf", &a, &error));
+  EXPECT_EQ(fs.reads["/p/shared.conf"], 1);
+  EXPECT_EQ(fs.reads["/p/postgresql.conf"], 1) << "the directive scan and the analysis share one read";
+  fs.Set("/p/shared.conf", "work_mem = 64\n");
+  ws.Forget("/p/shared.conf");
+  ASSERT_TRUE(ws.Lint("/p/other.conf", &a, &error));
+  EXPECT_EQ(fs.reads["/p/shared.conf"], 2);
+  ASSERT_EQ(a.diagnostics.size(), 1u);
+  EXPECT_EQ(std::string(a.diagnostics[0].rule->code), "PGC204");
+}
+
+TEST(WorkspaceTest, RootsIncludingAFragment) {
+  MemoryProject p;
+  p.Write("data/postgresql.conf", "include_dir 'conf.d'\ninclude 'tuning/t.conf'\n");
+  std::string fragment = p.Write("data/conf.d/10-memory.conf", "work_mem = '8MB'\n");
+  std::string nested = p.Write("data/tuning/t.conf", "include 'deeper/x.conf'\n");
+  std::string deeper = p.Write("data/tuning/deeper/x.conf", "port = 5433\n");
+  std::string stray = p.Write("data/conf.d/notes.txt", "not included\n");
+  std::string elsewhere = p.Write("other/x.conf", "port = 1\n");
+  Workspace ws(p.Options());
+  EXPECT_EQ(ws.RootsIncluding(fragment), std::vector<std::string>{"/project/data"});
+  EXPECT_EQ(ws.RootsIncluding(nested), std::vector<std::string>{"/project/data"});
+  EXPECT_EQ(ws.RootsIncluding(deeper), std::vector<std::string>{"/project/data"});
+  EXPECT_TRUE(ws.RootsIncluding(stray).empty());
+  EXPECT_TRUE(ws.RootsIncluding(elsewhere).empty());
 }
 
 }  // namespace

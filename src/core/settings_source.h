@@ -1,0 +1,69 @@
+// Where settings come from. A SettingsSource reads one kind of input (a
+// postgresql.conf tree today; SQL scripts and running servers plug in beside
+// it) and appends its files, settings (in the order the server applies them)
+// and reading diagnostics to an Analysis. Files are read through a FileCache:
+// once per cache lifetime, through the injected FileSystem.
+#ifndef PGCONFLINT_CORE_SETTINGS_SOURCE_H_
+#define PGCONFLINT_CORE_SETTINGS_SOURCE_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/analysis.h"
+#include "core/file_system.h"
+#include "core/syntax.h"
+
+namespace pgconflint {
+
+/// Reads and parses files through a FileSystem, each at most once until it is
+/// forgotten. Not thread-safe.
+class FileCache {
+ public:
+  struct Entry {
+    std::string text;
+    ParsedFile parsed;
+  };
+  /// REQUIRES: `fs` outlives the cache.
+  explicit FileCache(const FileSystem& fs) : fs_(fs) {}
+  /// The text and parse of `abs_path` (absolute, canonical); null with
+  /// *status and *error when it cannot be read.
+  std::shared_ptr<const Entry> Get(const std::string& abs_path, ReadStatus* status, std::string* error);
+  /// Drops one file (it changed) or every file.
+  void Forget(const std::string& abs_path) { entries_.erase(abs_path); }
+  void Clear() { entries_.clear(); }
+  const FileSystem& fs() const { return fs_; }
+
+ private:
+  const FileSystem& fs_;
+  std::map<std::string, std::shared_ptr<const Entry>> entries_;
+};
+
+struct CollectContext {
+  FileCache* files = nullptr;  // REQUIRES: non-null
+  /// Paths below this directory (absolute) are shown relative to it; "" = as given.
+  std::string display_base;
+};
+
+class SettingsSource {
+ public:
+  virtual ~SettingsSource() = default;
+  /// Appends what it reads to `out`. When the input itself cannot be read,
+  /// sets out->failure and out->failure_message instead.
+  virtual void Collect(const CollectContext& context, Analysis* out) const = 0;
+};
+
+/// A configuration file with its includes, or a data directory (its
+/// postgresql.conf, then postgresql.auto.conf), read as the server reads them.
+class ConfTreeSource : public SettingsSource {
+ public:
+  explicit ConfTreeSource(std::string root) : root_(std::move(root)) {}
+  void Collect(const CollectContext& context, Analysis* out) const override;
+
+ private:
+  std::string root_;
+};
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_SETTINGS_SOURCE_H_

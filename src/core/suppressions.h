@@ -1,0 +1,23 @@
+// Suppressions: `# pgconflint: disable=...` directives applied to an
+// analysis' diagnostics, with PGC901-PGC903 for directives that match no
+// finding, name no rule, or say nothing understood.
+#ifndef PGCONFLINT_CORE_SUPPRESSIONS_H_
+#define PGCONFLINT_CORE_SUPPRESSIONS_H_
+
+#include "core/analysis.h"
+#include "core/rules.h"
+
+namespace pgconflint {
+
+/// Removes the diagnostics the files' directives suppress (PGC9xx findings
+/// are never suppressed) and adds PGC901-PGC903. Linear in the number of
+/// diagnostics and directives.
+void ApplySuppressions(const RuleSet& rules, Analysis* a);
+
+/// The fix that suppresses `d` (a comment line above its line), or false when
+/// it has no line or is itself about a suppression.
+bool SuppressionFix(const Analysis& a, const Diagnostic& d, Fix* out);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_SUPPRESSIONS_H_

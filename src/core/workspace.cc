@@ -1,0 +1,216 @@
+// The lint pipeline of one root, and the per-project state it needs.
+#include "core/workspace.h"
+
+#include <fnmatch.h>
+
+#include "core/directives.h"
+#include "core/passes.h"
+#include "core/rule_engine.h"
+#include "core/suppressions.h"
+
+namespace pgconflint {
+namespace {
+
+// How far above a file RootsIncluding looks for a postgresql.conf when no
+// project configuration bounds the search.
+constexpr int kRootSearchLevels = 4;
+
+const RealFileSystem& RealDisk() {
+  static const RealFileSystem real;
+  return real;
+}
+
+const HostFacts& ThisMachine() {
+  static const LocalHost local(true);
+  return local;
+}
+
+bool Selected(const std::vector<std::string>& selectors, const RuleInfo& r) {
+  for (const std::string& s : selectors)
+    if (SelectorMatches(s, r)) return true;
+  return false;
+}
+
+}  // namespace
+
+struct Workspace::Project {
+  ProjectConfig config;
+  RuleSet rules;
+  std::vector<std::string> select, ignore;  // the run's selection: flags over the config's
+};
+
+Workspace::Workspace(WorkspaceOptions options)
+    : options_(std::move(options)),
+      fs_(options_.fs ? options_.fs : &RealDisk()),
+      host_(options_.host ? options_.host : &ThisMachine()),
+      cache_(*fs_) {}
+
+Workspace::~Workspace() = default;
+
+const ProjectConfig& Workspace::config() const {
+  static const ProjectConfig kNone;
+  return last_project_ ? last_project_->config : kNone;
+}
+
+const RuleSet& Workspace::rules() const {
+  static const RuleSet* builtin = new RuleSet();
+  return last_project_ ? last_project_->rules : *builtin;
+}
+
+bool Workspace::ProjectFor(const std::string& root, const Project** out, std::string* error) {
+  std::string path = options_.config_path.empty() ? "" : AbsolutePath(*fs_, options_.config_path);
+  if (path.empty() && options_.use_config) path = FindProjectConfig(*fs_, root);
+  auto it = projects_.find(path);
+  if (it != projects_.end()) {
+    *out = it->second.get();
+    return true;
+  }
+  auto p = std::make_unique<Project>();
+  if (!path.empty() && !LoadProjectConfig(*fs_, path, &p->config, error)) return false;
+  for (const auto& [k, v] : options_.profile_facts)
+    if (!SetProfileFact(&p->config.profile, k, v, error)) return false;
+  std::vector<std::string> rule_paths = p->config.extra_rules;
+  for (const std::string& r : options_.rule_paths) rule_paths.push_back(AbsolutePath(*fs_, r));
+  for (const std::string& r : rule_paths) {
+    FileInfo info = fs_->Stat(r);
+    if (info.type == FileInfo::Type::kMissing || info.type == FileInfo::Type::kError) {
+      *error = r + ": " + info.error;
+      return false;
+    }
+    bool ok = info.type == FileInfo::Type::kDirectory ? p->rules.AddDirectory(r, error) : p->rules.AddFile(r, error);
+    if (!ok) return false;
+  }
+  // Selection: --select replaces the config's list; --ignore adds to it.
+  p->select = options_.select.empty() ? p->config.select : options_.select;
+  p->ignore = p->config.ignore;
+  p->ignore.insert(p->ignore.end(), options_.ignore.begin(), options_.ignore.end());
+  *out = p.get();
+  projects_[path] = std::move(p);
+  return true;
+}
+
+MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root) {
+  if (options_.pg_version) return {options_.pg_version, "--pg-version"};
+  // `# pgconflint: pg-version=N` in the root file wins over the project
+  // configuration and the default, not over an explicit --pg-version.
+  std::string abs = AbsolutePath(*fs_, root);
+  if (fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
+  ReadStatus status;
+  std::string error;
+  if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
+    int d = PgVersionDirective(SourceFile(abs, e->text), e->parsed);
+    if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + root};
+  }
+  if (project.config.pg_version) return {*project.config.pg_version, project.config.path};
+  return {Catalog::DefaultMajor(), "default"};
+}
+
+void Workspace::Filter(const Project& project, Analysis* a) const {
+  const ProjectConfig& config = project.config;
+  // per-file-ignores globs are relative to the config file's directory.
+  const std::string base = config.path.empty() ? "" : ParentDirectory(config.path) + "/";
+  std::vector<Diagnostic> kept;
+  kept.reserve(a->diagnostics.size());
+  for (Diagnostic& d : a->diagnostics) {
+    if (!project.select.empty() && !Selected(project.select, *d.rule)) continue;
+    if (Selected(project.ignore, *d.rule)) continue;
+    if (d.file >= 0 && !config.per_file_ignores.empty()) {
+      std::string rel = a->files[d.file].abs_path;
+      if (!base.empty() && rel.compare(0, base.size(), base) == 0) rel = rel.substr(base.size());
+      bool skip = false;
+      for (const auto& [glob, sels] : config.per_file_ignores)
+        skip = skip || (fnmatch(glob.c_str(), rel.c_str(), 0) == 0 && Selected(sels, *d.rule));
+      if (skip) continue;
+    }
+    for (const auto& [sel, sev] : config.severity)
+      if (SelectorMatches(sel, *d.rule)) d.severity = sev;
+    kept.push_back(std::move(d));
+  }
+  a->diagnostics = std::move(kept);
+}
+
+bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error) {
+  const Project* project = nullptr;
+  if (!ProjectFor(root, &project, error)) return false;
+  last_project_ = project;
+  last_major_ = ChooseMajor(*project, root);
+  Analysis& a = *out;
+  a = Analysis();
+  a.root = root;
+  a.catalog = Catalog::ForMajor(last_major_.major);
+  ConfTreeSource(root).Collect({&cache_, options_.display_base}, &a);
+  if (a.failure != Analysis::Failure::kNone) return true;
+  RunPasses(&a, *host_);
+  EngineOptions eo;
+  eo.rules = &project->rules;
+  eo.profile = &project->config.profile;
+  eo.running = options_.running;
+  eo.recommendation_hints = project->config.recommendation_hints;
+  RunRules(eo, &a);
+  a.fatal_before_filters = a.fatal();
+  ApplySuppressions(project->rules, &a);
+  Filter(*project, &a);
+  // Rules and directives appended their findings at the end.
+  a.SortDiagnostics();
+  return true;
+}
+
+std::vector<std::string> Workspace::RootsIncluding(const std::string& file) {
+  std::string abs = AbsolutePath(*fs_, file);
+  std::string stop;
+  if (options_.use_config) {
+    std::string config = options_.config_path.empty() ? FindProjectConfig(*fs_, abs) : options_.config_path;
+    if (!config.empty()) stop = ParentDirectory(AbsolutePath(*fs_, config));
+  }
+  std::vector<std::string> roots;
+  std::string dir = ParentDirectory(abs);
+  for (int level = 0; level <= kRootSearchLevels || !stop.empty(); ++level) {
+    if (fs_->Stat(dir + "/postgresql.conf").type == FileInfo::Type::kRegular) {
+      Analysis a;
+      a.root = dir;
+      ConfTreeSource(dir).Collect({&cache_, ""}, &a);
+      for (const LoadedFile& f : a.files)
+        if (f.abs_path == abs) {
+          roots.push_back(dir);
+          break;
+        }
+    }
+    if (dir == "/" || dir == stop) break;
+    dir = ParentDirectory(dir);
+  }
+  return roots;
+}
+
+void Workspace::Forget(const std::string& path) {
+  std::string abs = AbsolutePath(*fs_, path);
+  cache_.Forget(abs);
+  // A project configuration or a rule file: reload the projects.
+  if (abs.size() > 5 && abs.compare(abs.size() - 5, 5, ".toml") == 0) {
+    projects_.clear();
+    last_project_ = nullptr;
+  }
+}
+
+void Workspace::ForgetAll() {
+  cache_.Clear();
+  projects_.clear();
+  last_project_ = nullptr;
+}
+
+Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
+                  const Profile& profile, const std::string& display_base) {
+  AnalyzeOptions ao;
+  ao.catalog = &catalog;
+  ao.display_base = display_base;
+  Analysis a = AnalyzeText(name, text, ao);
+  EngineOptions eo;
+  eo.rules = &rules;
+  eo.profile = &profile;
+  RunRules(eo, &a);
+  a.fatal_before_filters = a.fatal();
+  ApplySuppressions(rules, &a);
+  a.SortDiagnostics();
+  return a;
+}
+
+}  // namespace pgconflint

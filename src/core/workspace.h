@@ -1,0 +1,102 @@
+// The workspace: the one object every front end (CLI, editor server, CI
+// formats) uses to lint. It finds and loads `.pgconflint.toml`, the profile
+// and the rules for each root, picks the PostgreSQL major, runs the whole
+// pipeline (sources, passes, rules, hints, suppressions, selection), and
+// answers which roots include a file. Files are read through the injected
+// FileSystem, each once until Forget().
+#ifndef PGCONFLINT_CORE_WORKSPACE_H_
+#define PGCONFLINT_CORE_WORKSPACE_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/file_system.h"
+#include "core/host.h"
+#include "core/profile.h"
+#include "core/project_config.h"
+#include "core/rules.h"
+#include "core/settings_source.h"
+
+namespace pgconflint {
+
+struct WorkspaceOptions {
+  const FileSystem* fs = nullptr;  // null: the real disk. REQUIRES: outlives the workspace
+  const HostFacts* host = nullptr; // null: this machine, taken to be the server's host
+  int pg_version = 0;              // 0: the config file's, a root's `pg-version=` directive, else the default
+  bool use_config = true;          // false: ignore .pgconflint.toml (--no-config)
+  std::string config_path;         // --config FILE: use it for every root
+  std::vector<std::pair<std::string, std::string>> profile_facts;  // flags, applied over the config's
+  std::vector<std::string> rule_paths;  // --rules DIR|FILE
+  std::vector<std::string> select;      // replaces the config's when non-empty
+  std::vector<std::string> ignore;      // added to the config's
+  const std::map<std::string, std::string>* running = nullptr;  // pg_settings of a running server
+  /// Paths below this directory (absolute) are shown relative to it; "" = as given.
+  std::string display_base;
+};
+
+/// How the major of a root was chosen, for the output ("PostgreSQL 17 (from
+/// --pg-version)").
+struct MajorChoice {
+  int major = 0;
+  std::string reason;  // "--pg-version", ".pgconflint.toml", "pg-version directive", "default"
+};
+
+/// Not thread-safe: one workspace per thread of work.
+class Workspace {
+ public:
+  explicit Workspace(WorkspaceOptions options);
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+  /// Lints `root` (a file or a data directory). False with *error for a
+  /// configuration problem (a malformed .pgconflint.toml or rule file, a bad
+  /// profile fact): the caller exits 2. A root that cannot be read is not an
+  /// error here: it is reported in out->failure.
+  bool Lint(const std::string& root, Analysis* out, std::string* error);
+
+  /// The configuration, major and rules that applied to the last linted root.
+  const ProjectConfig& config() const;
+  const MajorChoice& major() const { return last_major_; }
+  const RuleSet& rules() const;
+
+  /// The roots (data directories or root files) whose include trees contain
+  /// `file`: the directories above it that hold a postgresql.conf, up to the
+  /// project configuration's directory (or four levels). `file` itself when
+  /// it is such a root.
+  std::vector<std::string> RootsIncluding(const std::string& file);
+
+  /// Forgets what was read of `path` (it changed), or of every file.
+  void Forget(const std::string& path);
+  void ForgetAll();
+
+  const FileSystem& fs() const { return *fs_; }
+
+ private:
+  struct Project;
+  bool ProjectFor(const std::string& root, const Project** out, std::string* error);
+  MajorChoice ChooseMajor(const Project& project, const std::string& root);
+  void Filter(const Project& project, Analysis* a) const;
+
+  WorkspaceOptions options_;
+  const FileSystem* fs_;
+  const HostFacts* host_;
+  FileCache cache_;
+  std::map<std::string, std::unique_ptr<Project>> projects_;  // by config path ("" = none)
+  const Project* last_project_ = nullptr;
+  MajorChoice last_major_;
+};
+
+/// Analysis, rules and suppressions over configuration text named `name` (for
+/// rule examples, docs and tests): no config file, no selection. Paths below
+/// `display_base` (absolute) are shown relative to it.
+Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
+                  const Profile& profile, const std::string& display_base = "");
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_WORKSPACE_H_

@@ -76,6 +76,13 @@ Diagnostic MakeDiagnostic(const RuleInfo& rule, Location where, std::string mess
 /// A fix with one edit.
 Fix MakeFix(std::string title, FixSafety safety, Location where, std::string text);
 
+/// Applies the edits of `fixes` that fall in `file` to `text` (the file's
+/// bytes). A fix whose edits overlap an earlier fix's is skipped whole;
+/// *applied (optional) counts the fixes applied. Bytes outside the edits are
+/// unchanged.
+std::string ApplyFixes(const std::string& text, int file, const std::vector<const Fix*>& fixes,
+                       int* applied = nullptr);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_DIAGNOSTIC_H_

@@ -1,0 +1,120 @@
+// `# pgconflint:` directives and suppressions.
+#include "core/directives.h"
+
+#include <gtest/gtest.h>
+
+#include "core/suppressions.h"
+#include "core/workspace.h"
+
+namespace pgconflint {
+namespace {
+
+FileDirectives Read(const std::string& text) {
+  SourceFile f("postgresql.conf", text);
+  return ReadDirectives(f, Parse(f));
+}
+
+std::vector<std::string> Codes(const Analysis& a) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : a.diagnostics) out.push_back(std::string(d.rule->code) + "@" +
+                                                          std::to_string(a.files[d.file].source.LineOf(d.range.begin)));
+  return out;
+}
+
+Analysis Lint(const std::string& text) {
+  static const RuleSet rules;
+  return LintText("postgresql.conf", text, *Catalog::ForMajor(18), rules, Profile());
+}
+
+TEST(DirectivesTest, KindsAndTheLinesTheyApplyTo) {
+  FileDirectives d = Read(
+      "work_mem = 10  # pgconflint: disable=PGC202,value-rounded # why\n"
+      "# pgconflint: disable=PGC204\n"
+      "\n"
+      "# a comment between\n"
+      "shared_buffers = 16384\n"
+      "# pgconflint: disable-file=PGC303 pg-version=17\n");
+  ASSERT_EQ(d.directives.size(), 4u);
+  EXPECT_TRUE(d.malformed.empty());
+  EXPECT_EQ(d.directives[0].kind, Directive::Kind::kDisableLine);
+  EXPECT_EQ(d.directives[0].line, 1u);
+  EXPECT_EQ(d.directives[0].selectors, (std::vector<std::string>{"PGC202", "value-rounded"}));
+  EXPECT_EQ(d.directives[1].kind, Directive::Kind::kDisableNext);
+  EXPECT_EQ(d.directives[1].line, 5u);
+  EXPECT_EQ(d.directives[2].kind, Directive::Kind::kDisableFile);
+  EXPECT_EQ(d.directives[3].kind, Directive::Kind::kPgVersion);
+  EXPECT_EQ(d.directives[3].pg_version, 17);
+}
+
+TEST(DirectivesTest, OnlyRealCommentsCount) {
+  FileDirectives d = Read("cluster_name = 'a # pgconflint: pg-version=14'\n");
+  EXPECT_TRUE(d.directives.empty());
+  EXPECT_TRUE(d.malformed.empty());
+}
+
+TEST(DirectivesTest, AReasonNeedsNoSecondHashButAMisspeltItemIsReported) {
+  FileDirectives ok = Read("# pgconflint: disable=listen-all-without-ssl because TLS terminates at the proxy\n");
+  EXPECT_EQ(ok.directives.size(), 1u);
+  EXPECT_TRUE(ok.malformed.empty());
+  FileDirectives typo = Read("# pgconflint: disable=PGC202 disabel=PGC203 and a reason\n");
+  EXPECT_EQ(typo.directives.size(), 1u);
+  ASSERT_EQ(typo.malformed.size(), 1u);
+  EXPECT_EQ(typo.malformed[0].item, "disabel=PGC203");
+  FileDirectives words = Read("# pgconflint: please ignore this line\n");
+  EXPECT_TRUE(words.directives.empty());
+  EXPECT_EQ(words.malformed.size(), 1u) << "one finding for the comment, not one per word";
+}
+
+TEST(DirectivesTest, AbsurdVersionsAreNoVersion) {
+  FileDirectives d = Read("# pgconflint: pg-version=4294967310\n");
+  ASSERT_EQ(d.directives.size(), 1u);
+  EXPECT_EQ(d.directives[0].pg_version, 0);
+  Analysis a = Lint("# pgconflint: pg-version=4294967310\n");
+  EXPECT_EQ(Codes(a), std::vector<std::string>{"PGC903@1"});
+}
+
+TEST(SuppressionsTest, LineNextAndFile) {
+  Analysis a = Lint(
+      "work_mem = 10  # pgconflint: disable=value-out-of-range # legacy test box\n"
+      "# pgconflint: disable=PGC204\n"
+      "shared_buffers = 16384\n"
+      "# pgconflint: disable-file=PGC303\n"
+      "port = 5432\nport = 5433\n"
+      "temp_buffers = '8MB'  # pgconflint: disable=PGC202\n");
+  EXPECT_EQ(Codes(a), std::vector<std::string>{"PGC901@7"});
+  EXPECT_TRUE(a.fatal()) << "suppressing PGC202 does not make the server start";
+}
+
+TEST(SuppressionsTest, ManySuppressionsStayLinear) {
+  // 20,000 pairs: quadratic matching would take seconds; the test only
+  // checks the result, the benchmark measures the time.
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "# pgconflint: disable=PGC202\nwork_mem = 1\n";
+  Analysis a = Lint(text);
+  for (const Diagnostic& d : a.diagnostics) EXPECT_NE(std::string(d.rule->code), "PGC202");
+}
+
+TEST(SuppressionsTest, TheSuppressionFixSilencesTheFindingWithoutAnUnusedSuppression) {
+  const char* cases[] = {
+      "shared_buffers = 16384\n",                         // PGC204 on a setting
+      "  work_mem = 64 MB\n",                             // PGC001 on a syntax error, indented
+      "port = 5432\n# a comment\nport = 5433\n",          // PGC303
+  };
+  for (const char* text : cases) {
+    Analysis a = Lint(text);
+    ASSERT_FALSE(a.diagnostics.empty()) << text;
+    for (const Diagnostic& d : a.diagnostics) {
+      Fix fix;
+      ASSERT_TRUE(SuppressionFix(a, d, &fix)) << text;
+      std::string fixed = ApplyFixes(a.files[0].source.text(), 0, {&fix});
+      Analysis after = Lint(fixed);
+      for (const Diagnostic& x : after.diagnostics) {
+        EXPECT_NE(std::string(x.rule->code), std::string(d.rule->code)) << fixed;
+        EXPECT_NE(std::string(x.rule->code), "PGC901") << fixed;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pgconflint

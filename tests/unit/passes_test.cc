@@ -1,0 +1,116 @@
+// The passes' fixes: each applied fix removes its finding, changes nothing
+// else the server reads, and a second application changes nothing.
+#include "core/passes.h"
+
+#include <gtest/gtest.h>
+
+#include "core/analysis.h"
+#include "core/host.h"
+
+namespace pgconflint {
+namespace {
+
+Analysis Analyze18(const std::string& text) {
+  AnalyzeOptions o;
+  o.catalog = Catalog::ForMajor(18);
+  static const OverlayFileSystem empty(nullptr, "/");
+  o.fs = &empty;
+  return AnalyzeText("/p/postgresql.conf", text, o);
+}
+
+const Diagnostic* Find(const Analysis& a, const char* code) {
+  for (const Diagnostic& d : a.diagnostics)
+    if (std::string(d.rule->code) == code) return &d;
+  return nullptr;
+}
+
+struct Case {
+  const char* text;
+  const char* code;
+  const char* fixed;  // after the first fix
+  FixSafety safety;
+};
+
+TEST(PassesTest, FixesDoWhatTheySay) {
+  const Case cases[] = {
+      {"work_mem = 64 MB\n", "PGC001", "work_mem = '64MB'\n", FixSafety::kSafe},
+      {"listen_addresses = 0.0.0.0  # all\n", "PGC001", "listen_addresses = '0.0.0.0'  # all\n", FixSafety::kSafe},
+      {"work_mem = 64 MiB\n", "PGC001", "work_mem = '64MiB'\n", FixSafety::kUnsafe},
+      {"sort_mem = '4MB'\n", "PGC103", "work_mem = '4MB'\n", FixSafety::kSafe},
+      {"shared_buffers = 16384\n", "PGC204", "shared_buffers = '128MB'\n", FixSafety::kSafe},
+      {"port = 1\n# keep\nport = 2\n", "PGC303", "# keep\nport = 2\n", FixSafety::kSafe},
+      {"wrok_mem = '1MB'\n", "PGC101", "work_mem = '1MB'\n", FixSafety::kUnsafe},
+  };
+  for (const Case& c : cases) {
+    Analysis a = Analyze18(c.text);
+    const Diagnostic* d = Find(a, c.code);
+    ASSERT_NE(d, nullptr) << c.text;
+    ASSERT_EQ(d->fixes.size(), 1u) << c.text;
+    EXPECT_EQ(d->fixes[0].safety, c.safety) << c.text;
+    std::string fixed = ApplyFixes(c.text, 0, {&d->fixes[0]});
+    EXPECT_EQ(fixed, c.fixed);
+    Analysis after = Analyze18(fixed);
+    EXPECT_EQ(Find(after, c.code), nullptr) << fixed;
+    if (c.safety == FixSafety::kSafe) {
+      EXPECT_FALSE(after.fatal()) << fixed;
+      for (const Diagnostic& x : after.diagnostics) EXPECT_TRUE(x.fixes.empty() || x.rule != d->rule) << fixed;
+    }
+  }
+}
+
+TEST(PassesTest, OverriddenAcrossFilesIsAnUnsafeDeletionWithANote) {
+  OverlayFileSystem fs(nullptr, "/p");
+  fs.Set("/p/postgresql.conf", "work_mem = '4MB'\ninclude 'tuning.conf'\n");
+  fs.Set("/p/tuning.conf", "work_mem = '64MB'\n");
+  AnalyzeOptions o;
+  o.catalog = Catalog::ForMajor(18);
+  o.fs = &fs;
+  Analysis a = Analyze("/p/postgresql.conf", o);
+  const Diagnostic* d = Find(a, "PGC303");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->message, "\"work_mem\" is set again later, so this line has no effect");
+  ASSERT_EQ(d->notes.size(), 1u);
+  EXPECT_EQ(a.Describe(d->notes[0].where), "/p/tuning.conf:1");
+  EXPECT_EQ(d->fixes[0].safety, FixSafety::kUnsafe);
+  EXPECT_TRUE(d->tags & kTagUnnecessary);
+}
+
+TEST(PassesTest, HostDependentValuesAreWarningsOffTheServersHost) {
+  const std::string text = "lc_messages = 'xx_YY.UTF-8'\n";
+  for (bool server_host : {true, false}) {
+    LocalHost host(server_host);
+    AnalyzeOptions o;
+    o.catalog = Catalog::ForMajor(18);
+    o.host = &host;
+    static const OverlayFileSystem empty(nullptr, "/");
+    o.fs = &empty;
+    Analysis a = AnalyzeText("/p/postgresql.conf", text, o);
+    const Diagnostic* d = Find(a, "PGC201");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->fatal, server_host);
+    EXPECT_EQ(d->severity, server_host ? Severity::kError : Severity::kWarning);
+    if (!server_host) {
+      EXPECT_NE(d->message.find("depends on the server's host"), std::string::npos) << d->message;
+    }
+  }
+  UnknownHost unknown;
+  AnalyzeOptions o;
+  o.catalog = Catalog::ForMajor(18);
+  o.host = &unknown;
+  static const OverlayFileSystem empty(nullptr, "/");
+  o.fs = &empty;
+  EXPECT_TRUE(AnalyzeText("/p/postgresql.conf", text, o).diagnostics.empty());
+}
+
+TEST(ApplyFixesTest, OverlappingFixesAreSkippedWhole) {
+  Fix a = MakeFix("a", FixSafety::kSafe, {0, {0, 4}}, "AAAA");
+  Fix b = MakeFix("b", FixSafety::kSafe, {0, {2, 6}}, "B");
+  Fix c = MakeFix("c", FixSafety::kSafe, {0, {8, 8}}, "+");
+  int applied = 0;
+  EXPECT_EQ(ApplyFixes("0123456789", 0, {&a, &b, &c}, &applied), "AAAA4567+89");
+  EXPECT_EQ(applied, 2);
+  EXPECT_EQ(ApplyFixes("0123456789", 1, {&a}), "0123456789") << "edits of other files are not applied";
+}
+
+}  // namespace
+}  // namespace pgconflint

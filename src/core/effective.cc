@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/quantity.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -17,11 +18,7 @@ constexpr int kSpecialWorkerProcs18 = 2;
 // io_max_concurrency's automatic value is capped at 64.
 constexpr int kMaxAutoIoConcurrency = 64;
 
-std::string N(double v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%.0f", v);
-  return buf;
-}
+std::string N(double v) { return FormatWhole(v); }
 
 }  // namespace
 
@@ -35,7 +32,7 @@ ExprValue TypedValue(const Parameter& p, const std::string& value) {
       double v = strtod(value.c_str(), nullptr);
       // Sentinels (-1 = automatic/disabled) stay plain numbers.
       if (p.unit_kind == UnitKind::kNone || v < 0) return ExprValue::Number(v);
-      return ExprValue::Number(v * p.unit_amount, p.unit_kind == UnitKind::kMemory ? Dim::kBytes : Dim::kMs);
+      return ExprValue::Number(v * p.unit_amount, UnitDim(p));
     }
   }
   return ExprValue::Null();
@@ -129,7 +126,7 @@ std::optional<DerivedValue> EffectiveConfig::Derived(std::string_view name) cons
     if (major >= 18) {
       double cap = Number("io_max_combine_limit");
       if (cap < v)
-        return DerivedValue{bytes(cap * block), "capped by io_max_combine_limit (" + ExprValue::Number(cap * block, Dim::kBytes).Display() + ")"};
+        return DerivedValue{bytes(cap * block), "capped by io_max_combine_limit (" + FormatHuman(cap * block, Dim::kBytes) + ")"};
     }
     return DerivedValue{bytes(v * block), "as configured"};
   }

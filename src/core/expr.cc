@@ -9,57 +9,12 @@
 
 namespace pgconflint {
 
-namespace {
-
-struct UnitDef {
-  const char* name;
-  double factor;
-  Dim dim;
-};
-
-// Units as in postgresql.conf (case-sensitive), converted to bytes or ms.
-constexpr UnitDef kUnits[] = {
-    {"B", 1, Dim::kBytes},
-    {"kB", 1024, Dim::kBytes},
-    {"MB", 1024.0 * 1024, Dim::kBytes},
-    {"GB", 1024.0 * 1024 * 1024, Dim::kBytes},
-    {"TB", 1024.0 * 1024 * 1024 * 1024, Dim::kBytes},
-    {"us", 0.001, Dim::kMs},
-    {"ms", 1, Dim::kMs},
-    {"s", 1000, Dim::kMs},
-    {"min", 60000, Dim::kMs},
-    {"h", 3600000, Dim::kMs},
-    {"d", 86400000, Dim::kMs},
-};
-
-std::string FormatNumber(double v) {
-  char buf[64];
-  if (std::fabs(v) < 1e15 && v == std::floor(v)) {
-    snprintf(buf, sizeof buf, "%.0f", v);
-  } else {
-    snprintf(buf, sizeof buf, "%.4g", v);
-  }
-  return buf;
-}
-
-}  // namespace
-
 bool ParseQuantity(std::string_view text, ExprValue* out) {
-  std::string s(text);
-  char* end = nullptr;
-  double v = strtod(s.c_str(), &end);
-  if (end == s.c_str()) return false;
-  std::string unit(end);
-  if (unit.empty()) {
-    *out = ExprValue::Number(v);
-    return true;
-  }
-  for (const UnitDef& u : kUnits)
-    if (unit == u.name) {
-      *out = ExprValue::Number(v * u.factor, u.dim);
-      return true;
-    }
-  return false;
+  Quantity q;
+  std::string error;
+  if (!ParseQuantity(text, &q, &error)) return false;
+  *out = ExprValue::Number(q.value, q.dim);
+  return true;
 }
 
 std::string ExprValue::Display() const {
@@ -69,29 +24,7 @@ std::string ExprValue::Display() const {
     case Kind::kString: return string;
     case Kind::kNumber: break;
   }
-  if (dim == Dim::kBytes) {
-    static const std::pair<const char*, double> units[] = {
-        {"TB", 1024.0 * 1024 * 1024 * 1024}, {"GB", 1024.0 * 1024 * 1024}, {"MB", 1024.0 * 1024}, {"kB", 1024}};
-    for (const auto& [n, f] : units) {
-      if (std::fabs(number) >= f) {
-        double q = number / f;
-        if (q == std::floor(q) || std::fabs(number) >= 10 * f) {
-          char buf[64];
-          snprintf(buf, sizeof buf, q == std::floor(q) ? "%.0f%s" : "%.1f%s", q, n);
-          return buf;
-        }
-      }
-    }
-    return FormatNumber(number) + "B";
-  }
-  if (dim == Dim::kMs) {
-    static const std::pair<const char*, double> units[] = {
-        {"d", 86400000}, {"h", 3600000}, {"min", 60000}, {"s", 1000}};
-    for (const auto& [n, f] : units)
-      if (number != 0 && std::fmod(number, f) == 0) return FormatNumber(number / f) + n;
-    return FormatNumber(number) + "ms";
-  }
-  return FormatNumber(number);
+  return FormatHuman(number, dim);
 }
 
 class Expr {

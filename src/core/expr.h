@@ -24,9 +24,9 @@
 #include <string_view>
 #include <vector>
 
-namespace pgconflint {
+#include "core/quantity.h"
 
-enum class Dim { kNone, kBytes, kMs };
+namespace pgconflint {
 
 struct ExprValue {
   enum class Kind { kNull, kNumber, kBool, kString } kind = Kind::kNull;
@@ -93,7 +93,9 @@ class CompiledExpr {
   std::string text_;
 };
 
-/// Parses a quantity literal such as "128kB", "16GB", "5min", "0.4" into a value.
+/// Parses a quantity literal such as "128kB", "16GB", "5min", "0.4" into a
+/// value, as ParseQuantity of core/quantity.h (NaN, infinity and unknown
+/// units are refused).
 bool ParseQuantity(std::string_view text, ExprValue* out);
 
 /// Expands a message template: each {expression} is evaluated and displayed.

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "core/expr.h"
+#include "core/quantity.h"
 
 namespace pgconflint {
 namespace {
@@ -56,11 +56,14 @@ bool ParseWorkload(const std::string& s, Workload* out) { return Lookup(kWorkloa
 std::string ContainerName(ContainerKind c) { return NameOf(kContainers, c); }
 bool ParseContainer(const std::string& s, ContainerKind* out) { return Lookup(kContainers, s, out); }
 
-bool ParseBytes(const std::string& s, double* out) {
-  ExprValue v;
-  if (!ParseQuantity(s, &v) || v.kind != ExprValue::Kind::kNumber || v.number <= 0) return false;
-  if (v.dim == Dim::kMs) return false;
-  *out = v.number;  // no unit: bytes
+bool ParseBytes(const std::string& s, double* out, std::string* error) {
+  double bytes;
+  if (!ParseQuantityOf(s, Dim::kBytes, &bytes, error)) return false;
+  if (bytes <= 0) {
+    *error = "expected a positive size such as 64GB";
+    return false;
+  }
+  *out = bytes;
   return true;
 }
 
@@ -93,9 +96,14 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     *error = "invalid " + key + " \"" + value + "\" (expected " + expected + ")";
     return false;
   };
+  auto refuse = [&](const std::string& why) {
+    *error = "invalid " + key + " \"" + value + "\": " + why;
+    return false;
+  };
+  std::string why;
   if (key == "ram") {
     double b;
-    if (!ParseBytes(value, &b)) return bad("a size such as 64GB");
+    if (!ParseBytes(value, &b, &why)) return refuse(why);
     p->ram_bytes = b;
   } else if (key == "cpus") {
     char* end;
@@ -136,9 +144,9 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     else if (key == "storage-safe-without-fsync") p->storage_safe_without_fsync = b;
     else p->baseline_measurement = b;
   } else if (key == "nodes-per-query" || key == "headroom") {
-    char* end;
-    double d = strtod(value.c_str(), &end);
-    if (*end || d < 0 || (key == "headroom" && d >= 1)) return bad(key == "headroom" ? "a fraction such as 0.1" : "a number");
+    double d;
+    if (!ParseQuantityOf(value, Dim::kNone, &d, &why)) return refuse(why);
+    if (d < 0 || (key == "headroom" && d >= 1)) return bad(key == "headroom" ? "a fraction such as 0.1" : "a number of at least 0");
     (key == "headroom" ? p->headroom : p->nodes_per_query) = d;
   } else {
     *error = "unknown profile fact \"" + key + "\"";

@@ -44,8 +44,10 @@ std::string WorkloadName(Workload w);
 bool ParseWorkload(const std::string& s, Workload* out);
 std::string ContainerName(ContainerKind c);
 bool ParseContainer(const std::string& s, ContainerKind* out);
-/// "64GB", "512MB", "1TB" (also plain bytes) -> bytes.
-bool ParseBytes(const std::string& s, double* out);
+/// "64GB", "512MB", "1TB" -> bytes: a positive quantity with a memory unit of
+/// postgresql.conf (case-sensitive: "16gb", "16G" and a bare "16" are refused).
+/// False with *error (the reason, naming the valid units) otherwise.
+bool ParseBytes(const std::string& s, double* out, std::string* error);
 /// "yes"/"no"/"true"/"false"/"on"/"off".
 bool ParseYesNo(const std::string& s, bool* out);
 

@@ -3,9 +3,36 @@
 
 #include <toml++/toml.h>
 
+#include <charconv>
+#include <utility>
+
 #include "core/catalog.h"
 
 namespace pgconflint {
+namespace {
+
+// A [profile] value as the text a flag would give: numbers in their shortest
+// exact spelling ("0.1", "1e+300", "nan"), so that SetProfileFact judges them
+// as it judges flags. Each node type is read as itself (no numeric conversion).
+bool ProfileFactText(const toml::node& v, std::string* out) {
+  if (const auto* s = v.as_string()) {
+    *out = s->get();
+  } else if (const auto* i = v.as_integer()) {
+    *out = std::to_string(i->get());
+  } else if (const auto* d = v.as_floating_point()) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, d->get());
+    *out = std::string(buf, r.ptr);
+  } else if (const auto* b = v.as_boolean()) {
+    *out = b->get() ? "yes" : "no";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string FindProjectConfig(const FileSystem& fs, const std::string& start) {
   std::string abs = AbsolutePath(fs, start.empty() ? "." : start);
   std::string dir = fs.Stat(abs).type == FileInfo::Type::kDirectory ? abs : ParentDirectory(abs);
@@ -62,9 +89,11 @@ bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectCon
     if (!ok) return fail(&v, "unknown key \"" + std::string(k.str()) + "\"");
   }
   if (const toml::node* n = t.get("pg-version")) {
-    auto v = n->value<int64_t>();
-    if (!v || !Catalog::ForMajor(static_cast<int>(*v))) return fail(n, "pg-version must be one of 14..18");
-    out->pg_version = static_cast<int>(*v);
+    // Only an integer node: toml++'s integer read of a float converts out of range.
+    const toml::value<int64_t>* v = n->as_integer();
+    if (!v || !std::in_range<int>(v->get()) || !Catalog::ForMajor(static_cast<int>(v->get())))
+      return fail(n, "pg-version must be one of 14..18");
+    out->pg_version = static_cast<int>(v->get());
   }
   if (const toml::node* n = t.get("fail-on")) {
     auto v = n->value<std::string>();
@@ -121,11 +150,7 @@ bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectCon
         continue;
       }
       std::string value;
-      if (auto s = v.value<std::string>()) value = *s;
-      else if (auto i = v.value<int64_t>()) value = std::to_string(*i);
-      else if (auto d = v.value<double>()) value = std::to_string(*d);
-      else if (auto b = v.value<bool>()) value = *b ? "yes" : "no";
-      else return fail(&v, "profile." + key + " must be a string, number or boolean");
+      if (!ProfileFactText(v, &value)) return fail(&v, "profile." + key + " must be a string, number or boolean");
       std::string e;
       if (!SetProfileFact(&out->profile, key, value, &e)) return fail(&v, e);
     }

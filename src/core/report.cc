@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/quantity.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -216,10 +217,7 @@ std::optional<std::string> EffectiveValue(const EffectiveConfig& eff, const Sett
   if (!d || d->value.kind != ExprValue::Kind::kNumber) return s.value;
   double v = d->value.number;
   if (d->value.dim != Dim::kNone && s.param->unit_amount > 0) v /= s.param->unit_amount;
-  if (s.param->type == VarType::kReal) return FormatReal(v);
-  char buf[32];
-  snprintf(buf, sizeof buf, "%.0f", v);
-  return std::string(buf);
+  return s.param->type == VarType::kReal ? FormatReal(v) : FormatWhole(v);
 }
 
 std::string RenderShow(const Analysis& a, const std::vector<std::string>& names, bool as_json,

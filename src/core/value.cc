@@ -5,28 +5,15 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <strings.h>
 
+#include "core/quantity.h"
 
 namespace pgconflint {
 namespace {
 
-// One spelling of a unit the server accepts, in microseconds or bytes.
-struct UnitSpelling {
-  const char* name;
-  int64_t amount;
-};
-
-// The user-visible unit names, largest first, as in PostgreSQL's conversion
-// tables; each unit's "next smaller unit" is the following entry.
-constexpr UnitSpelling kMemoryUnits[] = {
-    {"TB", 1ll << 40}, {"GB", 1ll << 30}, {"MB", 1ll << 20}, {"kB", 1ll << 10}, {"B", 1}};
-constexpr UnitSpelling kTimeUnits[] = {
-    {"d", 86400000000ll}, {"h", 3600000000ll}, {"min", 60000000ll},
-    {"s", 1000000ll},     {"ms", 1000ll},      {"us", 1}};
 constexpr int kMaxUnitLen = 3;
 
 const char kMemoryHint[] =
@@ -60,8 +47,9 @@ bool ConvertToBaseUnit(double value, const char* rest, const Parameter& param, d
   unit[len] = '\0';
   while (IsSpace(*rest)) ++rest;
   if (*rest) return false;  // unit too long, or junk after it
-  const UnitSpelling* table = param.unit_kind == UnitKind::kMemory ? kMemoryUnits : kTimeUnits;
-  size_t n = param.unit_kind == UnitKind::kMemory ? std::size(kMemoryUnits) : std::size(kTimeUnits);
+  // The server's tables list units largest first, like UnitsOf.
+  std::span<const Unit> table = UnitsOf(UnitDim(param));
+  const size_t n = table.size();
   int64_t base = BaseAmount(param);
   for (size_t i = 0; i < n; ++i) {
     if (strcmp(unit, table[i].name) != 0) continue;
@@ -87,12 +75,6 @@ std::string InvalidValueMessage(const Parameter& param, std::string_view value) 
 // The unit as the server prints it in range messages: "kB", "8kB", "ms".
 std::string UnitSuffix(const Parameter& param) {
   return param.unit[0] ? std::string(" ") + param.unit : std::string();
-}
-
-std::string FormatInt(double v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  return buf;
 }
 
 // Shared by integers and reals once the number is read (parse_int and
@@ -150,11 +132,11 @@ void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* 
   if (val < param.min || val > param.max) {
     out->problem = ValueProblem::kOutOfRange;
     std::string u = UnitSuffix(param);
-    out->message = FormatInt(val) + u + " is outside the valid range for parameter " +
+    out->message = FormatWhole(val) + u + " is outside the valid range for parameter " +
                    Quote(param.name) + " (" + param.min_val + u + " .. " + param.max_val + u + ")";
     return;
   }
-  out->normalized = FormatInt(val);
+  out->normalized = FormatWhole(val);
 }
 
 void ParseRealValue(const Parameter& param, const std::string& text, ParsedValue* out) {
@@ -248,26 +230,21 @@ bool ParseBool(std::string_view value, bool* result) {
   return false;
 }
 
-std::string FormatReal(double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%g", v);
-  return buf;
+Dim UnitDim(const Parameter& param) {
+  switch (param.unit_kind) {
+    case UnitKind::kMemory: return Dim::kBytes;
+    case UnitKind::kTime: return Dim::kMs;
+    case UnitKind::kNone: break;
+  }
+  return Dim::kNone;
 }
 
 std::string FormatWithUnit(double value, const Parameter& param) {
-  if (param.unit_kind == UnitKind::kNone) return FormatInt(value);
+  if (param.unit_kind == UnitKind::kNone) return FormatWhole(std::trunc(value));
   int64_t v = static_cast<int64_t>(value);
   if (v == -1) return "-1";  // the "automatic"/"disabled" sentinel has no unit
-  if (v == 0) return FormatInt(value) + param.unit;
-  int64_t base = BaseAmount(param);
-  const UnitSpelling* t = param.unit_kind == UnitKind::kMemory ? kMemoryUnits : kTimeUnits;
-  size_t n = param.unit_kind == UnitKind::kMemory ? std::size(kMemoryUnits) : std::size(kTimeUnits);
-  __int128 amount = static_cast<__int128>(v) * base;
-  for (size_t i = 0; i < n; ++i) {
-    if (amount % t[i].amount == 0)
-      return std::to_string(static_cast<long long>(amount / t[i].amount)) + t[i].name;
-  }
-  return FormatInt(value) + param.unit;
+  if (v == 0) return "0" + std::string(param.unit);
+  return FormatExactUnit(v, BaseAmount(param), UnitDim(param));
 }
 
 ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::string_view value) {

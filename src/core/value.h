@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/catalog.h"
+#include "core/quantity.h"
 
 namespace pgconflint {
 
@@ -49,8 +50,8 @@ ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::stri
 /// PostgreSQL's boolean spelling rules (parse_bool_with_len). Sets *result.
 bool ParseBool(std::string_view value, bool* result);
 
-/// Formats a double as C's "%g" does (how the server prints reals).
-std::string FormatReal(double v);
+/// The dimension of `param`'s values in expressions: bytes, milliseconds or none.
+Dim UnitDim(const Parameter& param);
 
 /// The display of an integer in the base unit with the largest exact unit
 /// ("1536kB", "102MB", "1min"), as SHOW prints it.

@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
+#include "core/quantity.h"
+
 namespace {
 
 using nlohmann::json;
@@ -75,21 +77,16 @@ bool WriteIfChanged(const std::string& path, const std::string& content) {
   return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
-// Parses pg_settings' unit into (kind, amount): "8kB" -> memory 8192 bytes.
+// Parses pg_settings' unit into (kind, amount) with the runtime's quantity
+// parser: "8kB" -> memory 8192 bytes, "min" -> time 60000 ms.
 std::pair<std::string, double> ParseUnit(const std::string& unit) {
   if (unit.empty()) return {"kNone", 0};
-  size_t i = 0;
-  while (i < unit.size() && isdigit(static_cast<unsigned char>(unit[i]))) ++i;
-  double n = i ? std::stod(unit.substr(0, i)) : 1;
-  std::string u = unit.substr(i);
-  static const std::map<std::string, double> mem = {
-      {"B", 1}, {"kB", 1024}, {"MB", 1024.0 * 1024}, {"GB", 1024.0 * 1024 * 1024},
-      {"TB", 1024.0 * 1024 * 1024 * 1024}};
-  static const std::map<std::string, double> time = {
-      {"us", 0.001}, {"ms", 1}, {"s", 1000}, {"min", 60000}, {"h", 3600000}, {"d", 86400000}};
-  if (auto it = mem.find(u); it != mem.end()) return {"kMemory", n * it->second};
-  if (auto it = time.find(u); it != time.end()) return {"kTime", n * it->second};
-  throw std::runtime_error("unknown unit in knowledge: " + unit);
+  pgconflint::Quantity q;
+  std::string error;
+  std::string text = isdigit(static_cast<unsigned char>(unit[0])) ? unit : "1" + unit;
+  if (!pgconflint::ParseQuantity(text, &q, &error) || q.dim == pgconflint::Dim::kNone)
+    throw std::runtime_error("unknown unit in knowledge: " + unit + (error.empty() ? "" : " (" + error + ")"));
+  return {q.dim == pgconflint::Dim::kBytes ? "kMemory" : "kTime", q.value};
 }
 
 std::string ContextEnum(const std::string& c) {

@@ -90,5 +90,19 @@ TEST(ExprTest, TemplatesDisplayValuesWithUnits) {
             "sb 8GB, every 15min, {nope(}");
 }
 
+TEST(ExprTest, QuantityLiteralsAreStrict) {
+  MapEnv env;
+  std::string error;
+  // Units are postgresql.conf's, case-sensitive; no NaN, infinity or overflow.
+  for (const char* bad : {"work_mem > 16gb", "work_mem > 1e999", "work_mem > 0x10", "work_mem > 1.7e308TB"})
+    EXPECT_EQ(CompiledExpr::Parse(bad, &error), nullptr) << bad;
+  // Quoted, what is not a quantity is a string.
+  EXPECT_EQ(Eval("'16gb'", env).kind, ExprValue::Kind::kString);
+  EXPECT_EQ(Eval("'inf'", env).kind, ExprValue::Kind::kString);
+  EXPECT_EQ(Eval("'1e999'", env).kind, ExprValue::Kind::kString);
+  EXPECT_EQ(Eval("'1us'", env).number, 0.001);
+  EXPECT_EQ(Eval("1e3ms", env).Display(), "1s");
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -25,6 +25,8 @@
 #include "core/linter.h"
 #include "core/project_config.h"
 #include "core/recommend.h"
+#include "core/recommend_plan.h"
+#include "core/recommend_render.h"
 #include "core/report.h"
 #include "core/rules.h"
 
@@ -86,7 +88,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   static const char* const kFacts[][2] = {
       {"ram", "RAM of the host, e.g. 64GB"},
       {"cpus", "CPU count"},
-      {"storage", "Storage of the data directory: hdd, sata-ssd, nvme, raid-san, network-block, cold-object"},
+      {"storage", "Storage of the data directory: "},  // + the types of knowledge/storage.toml
       {"workload", "oltp, olap, mixed, web, desktop"},
       {"connections", "Expected concurrent connections"},
       {"os", "linux, freebsd, macos, windows"},
@@ -99,7 +101,8 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   };
   for (const auto& f : kFacts) {
     std::string key = f[0];
-    sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
+    std::string help = key == "storage" ? f[1] + StorageChoices() : f[1];
+    sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, help);
   }
   sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/catalog.h"
+#include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
 
 namespace pgconflint {
@@ -211,6 +212,7 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
   eo.rules = &rules;
   eo.profile = &profile;
   RunRules(eo, &a);
+  AddRecommendationHints(eo, &a);
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(rules, &a);
   return a;
@@ -242,6 +244,7 @@ bool Linter::Lint(const std::string& root, Analysis* out, std::string* error) {
   eo.running = options_.running;
   eo.recommendation_hints = l->config.recommendation_hints;
   RunRules(eo, out);
+  AddRecommendationHints(eo, out);
   out->fatal_before_filters = out->fatal();
   ApplySuppressions(l->rules, out);
   // Selection: --select replaces the config's list; --ignore adds to it.

@@ -67,7 +67,7 @@ void AddCombineLimit(const StorageType& t, const Catalog& cat, std::vector<Cell>
     cells->push_back({"io_max_combine_limit",
                       std::max(SizeBytes(combine.value), 128 * 1024.0) >= 256 * 1024 ? combine.value : "128kB", "", "",
                       "must be at least io_combine_limit, or reads are silently capped (restart to change)",
-                      "reference-aio"});
+                      "docs-aio"});
 }
 
 StorageRow RowFor(Storage s, const Catalog& cat, const Profile& p, double io_max) {
@@ -156,7 +156,7 @@ void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* 
   r->autovacuum.push_back({"autovacuum_vacuum_cost_limit", std::to_string(data.autovacuum_cost_limit), "", "",
                            "the I/O budget per round; the default 200 (via vacuum_cost_limit) is sized for spinning disks",
                            "docs-vacuum"});
-  r->autovacuum.push_back({"autovacuum_vacuum_cost_delay", "2ms", "", "", "the default since 12 (seed articles that say 20ms describe 11 and earlier)", "docs-vacuum"});
+  r->autovacuum.push_back({"autovacuum_vacuum_cost_delay", "2ms", "", "", "the default since PostgreSQL 12 (20ms in 11 and earlier, as older tuning guides still say)", "docs-vacuum"});
   // From 18, autovacuum_vacuum_max_threshold caps the trigger (0: no cap).
   const double max_threshold = BootValue(cat, "autovacuum_vacuum_max_threshold");
   static const SizeClass kClasses[] = {{"~1M rows", 1e6, 0.05, 0.1, 0.1},

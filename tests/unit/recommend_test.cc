@@ -445,7 +445,7 @@ TEST(RecommendTest, FillsAndAnnouncesTheDefaults) {
   ASSERT_TRUE(r.profile.workload.has_value());
   EXPECT_EQ(*r.profile.workload, Workload::kMixed);
   EXPECT_EQ(r.selected, -1);
-  EXPECT_EQ(r.matrix.size(), 6u);
+  EXPECT_EQ(r.matrix.size(), Storage::All().size());
   std::string assumptions;
   for (const std::string& a : r.assumptions) assumptions += a + "\n";
   EXPECT_NE(assumptions.find("workload not given"), std::string::npos) << assumptions;
@@ -522,6 +522,23 @@ TEST(RecommendTest, EveryCellWithinItsRangeOnAGrid) {
         }
   }
   for (const auto& [key, f] : found) ADD_FAILURE() << key << " (" << f.first << " times), e.g. " << f.second;
+}
+
+// Every cell names where it comes from: a formula here, or a source of
+// knowledge/storage.toml, which the sources list prints with its text.
+TEST(RecommendTest, EveryCellCitesAKnownSource) {
+  Profile p = MakeProfile(64, 16);
+  p.storage = S("network-block");
+  p.tablespaces["archive"] = S("cold-object");
+  Recommendation r;
+  std::string error;
+  ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+  const StorageFacts& facts = BuiltinStorageFacts();
+  for (const auto& [where, cell] : AllCells(r))
+    EXPECT_TRUE(cell->source == "formula" || facts.sources.count(cell->source))
+        << where << ": " << cell->parameter << " cites \"" << cell->source << "\"";
+  ASSERT_EQ(r.sources.size(), facts.sources.size());
+  for (const std::string& s : r.sources) EXPECT_EQ(s.find("../"), std::string::npos) << s;
 }
 
 // The knobs corner found by the property above, pinned: 1GB of RAM, 128 CPUs

@@ -88,7 +88,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   static const char* const kFacts[][2] = {
       {"ram", "RAM of the host, e.g. 64GB"},
       {"cpus", "CPU count"},
-      {"storage", "Storage of the data directory: "},  // + the types of knowledge/storage.toml
+      {"storage", "Storage of the data directory"},  // + the types, only for --help (see Main)
       {"workload", "oltp, olap, mixed, web, desktop"},
       {"connections", "Expected concurrent connections"},
       {"os", "linux, freebsd, macos, windows"},
@@ -101,8 +101,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   };
   for (const auto& f : kFacts) {
     std::string key = f[0];
-    std::string help = key == "storage" ? f[1] + StorageChoices() : f[1];
-    sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, help);
+    sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
   }
   sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
 }
@@ -385,6 +384,10 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // The storage types come from knowledge/storage.toml: parse it only when
+    // help may be printed, not on every start.
+    for (CLI::App* sub : {check, show, recommend})
+      if (CLI::Option* o = sub->get_option_no_throw("--storage")) o->description(o->get_description() + ": " + StorageChoices());
     int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitUsage;
   }

@@ -71,8 +71,8 @@ struct Recommendation {
 /// CPUs; without them returns false and says what to add in *error.
 bool Recommend(const Profile& profile, const Catalog& catalog, Recommendation* out, std::string* error);
 
-/// The recommended range for `parameter` under `r`, for check's hints; null if
-/// the recommendation has none.
+/// The recommended cell for `parameter` under `r` (machine block, selected
+/// storage row, autovacuum, in that order); null if there is none.
 const Cell* RecommendedCell(const Recommendation& r, const std::string& parameter);
 
 /// The profile in one line: "PostgreSQL 18, 16 CPUs, 64GB RAM, oltp, nvme".

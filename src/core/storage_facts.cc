@@ -70,6 +70,10 @@ bool ParseStorageType(const StorageFacts& facts, const toml::table& notes, const
     if (!ParseStartingPoint(facts, row, param, &out->settings[param], error)) return false;
   out->scheduler = Text(row.get("scheduler"));
   out->mount = Text(row.get("mount"));
+  if (const toml::node* hl = row.get("high_latency"); hl && !hl->is_boolean()) {
+    *error = Where(*hl) + "high_latency must be true or false";
+    return false;
+  }
   out->high_latency = row["high_latency"].value_or(false);
   out->autovacuum_cost_limit = row["autovacuum_cost_limit"]["server"].value_or(0);
   out->large_table_autovacuum_cost_limit = row["autovacuum_cost_limit"]["large_tables"].value_or(0);

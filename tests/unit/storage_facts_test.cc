@@ -115,6 +115,7 @@ TEST(StorageFactsTest, MalformedFilesAreRefusedWithTheCause) {
       {Minimal("[[storage]]\nname = \"disk\"\ntitle = \"again\"\n"), "\"disk\" is defined twice"},
       {Minimal("[[storage]]\ntitle = \"no name\"\n"), "needs a name and a title"},
       {"default_storage = \"x\"\n", "no [[storage]] entries"},
+      {Minimal("high_latency = \"yes\"\n"), "high_latency must be true or false"},
   };
   for (const Case& c : cases) {
     StorageFacts f;

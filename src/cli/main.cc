@@ -25,6 +25,8 @@
 #include "core/workspace.h"
 #include "core/project_config.h"
 #include "core/recommend.h"
+#include "core/recommend_plan.h"
+#include "core/recommend_render.h"
 #include "core/report.h"
 #include "core/rules.h"
 
@@ -86,7 +88,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   static const char* const kFacts[][2] = {
       {"ram", "RAM of the host, e.g. 64GB"},
       {"cpus", "CPU count"},
-      {"storage", "Storage of the data directory: hdd, sata-ssd, nvme, raid-san, network-block, cold-object"},
+      {"storage", "Storage of the data directory"},  // + the types, only for --help (see Main)
       {"workload", "oltp, olap, mixed, web, desktop"},
       {"connections", "Expected concurrent connections"},
       {"os", "linux, freebsd, macos, windows"},
@@ -383,6 +385,10 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // The storage types come from knowledge/storage.toml: parse it only when
+    // help may be printed, not on every start.
+    for (CLI::App* sub : {check, show, recommend})
+      if (CLI::Option* o = sub->get_option_no_throw("--storage")) o->description(o->get_description() + ": " + StorageChoices());
     int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitUsage;
   }

@@ -14,9 +14,6 @@ struct Names {
   const char* name;
 };
 
-constexpr Names<Storage> kStorages[] = {
-    {Storage::kHdd, "hdd"},         {Storage::kSataSsd, "sata-ssd"},           {Storage::kNvme, "nvme"},
-    {Storage::kRaidSan, "raid-san"}, {Storage::kNetworkBlock, "network-block"}, {Storage::kColdObject, "cold-object"}};
 constexpr Names<Workload> kWorkloads[] = {{Workload::kOltp, "oltp"},   {Workload::kOlap, "olap"},
                                           {Workload::kMixed, "mixed"}, {Workload::kWeb, "web"},
                                           {Workload::kDesktop, "desktop"}};
@@ -49,8 +46,6 @@ std::string Choices(const Names<E> (&table)[N]) {
 
 }  // namespace
 
-std::string StorageName(Storage s) { return NameOf(kStorages, s); }
-bool ParseStorage(const std::string& s, Storage* out) { return Lookup(kStorages, s, out); }
 std::string WorkloadName(Workload w) { return NameOf(kWorkloads, w); }
 bool ParseWorkload(const std::string& s, Workload* out) { return Lookup(kWorkloads, s, out); }
 std::string ContainerName(ContainerKind c) { return NameOf(kContainers, c); }
@@ -117,13 +112,13 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     p->connections = static_cast<int>(n);
   } else if (key == "storage") {
     Storage s;
-    if (!ParseStorage(value, &s)) return bad(Choices(kStorages));
+    if (!ParseStorage(value, &s)) return bad(StorageChoices());
     p->storage = s;
   } else if (key == "tablespace") {
     size_t eq = value.find('=');
     Storage s;
     if (eq == std::string::npos || eq == 0 || !ParseStorage(value.substr(eq + 1), &s))
-      return bad("NAME=STORAGE with STORAGE one of " + Choices(kStorages));
+      return bad("NAME=STORAGE with STORAGE one of " + StorageChoices());
     p->tablespaces[value.substr(0, eq)] = s;
   } else if (key == "workload") {
     Workload w;

@@ -9,16 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "core/storage_facts.h"
+
 namespace pgconflint {
 
-enum class Storage { kHdd, kSataSsd, kNvme, kRaidSan, kNetworkBlock, kColdObject };
 enum class Workload { kOltp, kOlap, kMixed, kWeb, kDesktop };
 enum class ContainerKind { kNone, kDocker, kKubernetes };
 
 struct Profile {
   std::optional<double> ram_bytes;
   std::optional<int> cpus;
-  std::optional<Storage> storage;               // of the data directory
+  std::optional<Storage> storage;               // of the data directory (core/storage_facts.h)
   std::map<std::string, Storage> tablespaces;   // tablespace name -> storage
   std::optional<Workload> workload;
   std::optional<int> connections;               // expected concurrent connections
@@ -38,8 +39,6 @@ struct Profile {
   }
 };
 
-std::string StorageName(Storage s);
-bool ParseStorage(const std::string& s, Storage* out);
 std::string WorkloadName(Workload w);
 bool ParseWorkload(const std::string& s, Workload* out);
 std::string ContainerName(ContainerKind c);

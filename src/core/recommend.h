@@ -1,11 +1,13 @@
-// `pgconflint recommend`: a PostgreSQL-18-aware settings matrix per storage
-// type, the machine-dependent block, per-tablespace options, the autovacuum
-// matrix per table size, and a rollout plan from a current configuration.
+// `pgconflint recommend`, the computation: a PostgreSQL-18-aware settings
+// matrix per storage type, the machine-dependent block, per-tablespace
+// options and the autovacuum matrix per table size. Rendering is in
+// recommend_render.h, the rollout plan in recommend_plan.h.
 //
-// Storage facts and starting points come from knowledge/storage.toml (each
-// with its reason and source); machine formulas are in recommend.cc and are
-// built to pass `check` under the same profile (the memory model of
-// memory-overcommit, the AIO caps...), which tests hold them to.
+// Storage facts and starting points come from knowledge/storage.toml
+// (core/storage_facts.h, each with its reason and source); machine formulas
+// are in recommend.cc and are built to pass `check` under the same profile
+// (the memory model of memory-overcommit in core/memory_model.h, the AIO
+// caps...), which tests hold them to.
 #ifndef PGCONFLINT_CORE_RECOMMEND_H_
 #define PGCONFLINT_CORE_RECOMMEND_H_
 
@@ -13,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
 #include "core/catalog.h"
 #include "core/profile.h"
 
@@ -57,7 +58,7 @@ struct Recommendation {
   int major = 18;
   Profile profile;  // with the defaults filled in (workload, connections)
   std::vector<std::string> assumptions;
-  std::vector<StorageRow> matrix;  // all six storage types
+  std::vector<StorageRow> matrix;  // every storage type, in storage.toml's order
   int selected = -1;               // index into matrix of the profile's storage
   std::vector<Cell> machine;
   std::vector<TablespaceAdvice> tablespaces;
@@ -70,26 +71,15 @@ struct Recommendation {
 /// CPUs; without them returns false and says what to add in *error.
 bool Recommend(const Profile& profile, const Catalog& catalog, Recommendation* out, std::string* error);
 
-enum class RecommendFormat { kTable, kMarkdown, kJson, kConf, kSql };
-
-/// Renders the recommendation. `all` prints every storage row; otherwise the
-/// profile's storage (all rows when the profile names none).
-std::string RenderRecommendation(const Recommendation& r, RecommendFormat format, bool all);
-
-/// The ordered rollout from `current` (an analysed configuration) to the
-/// recommendation: session trials, tablespaces, reloads, a restart window,
-/// each with the query that verifies it. Only settings outside the
-/// recommended range are changed.
-std::string RenderPlan(const Recommendation& r, const Analysis& current, bool markdown);
-
-/// An ALTER SYSTEM statement for `param` = `value` with PostgreSQL's list
-/// rules: list parameters take unquoted comma-separated items (each quoted
-/// on its own), never one quoted string (reference §4.4).
-std::string AlterSystemStatement(const Parameter& param, const std::string& value);
-
-/// The recommended range for `parameter` under `r`, for check's hints; null if
-/// the recommendation has none.
+/// The recommended cell for `parameter` under `r` (machine block, selected
+/// storage row, autovacuum, in that order); null if there is none.
 const Cell* RecommendedCell(const Recommendation& r, const std::string& parameter);
+
+/// The profile in one line: "PostgreSQL 18, 16 CPUs, 64GB RAM, oltp, nvme".
+std::string RecommendationHeader(const Recommendation& r);
+
+/// A cell's range as printed: "32 .. 256", "or worker" (a min alone), "".
+std::string RangeText(const Cell& c);
 
 }  // namespace pgconflint
 

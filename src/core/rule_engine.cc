@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/expr.h"
-#include "core/recommend.h"
+#include "core/memory_model.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -78,40 +78,18 @@ using Evaluator = void (*)(const RuleInfo&, const RuleEnv&, const EffectiveConfi
 
 std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
 
-// Worst-case memory against the profile's RAM, with the breakdown.
+// Worst-case memory (core/memory_model.h) against the profile's RAM, with the breakdown.
 void MemoryOvercommit(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff,
                       const EngineOptions& o, Analysis* a) {
   const Profile& p = *o.profile;
   if (!p.ram_bytes) return;
-  auto bytes = [&](const char* n) {
-    ExprValue v = eff.Typed(n);
-    return v.kind == ExprValue::Kind::kNumber ? v.number : 0;
-  };
-  double shared = bytes("shared_buffers");
-  double wal = eff.Derived("wal_buffers")->value.number;
-  // No more clients than max_connections can be connected at once.
-  double max_conns = eff.Typed("max_connections").number;
-  double conns = p.connections ? std::min<double>(*p.connections, max_conns) : max_conns;
-  double work_mem = bytes("work_mem");
-  double hash = eff.Typed("hash_mem_multiplier").number;
-  double per_query = work_mem * p.nodes_per_query * std::max(1.0, hash);
-  double temp = bytes("temp_buffers");
-  double av_workers = a->catalog->major() >= 18 ? eff.Derived("autovacuum_max_workers")->value.number
-                                                : eff.Typed("autovacuum_max_workers").number;
-  double av_mem = eff.Derived("autovacuum_work_mem")->value.number;
-  // One manual maintenance operation (VACUUM, CREATE INDEX) at a time; its
-  // parallel workers share maintenance_work_mem (a limit for the whole command).
-  double maint = bytes("maintenance_work_mem");
-  double total = shared + wal + conns * (per_query + temp) + av_workers * av_mem + maint;
-  double budget = *p.ram_bytes * (1 - p.headroom);
+  MemoryModel model = MemoryModelOf(eff, p);
+  double total = model.Total();
+  double budget = MemoryBudget(p);
   if (total <= budget) return;
   std::ostringstream m;
   m << "worst-case memory " << Bytes(total) << " exceeds " << Bytes(budget) << " (RAM " << Bytes(*p.ram_bytes)
-    << " less " << static_cast<int>(std::lround(p.headroom * 100)) << "% headroom): shared_buffers "
-    << Bytes(shared) << " + wal_buffers " << Bytes(wal) << " + " << conns << " connections x (work_mem "
-    << Bytes(work_mem) << " x " << p.nodes_per_query << " nodes x hash_mem_multiplier " << hash
-    << " + temp_buffers " << Bytes(temp) << ") + " << av_workers << " autovacuum workers x " << Bytes(av_mem)
-    << " + maintenance " << Bytes(maint);
+    << " less " << static_cast<int>(std::lround(p.headroom * 100)) << "% headroom): " << model.Breakdown();
   const char* anchors[] = {"work_mem", "max_connections", "shared_buffers", "maintenance_work_mem"};
   const Setting* at = nullptr;
   for (const char* n : anchors)
@@ -148,45 +126,6 @@ void RestartRequired(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig
   }
 }
 
-// Storage settings outside the range `recommend` gives for the profile's
-// storage: an info finding quoting the range and the reason.
-void Recommendation(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions& o,
-                    Analysis* a) {
-  if (!o.recommendation_hints || !o.profile->storage) return;
-  Profile p = *o.profile;
-  // The ranges do not depend on the machine; stand-ins let Recommend run.
-  if (!p.ram_bytes) p.ram_bytes = 16.0 * 1024 * 1024 * 1024;
-  bool cpus_known = p.cpus.has_value();
-  if (!p.cpus) p.cpus = 8;
-  struct Recommendation rec;
-  std::string error;
-  if (!Recommend(p, *a->catalog, &rec, &error) || rec.selected < 0) return;
-  for (const Cell& c : rec.matrix[rec.selected].cells) {
-    if (c.min.empty() || c.max.empty() || (c.parameter == "io_workers" && !cpus_known)) continue;
-    const Setting* s = eff.SettingFor(c.parameter);
-    if (!s || !s->param || !s->value) continue;
-    const Parameter& param = *s->param;
-    ExprValue now = TypedValue(param, *s->value);
-    ParsedValue lo = ParseValue(*a->catalog, param, c.min), hi = ParseValue(*a->catalog, param, c.max);
-    if (now.kind != ExprValue::Kind::kNumber || !lo.ok() || !hi.ok()) continue;
-    double low = TypedValue(param, lo.normalized).number, high = TypedValue(param, hi.normalized).number;
-    if (now.number >= low && now.number <= high) continue;
-    // io-concurrency-for-storage / random-page-cost-for-storage already said it.
-    bool covered = false;
-    for (const Diagnostic& d : a->diagnostics)
-      covered |= d.file == s->file && d.range.begin == s->name_range.begin && d.parameter == param.name &&
-                 std::string_view(d.rule->category) == "storage" && d.rule != &rule;
-    if (covered) continue;
-    Emit(a, rule, s,
-         std::string(param.name) + " = " + s->raw + " is outside the range recommended for " +
-             StorageName(*o.profile->storage) + " storage (" + c.min + " .. " + c.max + ", start at " + c.value +
-             "): " + c.why,
-         "see `pgconflint recommend --storage " + StorageName(*o.profile->storage) +
-             "`; measure before and after (pg_stat_io); silence with recommendation-hints = false",
-         param.name);
-  }
-}
-
 struct NamedEvaluator {
   const char* name;
   Evaluator fn;
@@ -194,7 +133,8 @@ struct NamedEvaluator {
 constexpr NamedEvaluator kEvaluators[] = {
     {"memory-overcommit", MemoryOvercommit},
     {"restart-required", RestartRequired},
-    {"recommendation", Recommendation},
+    // "recommendation" (PGC703) runs after the rules, above both this engine
+    // and the recommender: core/recommendation_hints.h.
 };
 
 }  // namespace

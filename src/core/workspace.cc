@@ -5,6 +5,7 @@
 
 #include "core/directives.h"
 #include "core/passes.h"
+#include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
 #include "core/suppressions.h"
 
@@ -147,6 +148,7 @@ bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error)
   eo.running = options_.running;
   eo.recommendation_hints = project->config.recommendation_hints;
   RunRules(eo, &a);
+  AddRecommendationHints(eo, &a);
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(project->rules, &a);
   Filter(*project, &a);
@@ -207,6 +209,7 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
   eo.rules = &rules;
   eo.profile = &profile;
   RunRules(eo, &a);
+  AddRecommendationHints(eo, &a);
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(rules, &a);
   a.SortDiagnostics();

@@ -21,6 +21,8 @@
 #include "core/catalog.h"
 #include "core/effective.h"
 #include "core/workspace.h"
+#include "core/recommend_render.h"
+#include "core/sql_quote.h"
 #include "core/rules.h"
 #include "core/value.h"
 
@@ -30,8 +32,14 @@ namespace {
 constexpr double kMB = 1024.0 * 1024;
 constexpr double kGB = 1024 * kMB;
 
-const std::vector<Storage> kStorages = {Storage::kHdd,     Storage::kSataSsd,      Storage::kNvme,
-                             Storage::kRaidSan, Storage::kNetworkBlock, Storage::kColdObject};
+const std::vector<Storage> kStorages = Storage::All();
+
+// A storage type of knowledge/storage.toml by name.
+Storage S(const char* name) {
+  std::optional<Storage> s = Storage::Named(name);
+  EXPECT_TRUE(s.has_value()) << name;
+  return s.value_or(Storage());
+}
 const std::vector<Workload> kWorkloads = {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb,
                                Workload::kDesktop};
 
@@ -437,7 +445,7 @@ TEST(RecommendTest, FillsAndAnnouncesTheDefaults) {
   ASSERT_TRUE(r.profile.workload.has_value());
   EXPECT_EQ(*r.profile.workload, Workload::kMixed);
   EXPECT_EQ(r.selected, -1);
-  EXPECT_EQ(r.matrix.size(), 6u);
+  EXPECT_EQ(r.matrix.size(), Storage::All().size());
   std::string assumptions;
   for (const std::string& a : r.assumptions) assumptions += a + "\n";
   EXPECT_NE(assumptions.find("workload not given"), std::string::npos) << assumptions;
@@ -448,7 +456,7 @@ TEST(RecommendTest, FillsAndAnnouncesTheDefaults) {
 TEST(RecommendTest, VersionSpecificParametersFollowTheMajor) {
   for (int major = 14; major <= 18; ++major) {
     Profile p = MakeProfile(64, 16);
-    p.storage = Storage::kNvme;
+    p.storage = S("nvme");
     Recommendation r;
     std::string error;
     ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(major), &r, &error)) << error;
@@ -471,10 +479,10 @@ TEST(RecommendTest, IoUringOnlyWhereTheProfileAllowsIt) {
     const char* method;
   };
   const Row rows[] = {
-      {Storage::kNetworkBlock, true, std::nullopt, "io_uring"}, {Storage::kNetworkBlock, true, "linux", "io_uring"},
-      {Storage::kNetworkBlock, true, "freebsd", "worker"},      {Storage::kNetworkBlock, false, "linux", "worker"},
-      {Storage::kNetworkBlock, std::nullopt, "linux", "worker"}, {Storage::kNvme, true, "linux", "worker"},
-      {Storage::kRaidSan, true, std::nullopt, "io_uring"},
+      {S("network-block"), true, std::nullopt, "io_uring"}, {S("network-block"), true, "linux", "io_uring"},
+      {S("network-block"), true, "freebsd", "worker"},      {S("network-block"), false, "linux", "worker"},
+      {S("network-block"), std::nullopt, "linux", "worker"}, {S("nvme"), true, "linux", "worker"},
+      {S("raid-san"), true, std::nullopt, "io_uring"},
   };
   for (const Row& row : rows) {
     Profile p = MakeProfile(32, 8);
@@ -516,6 +524,23 @@ TEST(RecommendTest, EveryCellWithinItsRangeOnAGrid) {
   for (const auto& [key, f] : found) ADD_FAILURE() << key << " (" << f.first << " times), e.g. " << f.second;
 }
 
+// Every cell names where it comes from: a formula here, or a source of
+// knowledge/storage.toml, which the sources list prints with its text.
+TEST(RecommendTest, EveryCellCitesAKnownSource) {
+  Profile p = MakeProfile(64, 16);
+  p.storage = S("network-block");
+  p.tablespaces["archive"] = S("cold-object");
+  Recommendation r;
+  std::string error;
+  ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+  const StorageFacts& facts = BuiltinStorageFacts();
+  for (const auto& [where, cell] : AllCells(r))
+    EXPECT_TRUE(cell->source == "formula" || facts.sources.count(cell->source))
+        << where << ": " << cell->parameter << " cites \"" << cell->source << "\"";
+  ASSERT_EQ(r.sources.size(), facts.sources.size());
+  for (const std::string& s : r.sources) EXPECT_EQ(s.find("../"), std::string::npos) << s;
+}
+
 // The knobs corner found by the property above, pinned: 1GB of RAM, 128 CPUs
 // (10 autovacuum workers), half the RAM kept as headroom. max_connections
 // must stay above superuser_reserved_connections (3) or the server refuses to
@@ -524,7 +549,7 @@ TEST(RecommendTest, EveryCellWithinItsRangeOnAGrid) {
 // that says what to change, never a configuration the server cannot start.
 TEST(RecommendTest, TinyMachineWithALargeHeadroomIsRefusedNotBroken) {
   Profile p = MakeProfile(1, 128);
-  p.storage = Storage::kNvme;
+  p.storage = S("nvme");
   p.workload = Workload::kOlap;
   p.headroom = 0.47;
   Recommendation r;
@@ -537,27 +562,7 @@ TEST(RecommendTest, TinyMachineWithALargeHeadroomIsRefusedNotBroken) {
   }
 }
 
-// The plan from a configuration that is the recommendation itself changes nothing.
-TEST(RecommendTest, PlanFromTheRecommendationItselfIsEmpty) {
-  for (Workload w : kWorkloads)
-    for (Storage s : kStorages) {
-      Profile p = MakeProfile(64, 16);
-      p.workload = w;
-      p.storage = s;
-      const Catalog& cat = *Catalog::ForMajor(18);
-      Recommendation r;
-      std::string error;
-      ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
-      AnalyzeOptions ao;
-      ao.catalog = &cat;
-      Analysis current = AnalyzeText("postgresql.conf", RenderRecommendation(r, RecommendFormat::kConf, false), ao);
-      std::string plan = RenderPlan(r, current, false);
-      EXPECT_NE(plan.find("Every setting is already within the recommended range."), std::string::npos)
-          << Describe(p, 18) << "\n" << plan;
-    }
-}
-
-// --- AlterSystemStatement -------------------------------------------------------
+// --- SQL rendering ---------------------------------------------------------------
 
 const Parameter& P18(const char* name) {
   const Parameter* p = Catalog::ForMajor(18)->Find(name);
@@ -565,34 +570,9 @@ const Parameter& P18(const char* name) {
   return *p;
 }
 
-TEST(AlterSystemStatementTest, ListParametersQuoteEachItem) {
-  ASSERT_TRUE(P18("shared_preload_libraries").list_input);
-  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), "a,b"),
-            "ALTER SYSTEM SET shared_preload_libraries = 'a', 'b';");
-  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), "pg_stat_statements, auto_explain"),
-            "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements', 'auto_explain';");
-  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), "pg_stat_statements"),
-            "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements';");
-  EXPECT_EQ(AlterSystemStatement(P18("search_path"), "\"$user\", public"),
-            "ALTER SYSTEM SET search_path = '\"$user\"', 'public';");
-  // An item with a quote is escaped inside its own literal.
-  EXPECT_EQ(AlterSystemStatement(P18("search_path"), "a,o'b"), "ALTER SYSTEM SET search_path = 'a', 'o''b';");
-}
-
-TEST(AlterSystemStatementTest, PlainValuesAreOneEscapedLiteral) {
-  EXPECT_EQ(AlterSystemStatement(P18("application_name"), "it's"), "ALTER SYSTEM SET application_name = 'it''s';");
-  // A comma in a parameter that is not a list stays inside the one literal.
-  EXPECT_EQ(AlterSystemStatement(P18("application_name"), "a,b"), "ALTER SYSTEM SET application_name = 'a,b';");
-  EXPECT_EQ(AlterSystemStatement(P18("work_mem"), "64MB"), "ALTER SYSTEM SET work_mem = '64MB';");
-  EXPECT_EQ(AlterSystemStatement(P18("random_page_cost"), "1.1"), "ALTER SYSTEM SET random_page_cost = '1.1';");
-  EXPECT_EQ(AlterSystemStatement(P18("io_method"), "worker"), "ALTER SYSTEM SET io_method = 'worker';");
-  EXPECT_EQ(AlterSystemStatement(P18("shared_preload_libraries"), ""),
-            "ALTER SYSTEM SET shared_preload_libraries = '';");
-}
-
-TEST(AlterSystemStatementTest, SqlRenderingUsesItForEveryCell) {
+TEST(RecommendTest, SqlRenderingUsesAlterSystemStatementForEveryCell) {
   Profile p = MakeProfile(64, 16);
-  p.storage = Storage::kNvme;
+  p.storage = S("nvme");
   Recommendation r;
   std::string error;
   ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
@@ -619,7 +599,7 @@ TEST(RecommendTest, TablespaceIdentifiersAreQuoted) {
   };
   for (const Row& row : rows) {
     Profile p = MakeProfile(16, 4);
-    p.tablespaces[row.name] = Storage::kNvme;
+    p.tablespaces[row.name] = S("nvme");
     Recommendation r;
     std::string error;
     ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;

@@ -34,7 +34,7 @@ ALTER SYSTEM SET io_max_combine_limit = '128kB';  -- must be at least io_combine
 
 -- Autovacuum
 ALTER SYSTEM SET autovacuum_vacuum_cost_limit = '2000';  -- the I/O budget per round; the default 200 (via vacuum_cost_limit) is sized for spinning disks
-ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since 12 (seed articles that say 20ms describe 11 and earlier)
+ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since PostgreSQL 12 (20ms in 11 and earlier, as older tuning guides still say)
 
 -- Tablespaces (only these four options exist per tablespace)
 ALTER TABLESPACE "archive" SET (effective_io_concurrency = 4, maintenance_io_concurrency = 4, random_page_cost = 8.0, seq_page_cost = 2.0);  -- cold-object

@@ -34,7 +34,7 @@ ALTER SYSTEM SET io_max_combine_limit = '128kB';  -- must be at least io_combine
 
 -- Autovacuum
 ALTER SYSTEM SET autovacuum_vacuum_cost_limit = '2000';  -- the I/O budget per round; the default 200 (via vacuum_cost_limit) is sized for spinning disks
-ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since 12 (seed articles that say 20ms describe 11 and earlier)
+ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since PostgreSQL 12 (20ms in 11 and earlier, as older tuning guides still say)
 
 -- Per table, by size (templates: replace <table>)
 -- ~1M rows, oltp: ALTER TABLE <table> SET (autovacuum_vacuum_scale_factor = 0.05, autovacuum_vacuum_threshold = 1000);

@@ -1,0 +1,36 @@
+// Helpers shared by the recommender's own files (recommend*.cc) and nothing
+// else. Number and size spelling stay local to the recommender until the
+// project's one quantity formatter replaces them.
+#ifndef PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_
+#define PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_
+
+#include <string>
+
+#include "core/catalog.h"
+#include "core/recommend.h"
+#include "core/storage_facts.h"
+
+namespace pgconflint::recommend_internal {
+
+inline constexpr double kMB = 1024.0 * 1024;
+inline constexpr double kGB = kMB * 1024;
+
+/// A count or fraction as the tables print it: "2000", "0.05", "1e+08".
+std::string Num(double v);
+
+/// A size in postgresql.conf spelling, rounded down to whole MB (or kB, at
+/// least 64kB, below 1MB): "16GB", "1536MB", "256kB".
+std::string Size(double bytes);
+
+/// Fills r->matrix (every storage type, in storage.toml's order), r->selected
+/// and r->tablespaces. `io_max` is the resolved io_max_concurrency (1000
+/// before 18). REQUIRES: r->profile complete (CPUs known).
+void AddStorage(const Catalog& cat, double io_max, Recommendation* r);
+
+/// Fills r->autovacuum (global settings sized for `data`, the data
+/// directory's storage) and r->tables (storage parameters per table size).
+void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* r);
+
+}  // namespace pgconflint::recommend_internal
+
+#endif  // PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_

@@ -1,0 +1,143 @@
+// The worst-case memory model: its arithmetic, how it reads an effective
+// configuration, and that both of its users agree (the recommender's output
+// is within the budget memory-overcommit checks).
+#include "core/memory_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "core/analysis.h"
+#include "core/catalog.h"
+#include "core/workspace.h"
+#include "core/recommend.h"
+#include "core/recommend_render.h"
+#include "core/rules.h"
+
+namespace pgconflint {
+namespace {
+
+constexpr double kMB = 1024.0 * 1024;
+constexpr double kGB = 1024 * kMB;
+
+MemoryModel Example() {
+  MemoryModel m;
+  m.shared_buffers = 4 * kGB;
+  m.wal_buffers = 16 * kMB;
+  m.connections = 100;
+  m.work_mem = 16 * kMB;
+  m.nodes_per_query = 2;
+  m.hash_mem_multiplier = 2;
+  m.temp_buffers = 8 * kMB;
+  m.autovacuum_workers = 3;
+  m.autovacuum_work_mem = 256 * kMB;
+  m.maintenance_work_mem = 1 * kGB;
+  return m;
+}
+
+TEST(MemoryModelTest, SumsTheWorstCase) {
+  MemoryModel m = Example();
+  EXPECT_EQ(m.Fixed(), 4 * kGB + 16 * kMB + 3 * 256 * kMB + 1 * kGB);
+  EXPECT_EQ(m.PerConnection(), 16 * kMB * 2 * 2 + 8 * kMB);
+  EXPECT_EQ(m.Total(), m.Fixed() + 100 * (72 * kMB));
+}
+
+TEST(MemoryModelTest, HashMemMultiplierCountsAsAtLeastOne) {
+  MemoryModel m = Example();
+  m.hash_mem_multiplier = 0.5;
+  EXPECT_EQ(m.PerConnection(), 16 * kMB * 2 + 8 * kMB);
+}
+
+TEST(MemoryModelTest, SolvesForWorkMemAndConnections) {
+  MemoryModel m = Example();
+  const double budget = 16 * kGB;
+  m.work_mem = m.WorkMemWithin(budget);
+  EXPECT_NEAR(m.Total(), budget, 1e-3);
+  // With that work_mem exactly these connections fit; one more does not.
+  m.work_mem = std::floor(m.work_mem);
+  double fit = m.ConnectionsWithin(budget);
+  EXPECT_EQ(fit, 100);
+  m.connections = fit + 1;
+  EXPECT_GT(m.Total(), budget);
+  // Fixed memory alone above the budget: nothing fits.
+  EXPECT_LT(m.ConnectionsWithin(1 * kGB), 0);
+}
+
+TEST(MemoryModelTest, BreakdownSpellsOutTheSum) {
+  EXPECT_EQ(Example().Breakdown(),
+            "shared_buffers 4GB + wal_buffers 16MB + 100 connections x (work_mem 16MB x 2 nodes x "
+            "hash_mem_multiplier 2 + temp_buffers 8MB) + 3 autovacuum workers x 256MB + maintenance 1GB");
+}
+
+Analysis Analyzed(const std::string& text, int major) {
+  AnalyzeOptions ao;
+  ao.catalog = Catalog::ForMajor(major);
+  return AnalyzeText("postgresql.conf", text, ao);
+}
+
+TEST(MemoryModelTest, ReadsTheEffectiveConfiguration) {
+  Analysis a = Analyzed(
+      "shared_buffers = '2GB'\nwal_buffers = '4MB'\nmax_connections = 200\nwork_mem = '8MB'\n"
+      "hash_mem_multiplier = 1.5\ntemp_buffers = '16MB'\nautovacuum_max_workers = 5\n"
+      "maintenance_work_mem = '512MB'\nautovacuum_work_mem = -1\n",
+      18);
+  EffectiveConfig eff(a);
+  Profile p;
+  p.nodes_per_query = 3;
+  MemoryModel m = MemoryModelOf(eff, p);
+  EXPECT_EQ(m.shared_buffers, 2 * kGB);
+  EXPECT_EQ(m.wal_buffers, 4 * kMB);
+  EXPECT_EQ(m.connections, 200);  // no expected connections: all of max_connections
+  EXPECT_EQ(m.work_mem, 8 * kMB);
+  EXPECT_EQ(m.nodes_per_query, 3);
+  EXPECT_EQ(m.hash_mem_multiplier, 1.5);
+  EXPECT_EQ(m.temp_buffers, 16 * kMB);
+  EXPECT_EQ(m.autovacuum_workers, 5);
+  EXPECT_EQ(m.autovacuum_work_mem, 512 * kMB);  // -1: maintenance_work_mem
+  EXPECT_EQ(m.maintenance_work_mem, 512 * kMB);
+  // Expected connections count, up to max_connections.
+  p.connections = 50;
+  EXPECT_EQ(MemoryModelOf(eff, p).connections, 50);
+  p.connections = 5000;
+  EXPECT_EQ(MemoryModelOf(eff, p).connections, 200);
+}
+
+TEST(MemoryModelTest, AutovacuumWorkersAreCappedBySlotsFrom18) {
+  const char* conf = "autovacuum_max_workers = 12\nautovacuum_worker_slots = 6\n";
+  Profile p;
+  EXPECT_EQ(MemoryModelOf(EffectiveConfig(Analyzed(conf, 18)), p).autovacuum_workers, 6);
+  Analysis a17 = Analyzed("autovacuum_max_workers = 12\n", 17);
+  EXPECT_EQ(MemoryModelOf(EffectiveConfig(a17), p).autovacuum_workers, 12);
+}
+
+TEST(MemoryModelTest, BudgetIsRamLessHeadroom) {
+  Profile p;
+  p.ram_bytes = 64 * kGB;
+  p.headroom = 0.25;
+  EXPECT_EQ(MemoryBudget(p), 48 * kGB);
+}
+
+// The two users agree: what the recommender writes, read back through the
+// effective model, fits the budget memory-overcommit checks (with the
+// recommender's 5% margin).
+RC_GTEST_PROP(MemoryModelProperty, RecommendationFitsTheModel, ()) {
+  Profile p;
+  p.ram_bytes = *rc::gen::inRange(1024, 256 * 1024) * kMB;
+  p.cpus = *rc::gen::inRange(1, 129);
+  if (*rc::gen::arbitrary<bool>()) p.connections = *rc::gen::inRange(5, 5001);
+  p.headroom = *rc::gen::inRange(0, 40) / 100.0;
+  p.nodes_per_query = *rc::gen::inRange(1, 9);
+  int major = *rc::gen::inRange(14, 19);
+  Recommendation r;
+  std::string error;
+  if (!Recommend(p, *Catalog::ForMajor(major), &r, &error)) RC_SUCCEED("refused: " + error);
+  Analysis a = Analyzed(RenderRecommendation(r, RecommendFormat::kConf, false), major);
+  MemoryModel m = MemoryModelOf(EffectiveConfig(a), r.profile);
+  RC_ASSERT(m.Total() <= MemoryBudget(r.profile) * 0.95 + 1);
+}
+
+}  // namespace
+}  // namespace pgconflint

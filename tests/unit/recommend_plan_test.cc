@@ -1,0 +1,105 @@
+// The rollout plan: nothing to do from the recommendation itself, steps
+// grouped by what applying them takes, settings within the recommended range
+// left alone, and a setting capped by a restart-only parameter held for the
+// restart.
+#include "core/recommend_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/catalog.h"
+#include "core/recommend_render.h"
+
+namespace pgconflint {
+namespace {
+
+constexpr double kGB = 1024.0 * 1024 * 1024;
+
+const std::vector<Workload> kWorkloads = {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb,
+                                          Workload::kDesktop};
+
+Profile MakeProfile(double ram_gb, int cpus) {
+  Profile p;
+  p.ram_bytes = ram_gb * kGB;
+  p.cpus = cpus;
+  return p;
+}
+
+Recommendation Nvme64() {
+  Profile p = MakeProfile(64, 16);
+  p.workload = Workload::kOltp;
+  p.storage = Storage::Named("nvme");
+  Recommendation r;
+  std::string error;
+  EXPECT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+  return r;
+}
+
+std::string PlanFor(const Recommendation& r, const std::string& conf) {
+  AnalyzeOptions ao;
+  ao.catalog = Catalog::ForMajor(r.major);
+  return RenderPlan(r, AnalyzeText("postgresql.conf", conf, ao), false);
+}
+
+// The plan from a configuration that is the recommendation itself changes nothing.
+TEST(RecommendPlanTest, FromTheRecommendationItselfIsEmpty) {
+  for (Workload w : kWorkloads)
+    for (Storage s : Storage::All()) {
+      Profile p = MakeProfile(64, 16);
+      p.workload = w;
+      p.storage = s;
+      const Catalog& cat = *Catalog::ForMajor(18);
+      Recommendation r;
+      std::string error;
+      ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
+      AnalyzeOptions ao;
+      ao.catalog = &cat;
+      Analysis current = AnalyzeText("postgresql.conf", RenderRecommendation(r, RecommendFormat::kConf, false), ao);
+      std::string plan = RenderPlan(r, current, false);
+      EXPECT_NE(plan.find("Every setting is already within the recommended range."), std::string::npos)
+          << WorkloadName(w) << " " << StorageName(s) << "\n" << plan;
+    }
+}
+
+
+// Where `name` is listed: the position of its "   name: " line, or npos.
+size_t Listed(const std::string& plan, const std::string& name) { return plan.find("\n   " + name + ": "); }
+
+TEST(RecommendPlanTest, StepsFollowWhatApplyingThemTakes) {
+  Recommendation r = Nvme64();
+  const Catalog& cat = *Catalog::ForMajor(18);
+  ASSERT_EQ(cat.Find("work_mem")->context, Context::kUser);
+  ASSERT_EQ(cat.Find("shared_buffers")->context, Context::kPostmaster);
+  ASSERT_EQ(cat.Find("max_worker_processes")->context, Context::kPostmaster);
+  ASSERT_NE(cat.Find("max_parallel_workers")->context, Context::kPostmaster);
+  std::string plan = PlanFor(r, "work_mem = '1MB'\nshared_buffers = '128MB'\nmax_worker_processes = 4\n"
+                                "max_parallel_workers = 2\n");
+  size_t session = plan.find("Try per session first"), restart = plan.find("In a restart window");
+  ASSERT_NE(session, std::string::npos) << plan;
+  ASSERT_NE(restart, std::string::npos) << plan;
+  EXPECT_GT(Listed(plan, "work_mem"), session) << plan;
+  EXPECT_LT(Listed(plan, "work_mem"), restart) << plan;
+  EXPECT_NE(plan.find("SET work_mem = '" + RecommendedCell(r, "work_mem")->value + "';"), std::string::npos) << plan;
+  EXPECT_GT(Listed(plan, "shared_buffers"), restart) << plan;
+  // Raised together with max_worker_processes: it waits for the restart.
+  EXPECT_GT(Listed(plan, "max_parallel_workers"), restart) << plan;
+  EXPECT_NE(plan.find("   shared_buffers: 128MB -> "), std::string::npos) << plan;
+}
+
+TEST(RecommendPlanTest, ValuesWithinTheRangeAreLeftAlone) {
+  Recommendation r = Nvme64();
+  const Cell* wm = RecommendedCell(r, "work_mem");
+  ASSERT_NE(wm, nullptr);
+  ASSERT_FALSE(wm->min.empty());
+  std::string plan = PlanFor(r, "work_mem = '" + wm->min + "'\n");
+  EXPECT_EQ(Listed(plan, "work_mem"), std::string::npos) << plan;
+}
+
+TEST(RecommendPlanTest, AFatalConfigurationIsFixedFirst) {
+  std::string plan = PlanFor(Nvme64(), "shared_buffers = 'lots'\n");
+  EXPECT_NE(plan.find("First: PostgreSQL would refuse to start"), std::string::npos) << plan;
+}
+
+}  // namespace
+}  // namespace pgconflint

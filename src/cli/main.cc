@@ -18,17 +18,19 @@
 #include <fstream>
 #include <map>
 
+#include "cli/params.h"
+#include "cli/show.h"
 #include "core/analysis.h"
 #include "core/catalog.h"
-#include "core/docs.h"
 #include "core/effective.h"
 #include "core/workspace.h"
 #include "core/project_config.h"
 #include "core/recommend.h"
 #include "core/recommend_plan.h"
 #include "core/recommend_render.h"
-#include "core/report.h"
 #include "core/rules.h"
+#include "report/docs.h"
+#include "report/reporter.h"
 
 #ifndef PGCONFLINT_VERSION
 #define PGCONFLINT_VERSION "0.0.0"
@@ -164,12 +166,11 @@ int RunCheck(const CommonOptions& common, const std::string& format, std::string
     analyses.push_back(std::move(a));
   }
   ReportOptions ro;
-  ro.format = format == "json" ? Format::kJson : format == "concise" ? Format::kConcise : Format::kFull;
-  ro.color = ro.format == Format::kFull && UseColor(color);
+  ro.pg_version = shown_major ? shown_major : Catalog::DefaultMajor();
+  ro.color = UseColor(color);
   ro.tool_version = PGCONFLINT_VERSION;
-  std::string out = Render(analyses, shown_major ? shown_major : Catalog::DefaultMajor(), ro);
-  fwrite(out.data(), 1, out.size(), stdout);
-  if (fflush(stdout) != 0) return kExitInternal;
+  FindReporter(format)->render(analyses, ro, std::cout);
+  if (!std::cout.flush()) return kExitInternal;
   if (exit_code != kExitOk) return exit_code;
   if (fail_on == "never") return kExitOk;
   Severity threshold = Severity::kWarning;
@@ -195,8 +196,8 @@ int RunShow(const CommonOptions& common, const std::string& format, const std::s
     return a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage;
   }
   std::vector<std::string> unknown;
-  std::string out = RenderShow(a, names, format == "json", &unknown);
-  fwrite(out.data(), 1, out.size(), stdout);
+  RenderShow(a, names, format == "json", std::cout, &unknown);
+  std::cout.flush();
   for (const std::string& n : unknown)
     std::cerr << "pgconflint: error: unknown parameter \"" << n << "\" in PostgreSQL " << a.catalog->major() << "\n";
   return unknown.empty() ? kExitOk : kExitUsage;
@@ -206,8 +207,8 @@ int RunParams(int major, const std::string& format, const std::vector<std::strin
   const Catalog* catalog = CatalogOrComplain(major);
   if (!catalog) return kExitUsage;
   std::vector<std::string> unknown;
-  std::string out = RenderParams(*catalog, names, format == "json", &unknown);
-  fwrite(out.data(), 1, out.size(), stdout);
+  RenderParams(*catalog, names, format == "json", std::cout, &unknown);
+  std::cout.flush();
   for (const std::string& n : unknown) {
     std::cerr << "pgconflint: error: unknown parameter \"" << n << "\" in PostgreSQL " << major;
     std::vector<std::string> s = catalog->Suggest(n, 1);
@@ -307,6 +308,25 @@ int RunDocs(const std::string& dir) {
   return kExitOk;
 }
 
+// `check --format`, its choices and help from the reporter table, and
+// `--list-formats`, which prints the table (name, description) and exits.
+void AddFormatOptions(CLI::App* check, std::string* format) {
+  std::vector<std::string> names;
+  std::string help = "Output format:";
+  for (const Reporter& r : Reporters()) {
+    names.push_back(r.name);
+    help += std::string("\n  ") + r.name + ": " + r.description;
+  }
+  check->add_option("--format", *format, help)->check(CLI::IsMember(names))->capture_default_str();
+  check->add_flag_callback(
+      "--list-formats",
+      [] {
+        for (const Reporter& r : Reporters()) std::cout << r.name << "\t" << r.description << "\n";
+        throw CLI::Success();
+      },
+      "Print the output formats (name, tab, description) and exit");
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"pgconflint: lint PostgreSQL configuration files as the server reads them"};
   app.set_version_flag("--version", std::string("pgconflint ") + PGCONFLINT_VERSION);
@@ -325,13 +345,11 @@ int Main(int argc, char** argv) {
   auto wants = [&](const char* name) { return !known_first || first == name; };
 
   CommonOptions common;
-  std::string format = "full", fail_on = "warning", color = "auto";
+  std::string format = Reporters()[0].name, fail_on = "warning", color = "auto";
   std::vector<std::string> paths;
   CLI::App* check = app.add_subcommand("check", "Check configuration files or data directories");
   if (wants("check")) AddCommonOptions(check, &common);
-  check->add_option("--format", format, "Output format")
-      ->check(CLI::IsMember({"full", "concise", "json"}))
-      ->capture_default_str();
+  AddFormatOptions(check, &format);
   CLI::Option* fail_on_opt = check->add_option("--fail-on", fail_on, "Lowest severity that makes the exit code 1")
                                  ->check(CLI::IsMember({"error", "warning", "info", "never"}))
                                  ->capture_default_str();

@@ -14,6 +14,7 @@
 #include "core/effective.h"
 #include "core/expr.h"
 #include "core/memory_model.h"
+#include "core/quantity.h"
 #include "core/recommend_internal.h"
 #include "core/value.h"
 
@@ -21,23 +22,9 @@ namespace pgconflint {
 
 namespace recommend_internal {
 
-std::string Num(double v) {
-  char buf[32];
-  if (v == std::floor(v)) snprintf(buf, sizeof buf, "%.0f", v);
-  else snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+std::string Num(double v) { return FormatNumber(v); }
 
-std::string Size(double bytes) {
-  double mb = std::floor(bytes / kMB);
-  if (mb >= 1) {
-    long long v = static_cast<long long>(mb);
-    if (v % (1024 * 1024) == 0) return std::to_string(v / (1024 * 1024)) + "TB";
-    if (v % 1024 == 0) return std::to_string(v / 1024) + "GB";
-    return std::to_string(v) + "MB";
-  }
-  return std::to_string(static_cast<long long>(std::max(64.0, std::floor(bytes / 1024)))) + "kB";
-}
+std::string Size(double bytes) { return FormatConfSize(std::max(bytes, 64 * 1024.0)); }
 
 }  // namespace recommend_internal
 

@@ -1,6 +1,5 @@
 // Helpers shared by the recommender's own files (recommend*.cc) and nothing
-// else. Number and size spelling stay local to the recommender until the
-// project's one quantity formatter replaces them.
+// else. Number and size spelling come from core/quantity.h.
 #ifndef PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_
 #define PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_
 

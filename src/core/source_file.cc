@@ -1,12 +1,79 @@
-// Reading files and mapping byte offsets to lines and columns.
+// The line table and every conversion between byte offsets and columns.
 #include "core/source_file.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 namespace pgconflint {
+namespace {
+
+struct CodePointRange {
+  char32_t first, last;
+};
+
+#include "core/unicode_width.inc"
+
+template <size_t N>
+bool InRanges(const CodePointRange (&ranges)[N], char32_t c) {
+  auto it = std::upper_bound(std::begin(ranges), std::end(ranges), c,
+                             [](char32_t v, const CodePointRange& r) { return v < r.first; });
+  return it != std::begin(ranges) && c <= (it - 1)->last;
+}
+
+bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
+
+// Decodes the character at s[i], sets *length, and returns its columns in `unit`.
+uint32_t UnitsAt(std::string_view s, size_t i, ColumnUnit unit, size_t* length) {
+  char32_t c = DecodeUtf8(s, i, length);
+  switch (unit) {
+    case ColumnUnit::kUtf8: return static_cast<uint32_t>(*length);
+    case ColumnUnit::kCodePoint: return 1;
+    case ColumnUnit::kUtf16: return c >= 0x10000 ? 2 : 1;
+    case ColumnUnit::kDisplay: return DisplayWidth(c);
+  }
+  return 1;
+}
+
+}  // namespace
+
+char32_t DecodeUtf8(std::string_view s, size_t i, size_t* length) {
+  constexpr char32_t kReplacement = 0xFFFD;
+  unsigned char b = static_cast<unsigned char>(s[i]);
+  *length = 1;
+  if (b < 0x80) return b;
+  size_t n;
+  char32_t c, min;
+  if (b >= 0xC2 && b <= 0xDF) n = 2, c = b & 0x1F, min = 0x80;
+  else if (b >= 0xE0 && b <= 0xEF) n = 3, c = b & 0x0F, min = 0x800;
+  else if (b >= 0xF0 && b <= 0xF4) n = 4, c = b & 0x07, min = 0x10000;
+  else return kReplacement;
+  if (i + n > s.size()) return kReplacement;
+  for (size_t k = 1; k < n; ++k) {
+    unsigned char cb = static_cast<unsigned char>(s[i + k]);
+    if (!IsContinuation(cb)) return kReplacement;
+    c = (c << 6) | (cb & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return kReplacement;
+  *length = n;
+  return c;
+}
+
+uint32_t DisplayWidth(char32_t c) {
+  if (c == '\t') return 4;
+  if (c < 0x20 || c == 0x7F) return 4;                // \xNN
+  if (c >= 0x80 && c <= 0x9F) return 8;               // \xc2\xNN
+  if (c < 0x300) return 1;                            // the common case, before any mark
+  if (InRanges(kZeroWidth, c)) return 0;
+  if (InRanges(kDoubleWidth, c)) return 2;
+  return 1;
+}
+
+uint32_t ColumnWidth(std::string_view s, ColumnUnit unit) {
+  if (unit == ColumnUnit::kUtf8) return static_cast<uint32_t>(s.size());
+  uint32_t w = 0;
+  for (size_t i = 0, n = 0; i < s.size(); i += n) w += UnitsAt(s, i, unit, &n);
+  return w;
+}
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
@@ -24,16 +91,32 @@ uint32_t SourceFile::LineOf(uint32_t offset) const {
   return static_cast<uint32_t>(it - line_starts_.begin());
 }
 
-Position SourceFile::PositionOf(uint32_t offset) const {
+uint32_t SourceFile::LineStart(uint32_t line) const {
+  line = std::clamp<uint32_t>(line, 1, line_count());
+  return line_starts_[line - 1];
+}
+
+Position SourceFile::PositionOf(uint32_t offset, ColumnUnit unit) const {
   offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
   uint32_t line = LineOf(offset);
-  uint32_t col = 1;
-  for (uint32_t i = line_starts_[line - 1]; i < offset; ++i) {
-    // Count code points: skip UTF-8 continuation bytes that follow a lead byte.
-    unsigned char c = static_cast<unsigned char>(text_[i]);
-    if ((c & 0xC0) != 0x80 || i == line_starts_[line - 1]) ++col;
+  uint32_t start = line_starts_[line - 1];
+  return {line, 1 + ColumnWidth(std::string_view(text_).substr(start, offset - start), unit)};
+}
+
+uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
+  if (position.line > line_count()) return static_cast<uint32_t>(text_.size());
+  uint32_t start = LineStart(position.line);
+  std::string_view line = LineText(std::max<uint32_t>(position.line, 1));
+  uint32_t target = position.column > 0 ? position.column - 1 : 0;
+  uint32_t done = 0;
+  size_t i = 0, n = 0;
+  while (i < line.size() && done < target) {
+    uint32_t w = UnitsAt(line, i, unit, &n);
+    if (done + w > target) break;  // inside this character: its first byte
+    done += w;
+    i += n;
   }
-  return {line, col};
+  return start + static_cast<uint32_t>(i);
 }
 
 std::string_view SourceFile::LineText(uint32_t line) const {

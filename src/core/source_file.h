@@ -1,4 +1,8 @@
-// A configuration file's bytes and its line table.
+// A configuration file's bytes, its line table, and the one place where byte
+// offsets become lines and columns. Positions are bytes inside the analysis;
+// each output converts once, to its consumer's unit (as clangd's SourceCode.h):
+// the terminal wants display columns, JSON v1 code points, LSP UTF-16 code
+// units, reviewdog UTF-8 bytes.
 #ifndef PGCONFLINT_CORE_SOURCE_FILE_H_
 #define PGCONFLINT_CORE_SOURCE_FILE_H_
 
@@ -15,12 +19,37 @@ struct Range {
   uint32_t end = 0;
 };
 
-/// 1-based line and column; the column counts characters (UTF-8 code points,
-/// an invalid byte counts as one).
+/// What a column counts. Every unit reads the text as UTF-8 and counts an
+/// invalid byte (one that does not start a well-formed sequence) as one
+/// character: one code point, one UTF-16 unit, one display column.
+enum class ColumnUnit : uint8_t {
+  kUtf8,       // bytes (reviewdog)
+  kCodePoint,  // Unicode scalar values (JSON v1, the text formats' file:line:col)
+  kUtf16,      // UTF-16 code units: 2 above U+FFFF (the LSP default)
+  kDisplay,    // terminal columns as the text formats show the line: see DisplayWidth
+};
+
+/// 1-based line and column; the column counts in the unit it was asked in.
 struct Position {
   uint32_t line = 1;
   uint32_t column = 1;
 };
+
+/// Terminal columns of code point `c` as the text formats print it: a tab is
+/// shown as 4 spaces (4), a control character (C0, DEL, C1) as the `\xNN`
+/// escape of each of its UTF-8 bytes (4 per byte), East Asian wide and
+/// fullwidth characters and emoji 2, combining marks and format characters 0,
+/// anything else 1.
+uint32_t DisplayWidth(char32_t c);
+
+/// Decodes the well-formed UTF-8 sequence starting at `s[i]` (no overlong
+/// forms, no surrogates, at most U+10FFFF) and sets *length to its byte length.
+/// An invalid byte decodes as U+FFFD with *length 1, as a terminal shows it.
+/// REQUIRES: i < s.size().
+char32_t DecodeUtf8(std::string_view s, size_t i, size_t* length);
+
+/// Columns that `s` occupies in `unit` (one line's text; no line terminators).
+uint32_t ColumnWidth(std::string_view s, ColumnUnit unit);
 
 class SourceFile {
  public:
@@ -30,10 +59,20 @@ class SourceFile {
   const std::string& text() const { return text_; }
   std::string_view Slice(Range r) const { return std::string_view(text_).substr(r.begin, r.end - r.begin); }
 
-  /// Position of byte `offset` (clamped to the text).
-  Position PositionOf(uint32_t offset) const;
+  /// Position of byte `offset` (clamped to the text), the column counted in
+  /// `unit`. An offset inside a multi-byte character counts its bytes before
+  /// it as invalid ones.
+  Position PositionOf(uint32_t offset, ColumnUnit unit = ColumnUnit::kCodePoint) const;
+  /// The inverse: the byte offset of `position` in `unit`, clamped. Line 0 is
+  /// line 1, a line past the end is the end of the text; a column past the
+  /// line's end is its end (before "\n" or "\r\n"); a column inside a
+  /// character (the second UTF-16 unit of an emoji, the second column of a
+  /// wide character) is that character's first byte.
+  uint32_t OffsetOf(Position position, ColumnUnit unit) const;
   /// 1-based line number of byte `offset`.
   uint32_t LineOf(uint32_t offset) const;
+  /// Byte offset of the first byte of 1-based `line` (clamped to the lines).
+  uint32_t LineStart(uint32_t line) const;
   /// The text of 1-based `line` without its line terminator.
   std::string_view LineText(uint32_t line) const;
   uint32_t line_count() const { return static_cast<uint32_t>(line_starts_.size()); }

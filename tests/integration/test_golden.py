@@ -2,9 +2,10 @@
 """Golden outputs of `pgconflint check` in every format (ruff's snapshots).
 
 Each fixture is a small, realistic configuration under tests/fixtures/golden/<name>/.
-For each fixture and format F in full, concise, json the output of
+For each fixture and each format F that `pgconflint check --list-formats` names (the
+reporter table), the output of
 
-    pgconflint check --fail-on never --format F [--color never] [ARGS] PATH...
+    pgconflint check --fail-on never --format F --color never [ARGS] PATH...
 
 run from tests/fixtures/golden (so paths are relative) must equal
 tests/golden/<name>.<F> byte for byte, after two normalisations: the tool version in
@@ -29,7 +30,6 @@ FIXTURES = os.path.join(ROOT, "tests", "fixtures", "golden")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 PGCONFLINT = os.environ.get("PGCONFLINT", "/tmp/build-tmp/pgconflint")
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
-FORMATS = ("full", "concise", "json")
 
 # Fixture name -> (extra arguments, PATHs relative to tests/fixtures/golden).
 CASES = {
@@ -47,19 +47,29 @@ CASES = {
     "syntax-errors": ([], ["syntax-errors/postgresql.conf", "syntax-errors/bom.conf"]),
     # A PostgreSQL 17 server given a configuration that uses PostgreSQL 18 names.
     "pg17-with-pg18-names": (["--pg-version", "17"], ["pg17-with-pg18-names/postgresql.conf"]),
+    # ESC, BEL, DEL and a C1 control in values, comments and names: escaped in text output.
+    "control-characters": ([], ["control-characters/postgresql.conf"]),
 }
 
 DIAGNOSTIC_KEYS = ["root", "file", "line", "column", "end_line", "end_column", "severity", "fatal",
-                   "code", "name", "parameter", "message", "help", "include_chain"]
+                   "code", "name", "parameter", "message", "help", "include_chain", "notes", "fixes"]
 TOOL_VERSION = re.compile(r'("tool":\s*\{[^{}]*?"version":\s*)"[^"]*"')
+
+
+def formats():
+    """The --format names of the binary's reporter table."""
+    r = subprocess.run([PGCONFLINT, "check", "--list-formats"], capture_output=True, text=True,
+                       timeout=60, check=True)
+    names = [line.split("\t")[0] for line in r.stdout.splitlines()]
+    if not names or not all(names):
+        raise AssertionError(f"check --list-formats printed no format names:\n{r.stdout}")
+    return names
 
 
 def run(name, fmt):
     """The normalised output of pgconflint for fixture `name` in format `fmt`."""
     args, paths = CASES[name]
-    argv = [PGCONFLINT, "check", "--fail-on", "never", "--format", fmt]
-    if fmt == "full":
-        argv += ["--color", "never"]
+    argv = [PGCONFLINT, "check", "--fail-on", "never", "--format", fmt, "--color", "never"]
     argv += args + paths
     env = dict(os.environ, NO_COLOR="1")
     r = subprocess.run(argv, cwd=FIXTURES, capture_output=True, env=env, timeout=60)
@@ -96,10 +106,21 @@ class GoldenTest(unittest.TestCase):
     def setUpClass(cls):
         if not os.access(PGCONFLINT, os.X_OK):
             raise RuntimeError(f"pgconflint binary not found at {PGCONFLINT}: set PGCONFLINT")
+        cls.formats = formats()
+
+    def test_formats_include_the_published_ones(self):
+        # Formats are added to the table, never taken away.
+        self.assertLessEqual({"full", "concise", "json"}, set(self.formats))
+
+    def test_default_format_is_the_first(self):
+        args, paths = CASES["oltp-tuned"]
+        r = subprocess.run([PGCONFLINT, "check", "--fail-on", "never", "--color", "never"] + args + paths,
+                           cwd=FIXTURES, capture_output=True, timeout=60)
+        self.assertEqual(r.stdout.decode("utf-8", "surrogateescape"), run("oltp-tuned", self.formats[0]))
 
     def test_outputs(self):
         for name in CASES:
-            for fmt in FORMATS:
+            for fmt in self.formats:
                 with self.subTest(golden=f"{name}.{fmt}"):
                     self.check_golden(name, fmt)
 
@@ -137,7 +158,7 @@ class GoldenTest(unittest.TestCase):
     def test_every_fixture_and_golden_is_used(self):
         fixtures = sorted(os.listdir(FIXTURES))
         self.assertEqual(fixtures, sorted(CASES), "fixture directories without a CASES entry")
-        expected = sorted(f"{name}.{fmt}" for name in CASES for fmt in FORMATS)
+        expected = sorted(f"{name}.{fmt}" for name in CASES for fmt in self.formats)
         if os.path.isdir(GOLDEN):
             # Subdirectories belong to other suites (tests/golden/recommend).
             files = {f for f in os.listdir(GOLDEN) if os.path.isfile(os.path.join(GOLDEN, f))}

@@ -1,6 +1,6 @@
 // docs/rules/ is generated from rules/*.toml (`pgconflint docs docs/rules`);
 // this test regenerates it and fails when the committed pages are stale.
-#include "core/docs.h"
+#include "report/docs.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

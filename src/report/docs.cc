@@ -1,5 +1,5 @@
 // Generated rule documentation.
-#include "core/docs.h"
+#include "report/docs.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 
 #include "core/catalog.h"
 #include "core/workspace.h"
-#include "core/report.h"
+#include "report/reporter.h"
 
 namespace pgconflint {
 namespace {
@@ -40,10 +40,12 @@ std::string ExampleFindings(const RuleInfo& r, const RuleSet& rules) {
     if (d.rule == &r) mine.push_back(std::move(d));
   a.diagnostics = std::move(mine);
   ReportOptions ro;
-  ro.format = Format::kConcise;
+  ro.pg_version = cat->major();
   std::vector<Analysis> v;
   v.push_back(std::move(a));
-  return Render(v, cat->major(), ro);
+  std::ostringstream o;
+  FindReporter("concise")->render(v, ro, o);
+  return o.str();
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Rule documentation: `pgconflint explain` and the generated docs/rules/
 // pages (kept in sync with rules/*.toml by tests/unit/docs_test.cc).
-#ifndef PGCONFLINT_CORE_DOCS_H_
-#define PGCONFLINT_CORE_DOCS_H_
+#ifndef PGCONFLINT_REPORT_DOCS_H_
+#define PGCONFLINT_REPORT_DOCS_H_
 
 #include <string>
 
@@ -26,4 +26,4 @@ bool WriteFileAtomically(const std::string& path, const std::string& content, st
 
 }  // namespace pgconflint
 
-#endif  // PGCONFLINT_CORE_DOCS_H_
+#endif  // PGCONFLINT_REPORT_DOCS_H_

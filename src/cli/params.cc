@@ -1,0 +1,101 @@
+// `pgconflint params` rendering: the catalog as text or JSON. Everything here
+// comes from the embedded catalog, never from the files being checked.
+#include "cli/params.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+#include "core/value.h"
+
+namespace pgconflint {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json Nullable(const char* s) { return s[0] ? ordered_json(s) : ordered_json(nullptr); }
+
+ordered_json ParameterJson(const Parameter& p) {
+  ordered_json j;
+  j["name"] = p.name;
+  j["vartype"] = std::string(VarTypeName(p.type));
+  j["unit"] = Nullable(p.unit);
+  j["context"] = std::string(ContextName(p.context));
+  j["min_val"] = Nullable(p.min_val);
+  j["max_val"] = Nullable(p.max_val);
+  if (p.type == VarType::kEnum) {
+    ordered_json ev = ordered_json::array();
+    for (const char* v : p.enumvals) ev.push_back(v);
+    j["enumvals"] = std::move(ev);
+  } else {
+    j["enumvals"] = nullptr;
+  }
+  j["boot_val"] = p.has_boot_val ? ordered_json(p.boot_val) : ordered_json(nullptr);
+  j["category"] = p.category;
+  j["short_desc"] = p.short_desc;
+  j["extra_desc"] = Nullable(p.extra_desc);
+  ordered_json majors = ordered_json::array();
+  for (int m = 14; m < 14 + 8; ++m)
+    if (p.majors & (1u << (m - 14))) majors.push_back(m);
+  j["majors"] = std::move(majors);
+  j["in_pg_settings"] = p.in_pg_settings;
+  if (p.type == VarType::kEnum) {
+    ordered_json hidden = ordered_json::object();
+    for (const HiddenEnumValue& h : p.hidden_enumvals) hidden[h.spelling] = h.canonical;
+    j["hidden_enumvals"] = std::move(hidden);
+    ordered_json build = ordered_json::array();
+    for (const char* v : p.build_dependent_enumvals) build.push_back(v);
+    j["build_dependent_enumvals"] = std::move(build);
+  }
+  return j;
+}
+
+void WriteParameterText(const Parameter& p, std::ostream& o) {
+  o << p.name << " (" << VarTypeName(p.type);
+  if (p.unit[0]) o << ", unit " << p.unit;
+  o << ", context " << ContextName(p.context) << ")\n";
+  o << "  " << p.short_desc << "\n";
+  if (p.extra_desc[0]) o << "  " << p.extra_desc << "\n";
+  if (p.has_boot_val) o << "  default: " << (p.boot_val[0] ? p.boot_val : "''");
+  if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone && p.has_boot_val)
+    o << " (" << FormatWithUnit(std::strtod(p.boot_val, nullptr), p) << ")";
+  o << "\n";
+  if (p.min_val[0]) o << "  range: " << p.min_val << " .. " << p.max_val << "\n";
+  if (p.type == VarType::kEnum) {
+    o << "  values:";
+    for (const char* v : p.enumvals) o << " " << v;
+    for (const char* v : p.build_dependent_enumvals) o << " " << v << "(build-dependent)";
+    o << "\n";
+  }
+  o << "  category: " << p.category << "\n  majors:";
+  for (int m = 14; m < 22; ++m)
+    if (p.majors & (1u << (m - 14))) o << " " << m;
+  o << "\n\n";
+}
+
+}  // namespace
+
+void RenderParams(const Catalog& catalog, const std::vector<std::string>& names, bool as_json, std::ostream& out,
+                  std::vector<std::string>* unknown) {
+  std::vector<const Parameter*> params;
+  if (names.empty()) {
+    for (const Parameter& p : catalog.parameters()) params.push_back(&p);
+  } else {
+    for (const std::string& n : names) {
+      const Parameter* p = catalog.Find(n);
+      if (!p)
+        if (const char* t = catalog.AliasTarget(n)) p = catalog.Find(t);
+      if (p) params.push_back(p);
+      else unknown->push_back(n);
+    }
+  }
+  if (!as_json) {
+    for (const Parameter* p : params) WriteParameterText(*p, out);
+    return;
+  }
+  ordered_json arr = ordered_json::array();
+  for (const Parameter* p : params) arr.push_back(ParameterJson(*p));
+  out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace pgconflint

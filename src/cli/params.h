@@ -1,0 +1,21 @@
+// Rendering of `pgconflint params`: the harvested catalog of one major, as
+// text or JSON.
+#ifndef PGCONFLINT_CLI_PARAMS_H_
+#define PGCONFLINT_CLI_PARAMS_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/catalog.h"
+
+namespace pgconflint {
+
+/// Writes the catalog entries of `names` (all when empty; old names resolve
+/// to their parameter) to `out`; unknown names are appended to `unknown`.
+void RenderParams(const Catalog& catalog, const std::vector<std::string>& names, bool json, std::ostream& out,
+                  std::vector<std::string>* unknown);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CLI_PARAMS_H_

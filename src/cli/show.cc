@@ -1,0 +1,97 @@
+// `pgconflint show` rendering. Values and paths come from the files: the text
+// form escapes their control characters.
+#include "cli/show.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/effective.h"
+#include "core/value.h"
+#include "report/text.h"
+
+namespace pgconflint {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// The parameters the files set (each once, the deciding line), then the
+// derived values that are not parameters.
+std::vector<std::string> DefaultNames(const Analysis& a, const EffectiveConfig& eff) {
+  std::vector<std::string> list;
+  for (const Setting& s : a.settings)
+    if (s.param && eff.SettingFor(s.param->name) == &s &&
+        std::find(list.begin(), list.end(), s.param->name) == list.end())
+      list.push_back(s.param->name);
+  for (const std::string& d : eff.DerivedNames()) {
+    if (d == "max_backends") continue;
+    if (std::find(list.begin(), list.end(), d) == list.end()) list.push_back(d);
+  }
+  return list;
+}
+
+// One parameter: as a JSON object, or as a text line (without its newline).
+void ShowParameter(const Analysis& a, const EffectiveConfig& eff, const Parameter& p, size_t width,
+                   ordered_json* arr, std::string* line) {
+  const Setting* s = eff.SettingFor(p.name);
+  std::string configured = eff.Configured(p.name).value_or("");
+  std::string shown = configured;
+  if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone)
+    shown = FormatWithUnit(strtod(configured.c_str(), nullptr), p);
+  std::string source = s ? a.files[s->file].source.path() + ":" + std::to_string(s->line) : "default";
+  std::optional<DerivedValue> d = eff.Derived(p.name);
+  std::string effective = d ? d->value.Display() : shown;
+  if (arr) {
+    ordered_json j;
+    j["name"] = p.name;
+    j["configured"] = configured;
+    j["unit"] = p.unit[0] ? ordered_json(p.unit) : ordered_json(nullptr);
+    j["source"] = s ? ordered_json({{"file", a.files[s->file].source.path()}, {"line", s->line}}) : ordered_json(nullptr);
+    j["effective"] = effective;
+    j["effective_note"] = d ? ordered_json(d->explanation) : ordered_json(nullptr);
+    j["context"] = std::string(ContextName(p.context));
+    arr->push_back(std::move(j));
+    return;
+  }
+  std::ostringstream o;
+  o << p.name << std::string(width - std::min(width, std::string(p.name).size()) + 2, ' ') << shown;
+  if (effective != shown) o << "  -> effective " << effective;
+  o << "  (" << source;
+  if (d && d->explanation != "as configured" && d->explanation != "set explicitly") o << "; " << d->explanation;
+  o << ")";
+  *line = o.str();
+}
+
+}  // namespace
+
+void RenderShow(const Analysis& a, const std::vector<std::string>& names, bool as_json, std::ostream& out,
+                std::vector<std::string>* unknown) {
+  EffectiveConfig eff(a);
+  std::vector<std::string> list = names.empty() ? DefaultNames(a, eff) : names;
+  ordered_json arr = ordered_json::array();
+  size_t width = 0;
+  for (const std::string& n : list) width = std::max(width, n.size());
+  for (const std::string& n : list) {
+    std::string line;
+    if (const Parameter* p = a.catalog->Find(n)) {
+      ShowParameter(a, eff, *p, width, as_json ? &arr : nullptr, &line);
+    } else if (std::optional<DerivedValue> d = eff.Derived(n)) {
+      // A derived value that is no parameter (max_backends).
+      if (as_json)
+        arr.push_back({{"name", n}, {"configured", nullptr}, {"unit", nullptr}, {"source", nullptr},
+                       {"effective", d->value.Display()}, {"effective_note", d->explanation}, {"context", nullptr}});
+      else
+        line = n + std::string(width - std::min(width, n.size()) + 2, ' ') + d->value.Display() + "  (" +
+               d->explanation + ")";
+    } else {
+      unknown->push_back(n);
+      continue;
+    }
+    if (!as_json) out << EscapeControls(line) << "\n";
+  }
+  if (as_json) out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace pgconflint

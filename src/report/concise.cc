@@ -1,0 +1,19 @@
+// The `concise` format: one line per diagnostic, for grep, editors' error
+// formats and CI logs. Notes and fixes are not printed; file names and
+// messages are escaped, so that a line stays one line.
+#include "report/reporter.h"
+#include "report/text.h"
+
+namespace pgconflint {
+
+void RenderConcise(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out) {
+  for (const Analysis& a : analyses)
+    for (const Diagnostic& d : a.diagnostics) {
+      Position p;
+      if (d.file >= 0) p = a.files[d.file].source.PositionOf(d.range.begin, ColumnUnit::kCodePoint);
+      out << EscapeControls(FilePath(a, d.file)) << ":" << p.line << ":" << p.column << ": "
+          << SeverityName(d.severity) << ": " << EscapeControls(d.message) << " [" << d.rule->code << "]\n";
+    }
+}
+
+}  // namespace pgconflint

@@ -1,0 +1,44 @@
+// The output formats of `pgconflint check`, as one table of reporters. Each
+// format is one file (full.cc, concise.cc, json.cc) registered in
+// reporters.cc; the CLI's `--format` choices, its help and the golden-file
+// list of the tests all come from this table. Adding a format is one new file
+// and its line in the table, plus its goldens.
+#ifndef PGCONFLINT_REPORT_REPORTER_H_
+#define PGCONFLINT_REPORT_REPORTER_H_
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis.h"
+
+namespace pgconflint {
+
+struct ReportOptions {
+  int pg_version = 0;        // the major the run was checked against (summaries, JSON)
+  bool color = false;        // ANSI colours, for the formats that have them
+  std::string tool_version;  // e.g. "0.1.0"
+};
+
+/// Writes the report of one `check` run (one analysis per PATH, in order) to
+/// `out`, as it goes: a format that can stream does not hold the whole output.
+using RenderFunction = void (*)(const std::vector<Analysis>& analyses, const ReportOptions& options,
+                                std::ostream& out);
+
+struct Reporter {
+  const char* name;         // the `--format` value
+  const char* description;  // one line, for `--help` and `--list-formats`
+  RenderFunction render;
+};
+
+/// Every format, in the order `--help` lists them; the first is the default.
+std::span<const Reporter> Reporters();
+
+/// The reporter called `name`, or null.
+const Reporter* FindReporter(std::string_view name);
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_REPORT_REPORTER_H_

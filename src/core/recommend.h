@@ -84,7 +84,8 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool ma
 
 /// An ALTER SYSTEM statement for `param` = `value` with PostgreSQL's list
 /// rules: list parameters take unquoted comma-separated items (each quoted
-/// on its own), never one quoted string (reference §4.4).
+/// on its own), never one quoted string
+/// (docs/postgresql-semantics.md#alter-system-lists).
 std::string AlterSystemStatement(const Parameter& param, const std::string& value);
 
 /// The recommended range for `parameter` under `r`, for check's hints; null if

@@ -2,8 +2,9 @@
 // configured values (the last applied setting, else the boot value) and the
 // values PostgreSQL derives from them (io_max_concurrency = -1, wal_buffers
 // = -1, io_combine_limit capped by io_max_combine_limit, the vacuum ring cap,
-// the parallel worker ceilings...). Formulas follow the server (reference §5–6)
-// and are held to running servers by tests/integration/test_effective.py.
+// the parallel worker ceilings...). Formulas follow the server
+// (docs/postgresql-semantics.md#derived-values) and are held to running servers
+// by tests/integration/test_server_claims.py.
 #ifndef PGCONFLINT_CORE_EFFECTIVE_H_
 #define PGCONFLINT_CORE_EFFECTIVE_H_
 

@@ -9,8 +9,8 @@ Cases come in four families, every one deterministic for a given seed and catalo
 * parameter cases: every parameter of the live `pg_settings` catalog crossed with
   edge values chosen by type (integer, real, bool, enum, string, internal), each
   written unquoted and single-quoted;
-* file cases: lexer, grammar, include, duplicate, name and alias rules (§1 of the
-  semantics reference), written by hand;
+* file cases: lexer, grammar, include, duplicate, name and alias rules
+  (docs/postgresql-semantics.md#lexing to #duplicates), written by hand;
 * version cases: names that exist in one major but not in the other;
 * random cases: seeded files of 1-8 lines mixing every token class.
 
@@ -153,7 +153,7 @@ def env_reason(param, raw):
 
 # --- writing values -----------------------------------------------------------------------
 
-# Token rules of guc-file.l (semantics reference §1.1), for the unquoted spellings.
+# Token rules of guc-file.l (docs/grammar.md#1-tokens), for the unquoted spellings.
 _LETTER = r"[A-Za-z_\x80-\U0010ffff]"
 _LETTER_OR_DIGIT = r"[A-Za-z_0-9\x80-\U0010ffff]"
 _ID = rf"{_LETTER}{_LETTER_OR_DIGIT}*"

@@ -207,8 +207,8 @@ atexit.register(tearDownModule)
 # ---------------------------------------------------------------------------------------
 # 1. Derived values (PostgreSQL 18)
 
-# The first eight rows are the reference's table (pg-config-semantics.md §5.2, verified on
-# 18.4); the rest probe the edges (64 exactly, 63, explicit values, the wal_buffers cap).
+# The first eight rows are ordinary configurations (docs/postgresql-semantics.md#io-max-concurrency);
+# the rest probe the edges (64 exactly, 63, explicit values, the wal_buffers cap).
 DERIVED_18 = [
     {"shared_buffers": "128MB", "max_connections": 100},
     {"shared_buffers": "1GB", "max_connections": 100},

@@ -1,5 +1,5 @@
 // Value parsing, checked against behaviour verified on real servers
-// (../shared/reference/pg-config-semantics.md §3, and the differential suite).
+// (docs/postgresql-semantics.md#values, and the differential suite).
 #include "core/value.h"
 
 #include <gtest/gtest.h>

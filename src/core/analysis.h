@@ -13,8 +13,6 @@
 
 #include "core/catalog.h"
 #include "core/diagnostic.h"
-#include "core/file_system.h"
-#include "core/host.h"
 #include "core/rules.h"
 #include "core/source_file.h"
 #include "core/syntax.h"
@@ -112,22 +110,6 @@ struct Analysis {
   mutable std::unordered_map<std::string, size_t> effective_index_;  // indices: safe to copy
   mutable bool effective_indexed_ = false;
 };
-
-struct AnalyzeOptions {
-  const Catalog* catalog = nullptr;  // REQUIRES: non-null
-  const FileSystem* fs = nullptr;    // null: the real disk
-  const HostFacts* host = nullptr;   // null: this machine, taken to be the server's host
-  /// Paths below this directory (absolute) are shown relative to it; "" = as given.
-  std::string display_base;
-};
-
-/// Analyses `root` (a file or a data directory): reads it with its includes
-/// through options.fs and runs the passes. Never throws.
-Analysis Analyze(const std::string& root, const AnalyzeOptions& options);
-
-/// Analyses configuration text as if it were the file `name` (for tests,
-/// examples and editors); its includes are read through options.fs.
-Analysis AnalyzeText(const std::string& name, const std::string& text, const AnalyzeOptions& options);
 
 }  // namespace pgconflint
 

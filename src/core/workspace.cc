@@ -1,4 +1,5 @@
 // The lint pipeline of one root, and the per-project state it needs.
+#include "core/analyze.h"
 #include "core/workspace.h"
 
 #include <fnmatch.h>

@@ -47,6 +47,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/analyze.h"
 #include "core/analysis.h"
 #include "core/catalog.h"
 #include "core/workspace.h"

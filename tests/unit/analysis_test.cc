@@ -1,5 +1,6 @@
 // Loading and processing: includes, duplicates, names, as PostgreSQL does them
 // (over an in-memory disk).
+#include "core/analyze.h"
 #include "core/analysis.h"
 
 #include <gtest/gtest.h>

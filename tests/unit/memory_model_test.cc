@@ -1,6 +1,7 @@
 // The worst-case memory model: its arithmetic, how it reads an effective
 // configuration, and that both of its users agree (the recommender's output
 // is within the budget memory-overcommit checks).
+#include "core/analyze.h"
 #include "core/memory_model.h"
 
 #include <gtest/gtest.h>

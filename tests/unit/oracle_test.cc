@@ -16,6 +16,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/analyze.h"
 #include "core/analysis.h"
 #include "core/catalog.h"
 

@@ -1,5 +1,6 @@
 // The passes' fixes: each applied fix removes its finding, changes nothing
 // else the server reads, and a second application changes nothing.
+#include "core/analyze.h"
 #include "core/passes.h"
 
 #include <gtest/gtest.h>

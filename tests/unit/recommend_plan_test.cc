@@ -2,6 +2,7 @@
 // grouped by what applying them takes, settings within the recommended range
 // left alone, and a setting capped by a restart-only parameter held for the
 // restart.
+#include "core/analyze.h"
 #include "core/recommend_plan.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 // PGC703 above the rule engine and the recommender: it quotes the range
 // `recommend` gives for the profile's storage, stays silent where a storage
 // rule already reported the line, and obeys recommendation-hints.
+#include "core/analyze.h"
 #include "core/recommendation_hints.h"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,13 @@
 #include "cli/params.h"
 
 #include <nlohmann/json.hpp>
+#include <iostream>
+#include <memory>
 
 #include <cstdlib>
 
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -99,3 +103,42 @@ void RenderParams(const Catalog& catalog, const std::vector<std::string>& names,
 }
 
 }  // namespace pgconflint
+
+// --- The subcommand -------------------------------------------------------------
+
+namespace pgconflint::cli {
+namespace {
+
+struct ParamsOptions {
+  int major = Catalog::DefaultMajor();
+  std::string format = "text";
+  std::vector<std::string> names;
+};
+
+int RunParams(const ParamsOptions& o) {
+  const Catalog* catalog = CatalogOrComplain(o.major);
+  if (!catalog) return kExitUsage;
+  std::vector<std::string> unknown;
+  RenderParams(*catalog, o.names, o.format == "json", std::cout, &unknown);
+  if (!std::cout.flush()) return kExitInternal;
+  for (const std::string& n : unknown) {
+    std::string message = "unknown parameter \"" + n + "\" in PostgreSQL " + std::to_string(o.major);
+    std::vector<std::string> s = catalog->Suggest(n, 1);
+    if (!s.empty()) message += " (did you mean \"" + s[0] + "\"?)";
+    PrintError(message);
+  }
+  return unknown.empty() ? kExitOk : kExitUsage;
+}
+
+}  // namespace
+
+Command AddParams(CLI::App* app) {
+  auto o = std::make_shared<ParamsOptions>();
+  CLI::App* params = app->add_subcommand("params", "Show the parameter catalog");
+  params->add_option("--pg-version", o->major, "PostgreSQL major (14-18)")->capture_default_str();
+  params->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  params->add_option("NAME", o->names, "Parameters to show (default: all)");
+  return {params, [o] { return RunParams(*o); }};
+}
+
+}  // namespace pgconflint::cli

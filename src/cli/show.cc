@@ -3,11 +3,15 @@
 #include "cli/show.h"
 
 #include <nlohmann/json.hpp>
+#include <iostream>
+#include <memory>
 
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "core/effective.h"
 #include "core/value.h"
 #include "report/text.h"
@@ -95,3 +99,41 @@ void RenderShow(const Analysis& a, const std::vector<std::string>& names, bool a
 }
 
 }  // namespace pgconflint
+
+// --- The subcommand -------------------------------------------------------------
+
+namespace pgconflint::cli {
+namespace {
+
+struct ShowOptions {
+  CommonOptions common;
+  std::string format = "text", path;
+  std::vector<std::string> names;
+};
+
+int RunShow(const ShowOptions& o) {
+  if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
+  Workspace ws(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));
+  Analysis a;
+  if (int rc = LintOne(&ws, o.path, &a); rc != kExitOk) return rc;
+  std::vector<std::string> unknown;
+  RenderShow(a, o.names, o.format == "json", std::cout, &unknown);
+  if (!std::cout.flush()) return kExitInternal;
+  for (const std::string& n : unknown)
+    PrintError("unknown parameter \"" + n + "\" in PostgreSQL " + std::to_string(a.catalog->major()));
+  return unknown.empty() ? kExitOk : kExitUsage;
+}
+
+}  // namespace
+
+Command AddShow(CLI::App* app, bool with_common_options) {
+  auto o = std::make_shared<ShowOptions>();
+  CLI::App* show = app->add_subcommand("show", "Print configured and effective values with their source line");
+  if (with_common_options) AddCommonOptions(show, &o->common);
+  show->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  show->add_option("PATH", o->path, "Configuration file or data directory")->required();
+  show->add_option("NAME", o->names, "Parameters to show (default: those set in the files, and derived values)");
+  return {show, [o] { return RunShow(*o); }};
+}
+
+}  // namespace pgconflint::cli

@@ -1,0 +1,122 @@
+// Shared CLI plumbing.
+#include "cli/common.h"
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+
+#include "core/file_system.h"
+#include "report/text.h"
+
+namespace pgconflint::cli {
+
+void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
+  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)");
+  sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
+  sub->add_flag("--no-config", o->no_config, "Ignore .pgconflint.toml files");
+  sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)");
+  sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")->delimiter(',');
+  sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',');
+  sub->add_option("--running", o->running_file,
+                  "JSON object of the running server's pg_settings (name -> setting), for restart checks");
+  sub->add_option("--server-host", o->server_host,
+                  "yes: pgconflint runs on the server's host, so locale, time zone and stack checks are "
+                  "authoritative; no: a value this machine refuses is only a warning")
+      ->check(CLI::IsMember({"yes", "no"}))
+      ->capture_default_str();
+  static const char* const kFacts[][2] = {
+      {"ram", "RAM of the host, e.g. 64GB"},
+      {"cpus", "CPU count"},
+      {"storage", "Storage of the data directory"},  // + the types, only for --help (see main.cc)
+      {"workload", "oltp, olap, mixed, web, desktop"},
+      {"connections", "Expected concurrent connections"},
+      {"os", "linux, freebsd, macos, windows"},
+      {"container", "none, docker, kubernetes"},
+      {"io-uring", "yes if the kernel, the build and seccomp allow io_uring"},
+      {"storage-safe-without-fsync", "yes for throwaway databases and atomic-write storage"},
+      {"baseline-measurement", "yes while measuring a baseline with io_method = sync"},
+      {"nodes-per-query", "Sort/hash nodes per query in the memory model (default 2)"},
+      {"headroom", "Fraction of RAM kept free in the memory model (default 0.1)"},
+  };
+  for (const auto& f : kFacts) {
+    std::string key = f[0];
+    sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
+  }
+  sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
+}
+
+void PrintError(const std::string& message) {
+  std::cerr << "pgconflint: error: " << EscapeControls(message) << "\n";
+}
+
+const Catalog* CatalogOrComplain(int major) {
+  const Catalog* c = Catalog::ForMajor(major);
+  if (!c) {
+    std::string list;
+    for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
+    PrintError("no knowledge of PostgreSQL " + std::to_string(major) + " (supported: " + list + ")");
+  }
+  return c;
+}
+
+const HostFacts& HostFor(const CommonOptions& c) {
+  static const LocalHost server(true), elsewhere(false);
+  return c.server_host == "no" ? static_cast<const HostFacts&>(elsewhere) : server;
+}
+
+WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std::string, std::string>* running,
+                                      const HostFacts* host) {
+  WorkspaceOptions o;
+  o.host = host;
+  o.pg_version = c.major;
+  o.use_config = !c.no_config;
+  o.config_path = c.config;
+  for (const auto& [k, v] : c.profile) o.profile_facts.emplace_back(k, v);
+  for (const std::string& t : c.tablespaces) o.profile_facts.emplace_back("tablespace", t);
+  o.rule_paths = c.rules;
+  o.select = c.select;
+  o.ignore = c.ignore;
+  o.running = running;
+  char buf[4096];
+  o.display_base = getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
+  return o;
+}
+
+bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
+  RealFileSystem fs;
+  std::string text, error;
+  if (fs.Read(path, &text, &error) != ReadStatus::kOk) {
+    PrintError(path + ": " + error);
+    return false;
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object()) {
+      PrintError(path + ": expected a JSON object of parameter name -> setting");
+      return false;
+    }
+    for (const auto& [k, v] : j.items()) (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  } catch (const std::exception& e) {
+    PrintError(path + ": not valid JSON: " + e.what());
+    return false;
+  }
+  return true;
+}
+
+int LintOne(Workspace* ws, const std::string& path, Analysis* out) {
+  std::string error;
+  if (!ws->Lint(path, out, &error)) {
+    PrintError(error);
+    return kExitUsage;
+  }
+  if (out->failure != Analysis::Failure::kNone) {
+    PrintError(out->failure_message);
+    return out->failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace pgconflint::cli

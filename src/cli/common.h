@@ -1,0 +1,65 @@
+// What the subcommands share: exit codes, the options that configure a
+// workspace (project configuration, profile, rules, selection), and error
+// reporting. The CLI only translates arguments to core calls and prints.
+#ifndef PGCONFLINT_CLI_COMMON_H_
+#define PGCONFLINT_CLI_COMMON_H_
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/catalog.h"
+#include "core/host.h"
+#include "core/workspace.h"
+
+namespace pgconflint::cli {
+
+// Exit codes (README): 0 nothing at or above --fail-on; 1 findings; 2 usage
+// or configuration error; 3 I/O or internal error.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInternal = 3;
+
+/// Options of check, show and recommend: configuration, profile, rules.
+struct CommonOptions {
+  int major = 0;
+  bool no_config = false;
+  std::string config;
+  std::vector<std::string> rules, select, ignore;
+  std::string running_file;
+  std::string server_host = "yes";  // does pgconflint run on the server's host?
+  std::map<std::string, std::string> profile;  // flag name -> value
+  std::vector<std::string> tablespaces;
+};
+
+/// Registers the common options on `sub`.
+void AddCommonOptions(CLI::App* sub, CommonOptions* o);
+
+/// Prints "pgconflint: error: MESSAGE" on stderr, control characters escaped.
+void PrintError(const std::string& message);
+
+/// The catalog of `major`, or null after saying which majors exist.
+const Catalog* CatalogOrComplain(int major);
+
+/// The workspace options for `c`. `running` and `host` must outlive the
+/// workspace.
+WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std::string, std::string>* running,
+                                      const HostFacts* host);
+
+/// The host facts `c` asks for (--server-host).
+const HostFacts& HostFor(const CommonOptions& c);
+
+/// Reads --running: a JSON object {"name": "setting", ...}; false after
+/// printing why.
+bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out);
+
+/// Lints one root for a command that needs it whole (show, recommend --plan):
+/// the exit code when it cannot (configuration error, unreadable root).
+int LintOne(Workspace* ws, const std::string& path, Analysis* out);
+
+}  // namespace pgconflint::cli
+
+#endif  // PGCONFLINT_CLI_COMMON_H_

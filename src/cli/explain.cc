@@ -1,0 +1,67 @@
+// `pgconflint explain` (a rule's page, or the list) and `pgconflint docs`
+// (write every rule page).
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/rules.h"
+#include "report/docs.h"
+
+namespace pgconflint::cli {
+namespace {
+
+struct ExplainOptions {
+  std::string rule;
+  bool list = false;
+  std::vector<std::string> rules;
+};
+
+int RunExplain(const ExplainOptions& o) {
+  RuleSet rules;
+  for (const std::string& p : o.rules) {
+    std::string error;
+    if (!rules.AddFile(p, &error) && !rules.AddDirectory(p, &error)) {
+      PrintError(error);
+      return kExitUsage;
+    }
+  }
+  if (o.list || o.rule.empty()) {
+    for (const RuleInfo* r : rules.rules())
+      std::cout << r->code << "  " << r->name << "  (" << r->severity << ")  " << r->summary << "\n";
+    return std::cout.flush() ? kExitOk : kExitInternal;
+  }
+  const RuleInfo* r = rules.Find(o.rule);
+  if (!r) {
+    PrintError("no rule \"" + o.rule + "\" (see `pgconflint explain --list`)");
+    return kExitUsage;
+  }
+  std::cout << RuleDocMarkdown(*r, rules);
+  return std::cout.flush() ? kExitOk : kExitInternal;
+}
+
+}  // namespace
+
+Command AddExplain(CLI::App* app) {
+  auto o = std::make_shared<ExplainOptions>();
+  CLI::App* explain = app->add_subcommand("explain", "Print a rule's documentation");
+  explain->add_option("RULE", o->rule, "Rule code (PGC201) or name (invalid-value)");
+  explain->add_flag("--list", o->list, "List every rule");
+  explain->add_option("--rules", o->rules, "Extra rule file or directory");
+  return {explain, [o] { return RunExplain(*o); }};
+}
+
+Command AddDocs(CLI::App* app) {
+  auto dir = std::make_shared<std::string>();
+  CLI::App* docs = app->add_subcommand("docs", "Write the rule documentation pages (docs/rules)");
+  docs->add_option("DIR", *dir, "Output directory")->required();
+  return {docs, [dir] {
+            RuleSet rules;
+            std::string error;
+            if (WriteRuleDocs(rules, *dir, &error)) return kExitOk;
+            PrintError(error);
+            return kExitInternal;
+          }};
+}
+
+}  // namespace pgconflint::cli

@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "core/catalog.h"
+#include "report/reporter.h"
 
 namespace pgconflint {
 namespace {
@@ -220,6 +222,46 @@ TEST(WorkspaceTest, RootsIncludingAFragment) {
   EXPECT_EQ(ws.RootsIncluding(deeper), std::vector<std::string>{"/project/data"});
   EXPECT_TRUE(ws.RootsIncluding(stray).empty());
   EXPECT_TRUE(ws.RootsIncluding(elsewhere).empty());
+}
+
+// The acceptance property of the file-system seam: over every corpus file,
+// the real disk and an overlay holding the same bytes (and nothing else) give
+// byte-identical JSON.
+TEST(WorkspaceTest, OverlayAndRealDiskAgreeOnTheCorpus) {
+  const fs::path corpus = fs::path(PGC_SOURCE_DIR) / ".." / "shared" / "corpus" / "real-world";
+  if (!fs::is_directory(corpus)) GTEST_SKIP() << "no corpus next to the repository";
+  RealFileSystem real;
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "MANIFEST.tsv") continue;
+    const std::string path = fs::canonical(entry.path()).string();
+    auto render = [&](const FileSystem& disk, Analysis* a) {
+      WorkspaceOptions o;
+      o.fs = &disk;
+      o.use_config = false;
+      o.display_base = corpus.string();
+      Workspace ws(o);
+      std::string error;
+      EXPECT_TRUE(ws.Lint(path, a, &error)) << error;
+      std::ostringstream out;
+      ReportOptions ro;
+      ro.pg_version = ws.major().major;
+      FindReporter("json")->render({*a}, ro, out);
+      return out.str();
+    };
+    Analysis from_disk;
+    std::string expected = render(real, &from_disk);
+    OverlayFileSystem overlay(nullptr, real.CurrentDirectory());
+    for (const LoadedFile& f : from_disk.files) {
+      std::string text, error;
+      ASSERT_EQ(real.Read(f.abs_path, &text, &error), ReadStatus::kOk) << f.abs_path;
+      overlay.Set(f.abs_path, text);
+    }
+    Analysis from_overlay;
+    EXPECT_EQ(render(overlay, &from_overlay), expected) << path;
+    ++compared;
+  }
+  EXPECT_GT(compared, 100);
 }
 
 }  // namespace

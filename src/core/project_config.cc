@@ -51,6 +51,148 @@ bool SelectorMatches(const std::string& selector, const RuleInfo& rule) {
   return s == code || s == rule.name || (s.size() >= 3 && code.compare(0, s.size(), s) == 0);
 }
 
+namespace {
+
+// Reads one parsed .pgconflint.toml into a ProjectConfig; every error names
+// the file and the line of the offending key.
+class ConfigReader {
+ public:
+  ConfigReader(const std::string& path, const toml::table& t, ProjectConfig* out, std::string* error)
+      : path_(path), t_(t), out_(out), error_(error) {}
+
+  bool Read() {
+    return KnownKeys() && Scalars() && Strings("select", &out_->select) && Strings("ignore", &out_->ignore) &&
+           ExtraRules() && Severities() && PerFileIgnores() && ProfileFacts();
+  }
+
+ private:
+  bool Fail(const toml::node* n, const std::string& m) {
+    *error_ = path_ + ":" + std::to_string(n ? n->source().begin.line : 1) + ": " + m;
+    return false;
+  }
+
+  bool KnownKeys() {
+    static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
+                                        "per-file-ignores", "profile", "recommendation-hints"};
+    for (const auto& [k, v] : t_) {
+      bool ok = false;
+      for (const char* known : kKeys) ok |= k.str() == known;
+      if (!ok) return Fail(&v, "unknown key \"" + std::string(k.str()) + "\"");
+    }
+    return true;
+  }
+
+  bool Scalars() {
+    if (const toml::node* n = t_.get("pg-version")) {
+      // Only an integer node: toml++'s integer read of a float converts out of range.
+      const toml::value<int64_t>* v = n->as_integer();
+      if (!v || !std::in_range<int>(v->get()) || !Catalog::ForMajor(static_cast<int>(v->get())))
+        return Fail(n, "pg-version must be one of 14..18");
+      out_->pg_version = static_cast<int>(v->get());
+    }
+    if (const toml::node* n = t_.get("fail-on")) {
+      auto v = n->value<std::string>();
+      if (!v || (*v != "error" && *v != "warning" && *v != "info" && *v != "never"))
+        return Fail(n, "fail-on must be error, warning, info or never");
+      out_->fail_on = *v;
+    }
+    if (const toml::node* n = t_.get("recommendation-hints")) {
+      auto v = n->value<bool>();
+      if (!v) return Fail(n, "recommendation-hints must be true or false");
+      out_->recommendation_hints = *v;
+    }
+    return true;
+  }
+
+  bool Strings(const char* key, std::vector<std::string>* dst) {
+    const toml::node* n = t_.get(key);
+    if (!n) return true;
+    const toml::array* arr = n->as_array();
+    if (!arr) return Fail(n, std::string(key) + " must be an array of strings");
+    for (const auto& x : *arr) {
+      auto s = x.value<std::string>();
+      if (!s || s->empty()) return Fail(&x, std::string(key) + " must be an array of non-empty strings");
+      dst->push_back(*s);
+    }
+    return true;
+  }
+
+  bool ExtraRules() {
+    std::vector<std::string> extra;
+    if (!Strings("extra-rules", &extra)) return false;
+    for (const std::string& e : extra)
+      out_->extra_rules.push_back(e[0] == '/' ? e : CanonicalizePath(ParentDirectory(path_) + "/" + e));
+    return true;
+  }
+
+  bool Severities() {
+    const toml::node* n = t_.get("severity");
+    if (!n) return true;
+    const toml::table* sev = n->as_table();
+    if (!sev) return Fail(n, "[severity] must be a table");
+    for (const auto& [k, v] : *sev) {
+      auto s = v.value<std::string>();
+      Severity severity;
+      if (!s || !ParseSeverity(*s, &severity)) return Fail(&v, "severity must be error, warning or info");
+      out_->severity[std::string(k.str())] = severity;
+    }
+    return true;
+  }
+
+  bool PerFileIgnores() {
+    const toml::node* n = t_.get("per-file-ignores");
+    if (!n) return true;
+    const toml::table* pfi = n->as_table();
+    if (!pfi) return Fail(n, "[per-file-ignores] must be a table");
+    for (const auto& [k, v] : *pfi) {
+      std::vector<std::string> sel;
+      const toml::array* arr = v.as_array();
+      if (!arr) return Fail(&v, "per-file-ignores values must be arrays of codes");
+      for (const auto& x : *arr)
+        if (auto s = x.value<std::string>()) sel.push_back(*s);
+      out_->per_file_ignores.emplace_back(std::string(k.str()), std::move(sel));
+    }
+    return true;
+  }
+
+  bool Tablespaces(const toml::node& v) {
+    const toml::table* ts = v.as_table();
+    if (!ts) return Fail(&v, "[profile.tablespaces] must be a table of name = \"storage\"");
+    for (const auto& [name, storage] : *ts) {
+      auto s = storage.value<std::string>();
+      std::string e;
+      if (!s || !SetProfileFact(&out_->profile, "tablespace", std::string(name.str()) + "=" + *s, &e))
+        return Fail(&storage, s ? e : "tablespace storage must be a string");
+    }
+    return true;
+  }
+
+  bool ProfileFacts() {
+    const toml::node* n = t_.get("profile");
+    if (!n) return true;
+    const toml::table* prof = n->as_table();
+    if (!prof) return Fail(n, "[profile] must be a table");
+    for (const auto& [k, v] : *prof) {
+      std::string key(k.str());
+      if (key == "tablespaces") {
+        if (!Tablespaces(v)) return false;
+        continue;
+      }
+      std::string value, e;
+      if (!ProfileFactText(v, &value)) return Fail(&v, "profile." + key + " must be a string, number or boolean");
+      if (!SetProfileFact(&out_->profile, key, value, &e)) return Fail(&v, e);
+    }
+    return true;
+  }
+
+  const std::string& path_;
+  const toml::table& t_;
+  ProjectConfig* out_;
+  std::string* error_;
+};
+
+}  // namespace
+
 bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectConfig* out, std::string* error) {
   std::string text, read_error;
   if (fs.Read(path, &text, &read_error) != ReadStatus::kOk) {
@@ -65,97 +207,7 @@ bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectCon
     return false;
   }
   out->path = path;
-  auto fail = [&](const toml::node* n, const std::string& m) {
-    *error = path + ":" + std::to_string(n ? n->source().begin.line : 1) + ": " + m;
-    return false;
-  };
-  auto strings = [&](const char* key, std::vector<std::string>* dst) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    const toml::array* arr = n->as_array();
-    if (!arr) return fail(n, std::string(key) + " must be an array of strings");
-    for (const auto& x : *arr) {
-      auto s = x.value<std::string>();
-      if (!s) return fail(&x, std::string(key) + " must be an array of strings");
-      dst->push_back(*s);
-    }
-    return true;
-  };
-  static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
-                                      "per-file-ignores", "profile", "recommendation-hints"};
-  for (const auto& [k, v] : t) {
-    bool ok = false;
-    for (const char* known : kKeys) ok |= k.str() == known;
-    if (!ok) return fail(&v, "unknown key \"" + std::string(k.str()) + "\"");
-  }
-  if (const toml::node* n = t.get("pg-version")) {
-    // Only an integer node: toml++'s integer read of a float converts out of range.
-    const toml::value<int64_t>* v = n->as_integer();
-    if (!v || !std::in_range<int>(v->get()) || !Catalog::ForMajor(static_cast<int>(v->get())))
-      return fail(n, "pg-version must be one of 14..18");
-    out->pg_version = static_cast<int>(v->get());
-  }
-  if (const toml::node* n = t.get("fail-on")) {
-    auto v = n->value<std::string>();
-    if (!v || (*v != "error" && *v != "warning" && *v != "info" && *v != "never"))
-      return fail(n, "fail-on must be error, warning, info or never");
-    out->fail_on = *v;
-  }
-  if (const toml::node* n = t.get("recommendation-hints")) {
-    auto v = n->value<bool>();
-    if (!v) return fail(n, "recommendation-hints must be true or false");
-    out->recommendation_hints = *v;
-  }
-  if (!strings("select", &out->select) || !strings("ignore", &out->ignore)) return false;
-  std::vector<std::string> extra;
-  if (!strings("extra-rules", &extra)) return false;
-  for (const std::string& e : extra)
-    out->extra_rules.push_back(e[0] == '/' ? e : CanonicalizePath(ParentDirectory(path) + "/" + e));
-  if (const toml::node* n = t.get("severity")) {
-    const toml::table* sev = n->as_table();
-    if (!sev) return fail(n, "[severity] must be a table");
-    for (const auto& [k, v] : *sev) {
-      auto s = v.value<std::string>();
-      Severity severity;
-      if (!s || !ParseSeverity(*s, &severity)) return fail(&v, "severity must be error, warning or info");
-      out->severity[std::string(k.str())] = severity;
-    }
-  }
-  if (const toml::node* n = t.get("per-file-ignores")) {
-    const toml::table* pfi = n->as_table();
-    if (!pfi) return fail(n, "[per-file-ignores] must be a table");
-    for (const auto& [k, v] : *pfi) {
-      std::vector<std::string> sel;
-      const toml::array* arr = v.as_array();
-      if (!arr) return fail(&v, "per-file-ignores values must be arrays of codes");
-      for (const auto& x : *arr)
-        if (auto s = x.value<std::string>()) sel.push_back(*s);
-      out->per_file_ignores.emplace_back(std::string(k.str()), std::move(sel));
-    }
-  }
-  if (const toml::node* n = t.get("profile")) {
-    const toml::table* prof = n->as_table();
-    if (!prof) return fail(n, "[profile] must be a table");
-    for (const auto& [k, v] : *prof) {
-      std::string key(k.str());
-      if (key == "tablespaces") {
-        const toml::table* ts = v.as_table();
-        if (!ts) return fail(&v, "[profile.tablespaces] must be a table of name = \"storage\"");
-        for (const auto& [name, storage] : *ts) {
-          auto s = storage.value<std::string>();
-          std::string e;
-          if (!s || !SetProfileFact(&out->profile, "tablespace", std::string(name.str()) + "=" + *s, &e))
-            return fail(&storage, s ? e : "tablespace storage must be a string");
-        }
-        continue;
-      }
-      std::string value;
-      if (!ProfileFactText(v, &value)) return fail(&v, "profile." + key + " must be a string, number or boolean");
-      std::string e;
-      if (!SetProfileFact(&out->profile, key, value, &e)) return fail(&v, e);
-    }
-  }
-  return true;
+  return ConfigReader(path, t, out, error).Read();
 }
 
 }  // namespace pgconflint

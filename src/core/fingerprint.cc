@@ -1,0 +1,43 @@
+// FNV-1a over the identifying fields.
+#include "core/fingerprint.h"
+
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace pgconflint {
+namespace {
+
+uint64_t Fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string PathFor(const Analysis& a, const Diagnostic& d, const std::string& base) {
+  if (d.file < 0) return a.root;
+  const std::string& abs = a.files[d.file].abs_path;
+  if (!base.empty() && abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 &&
+      (base.back() == '/' || abs[base.size()] == '/'))
+    return abs.substr(base.size() + (base.back() == '/' ? 0 : 1));
+  return abs;
+}
+
+}  // namespace
+
+std::vector<std::string> Fingerprints(const Analysis& a, const std::string& base) {
+  std::vector<std::string> out;
+  out.reserve(a.diagnostics.size());
+  std::map<std::tuple<std::string, std::string, std::string>, int> seen;
+  for (const Diagnostic& d : a.diagnostics) {
+    std::string path = PathFor(a, d, base);
+    int occurrence = seen[{d.rule->code, d.parameter, path}]++;
+    std::string key = std::string(d.rule->code) + '\0' + d.parameter + '\0' + path + '\0' + std::to_string(occurrence);
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(Fnv1a(key)));
+    out.push_back(hex);
+  }
+  return out;
+}
+
+}  // namespace pgconflint

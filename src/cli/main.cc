@@ -273,7 +273,7 @@ int RunExplain(const std::string& what, const std::vector<std::string>& rule_pat
   RuleSet rules;
   for (const std::string& p : rule_paths) {
     std::string error;
-    if (!rules.AddFile(p, &error) && !rules.AddDirectory(p, &error)) {
+    if (!rules.AddPath(p, &error)) {
       std::cerr << "pgconflint: error: " << error << "\n";
       return kExitUsage;
     }
@@ -362,7 +362,8 @@ int Main(int argc, char** argv) {
   CLI::App* explain = app.add_subcommand("explain", "Print a rule's documentation");
   explain->add_option("RULE", rule, "Rule code (PGC201) or name (invalid-value)");
   explain->add_flag("--list", list, "List every rule");
-  explain->add_option("--rules", explain_rules, "Extra rule file or directory");
+  // One path per --rules (repeatable), so that a RULE after it stays the RULE.
+  explain->add_option("--rules", explain_rules, "Extra rule file or directory (repeatable)")->allow_extra_args(false);
 
   CommonOptions rec_common;
   std::string rec_format = "table", plan;

@@ -11,18 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/rule_file.h"
 #include "rule_ids.h"  // generated
 
 namespace pgconflint {
-
-enum class Severity { kError, kWarning, kInfo };
-
-std::string_view SeverityName(Severity s);
-/// Parses "error" / "warning" / "info"; false if it is none of them.
-bool ParseSeverity(std::string_view s, Severity* out);
-
-/// Whether PostgreSQL refuses to start with a file that has this finding.
-enum class Fatality { kNo, kYes, kPerServer };
 
 /// One rule's declaration. Strings are never null.
 struct RuleInfo {
@@ -64,7 +56,9 @@ const RuleInfo& Rule(RuleId id);
 /// Finds a built-in rule by code ("PGC201", case-insensitive) or name ("invalid-value"); null if none.
 const RuleInfo* FindRule(std::string_view code_or_name);
 
-class CompiledExpr;
+/// How the runtime reads rule files: names checked against the catalogs of
+/// every supported major. `builtin`: as rules/*.toml (see RuleFileOptions).
+RuleFileOptions RuntimeRuleFileOptions(bool builtin);
 
 /// The rules of one run: the built-in ones plus user rule files (`--rules`,
 /// `extra-rules` in .pgconflint.toml), which use the same TOML format. Owns
@@ -76,12 +70,16 @@ class RuleSet {
   RuleSet& operator=(const RuleSet&) = delete;
   ~RuleSet();
 
-  /// Adds the [[rule]] entries of a TOML file; false with *error naming the
-  /// file, line and cause. User rules must have `when` (no custom evaluators)
-  /// and codes that do not clash.
+  /// Adds the [[rule]] entries of a TOML file, validated as rule_file.h says;
+  /// false with *error ("FILE:LINE: cause", the line of the offending key),
+  /// and then no rule of the file is added. Only regular files are read.
   bool AddFile(const std::string& path, std::string* error);
   /// Adds every *.toml file of a directory, in name order.
   bool AddDirectory(const std::string& dir, std::string* error);
+  /// AddDirectory for a directory, else AddFile.
+  bool AddPath(const std::string& path, std::string* error);
+  /// AddFile for text already read; `path` names it in errors.
+  bool AddText(std::string_view text, const std::string& path, std::string* error);
 
   const std::vector<const RuleInfo*>& rules() const { return all_; }
   /// By code (case-insensitive) or name; null if none.
@@ -97,9 +95,6 @@ class RuleSet {
   std::vector<const RuleInfo*> all_;
   std::vector<std::pair<const RuleInfo*, std::shared_ptr<const CompiledExpr>>> conditions_;
 };
-
-/// Parses "14-18", "18-", "17" into a major range; false when malformed.
-bool ParseVersionRange(std::string_view text, int* min_major, int* max_major);
 
 }  // namespace pgconflint
 

@@ -289,7 +289,8 @@ bool EntryReader::CompileExpressions() {
   return true;
 }
 
-// The rule among `decls` or options.taken that already uses `key` (a code or a name), described.
+// Whether a rule among `decls` or options.taken already uses `key` (a code or
+// a name); *where then describes it.
 bool Clash(const std::vector<RuleDecl>& decls, const RuleFileOptions& options, const std::string& key,
            std::string* where) {
   for (const RuleDecl& d : decls)
@@ -297,11 +298,8 @@ bool Clash(const std::vector<RuleDecl>& decls, const RuleFileOptions& options, c
       *where = "rule " + d.code + " (" + d.file + ":" + std::to_string(d.line) + ")";
       return true;
     }
-  if (options.taken && options.taken(key)) {
-    *where = "a built-in rule";
-    return true;
-  }
-  return false;
+  if (options.taken) *where = options.taken(key);
+  return options.taken && !where->empty();
 }
 
 }  // namespace

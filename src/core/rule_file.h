@@ -63,9 +63,9 @@ struct RuleFileOptions {
   const std::vector<std::string>* parameters = nullptr;
   /// The supported majors; example_pg_version must be one of them.
   std::vector<int> majors;
-  /// Whether a code or name is taken outside the declarations being read
-  /// (the built-in rules, when reading user files). May be empty.
-  std::function<bool(std::string_view code_or_name)> taken;
+  /// Who has a code or name outside the declarations being read ("built-in
+  /// rule PGC201"), or "" when it is free. May be empty.
+  std::function<std::string(std::string_view code_or_name)> taken;
 };
 
 /// Parses the [[rule]] entries of `text`, the contents of `path`, and appends

@@ -100,7 +100,10 @@ const CompiledExpr* RuleSet::Condition(const RuleInfo* rule) const {
 
 bool RuleSet::AddText(std::string_view text, const std::string& path, std::string* error) {
   RuleFileOptions options = RuntimeRuleFileOptions(false);
-  options.taken = [this](std::string_view code_or_name) { return Find(code_or_name) != nullptr; };
+  options.taken = [this](std::string_view code_or_name) {
+    const RuleInfo* r = Find(code_or_name);
+    return r ? std::string(r->builtin ? "built-in rule " : "rule ") + r->code : std::string();
+  };
   std::vector<RuleDecl> decls;
   if (!ParseRuleFile(text, path, options, &decls, error)) return false;
   for (RuleDecl& d : decls) {

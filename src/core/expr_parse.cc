@@ -110,11 +110,12 @@ class Parser {
     while (ok() && Word(word));
     return e;
   }
-  std::unique_ptr<Expr> Not() {
-    if (!Word("not")) return Cmp();
+  std::unique_ptr<Expr> Not() { return Word("not") ? Prefixed(Op::kNot, &Parser::Not) : Cmp(); }
+  // A prefix operator (`not`, unary minus) over its operand: one level deeper.
+  std::unique_ptr<Expr> Prefixed(Op op, Rule operand) {
     Level level(this);
     if (!ok()) return Node(Op::kLiteral);
-    return Wrap(Op::kNot, Not());
+    return Wrap(op, (this->*operand)());
   }
   std::unique_ptr<Expr> Cmp() {
     auto l = Sum();
@@ -165,12 +166,7 @@ class Parser {
     }
     return e ? std::move(e) : std::move(first);
   }
-  std::unique_ptr<Expr> Unary() {
-    if (!Sym("-")) return Primary();
-    Level level(this);
-    if (!ok()) return Node(Op::kLiteral);
-    return Wrap(Op::kNeg, Unary());
-  }
+  std::unique_ptr<Expr> Unary() { return Sym("-") ? Prefixed(Op::kNeg, &Parser::Unary) : Primary(); }
   std::unique_ptr<Expr> Primary() {
     Skip();
     if (!ok()) return Node(Op::kLiteral);

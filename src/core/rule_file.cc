@@ -6,7 +6,6 @@
 #include <toml++/toml.h>
 
 #include "core/profile.h"
-#include "core/rule_names.h"
 #include "core/spelling.h"
 
 namespace pgconflint {
@@ -166,7 +165,7 @@ class EntryReader {
   bool CheckExamples();
   bool CompileExpressions();
   IdentifierCheck NameCheck() const {
-    const std::vector<std::string>* params = options_.parameters;
+    const ParameterNames* params = options_.parameters;
     return [params](std::string_view name, std::string* e) { return CheckRuleName(name, *params, e); };
   }
 

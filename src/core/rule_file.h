@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/expr.h"
+#include "core/rule_names.h"
 
 namespace pgconflint {
 
@@ -58,9 +59,8 @@ struct RuleFileOptions {
   /// good, references) and may name a custom evaluator instead of `when`;
   /// user rules need `when` and `message` and may not use the PGC prefix.
   bool builtin = false;
-  /// The lower-cased names of every supported major's parameters, sorted and
-  /// unique. REQUIRES: non-null.
-  const std::vector<std::string>* parameters = nullptr;
+  /// The parameters of every supported major. REQUIRES: non-null.
+  const ParameterNames* parameters = nullptr;
   /// The supported majors; example_pg_version must be one of them.
   std::vector<int> majors;
   /// Who has a code or name outside the declarations being read ("built-in

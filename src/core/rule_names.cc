@@ -28,11 +28,15 @@ constexpr const char* kDerivedValues[] = {
 
 constexpr BuildFact kBuildFacts[] = {{"io_uring", "io_method", "io_uring"}};
 
-bool IsParameter(std::string_view name, const std::vector<std::string>& parameters) {
-  std::string lower(name);
-  for (char& c : lower)
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return std::binary_search(parameters.begin(), parameters.end(), lower);
+  return out;
+}
+
+void ConsiderParameters(const ParameterNames& parameters, Suggester* s) {
+  parameters.ForEach([s](std::string_view p) { s->Consider(p); });
 }
 
 // "unknown WHAT "NAME" (did you mean "PREFIX+best"?)": suggestions are sought
@@ -45,10 +49,10 @@ bool Refuse(std::string* error, const char* what, std::string_view name, std::st
 }
 
 // A name without a known prefix: a parameter, or a misspelt name of any kind.
-bool CheckPlainName(std::string_view name, const std::vector<std::string>& parameters, std::string* error) {
-  if (IsParameter(name, parameters)) return true;
+bool CheckPlainName(std::string_view name, const ParameterNames& parameters, std::string* error) {
+  if (parameters.Has(name)) return true;
   Suggester s(name);
-  for (const std::string& p : parameters) s.Consider(p);
+  ConsiderParameters(parameters, &s);
   s.Consider(kPgMajor);
   for (const ProfileFact& f : ProfileFacts()) s.Consider(std::string("profile.") + f.name);
   return Refuse(error, "unknown name", name, "", s);
@@ -84,7 +88,21 @@ const BuildFact* FindBuildFact(std::string_view name) {
   return nullptr;
 }
 
-bool CheckRuleName(std::string_view name, const std::vector<std::string>& parameters, std::string* error) {
+ListedParameterNames::ListedParameterNames(std::vector<std::string> names) : names_(std::move(names)) {
+  for (std::string& n : names_) n = Lower(n);
+  std::sort(names_.begin(), names_.end());
+  names_.erase(std::unique(names_.begin(), names_.end()), names_.end());
+}
+
+bool ListedParameterNames::Has(std::string_view name) const {
+  return std::binary_search(names_.begin(), names_.end(), Lower(name));
+}
+
+void ListedParameterNames::ForEach(const std::function<void(std::string_view)>& fn) const {
+  for (const std::string& n : names_) fn(n);
+}
+
+bool CheckRuleName(std::string_view name, const ParameterNames& parameters, std::string* error) {
   std::string_view rest;
   const NameKind kind = ClassifyName(name, &rest);
   const std::string_view prefix = name.substr(0, name.size() - rest.size());
@@ -97,13 +115,13 @@ bool CheckRuleName(std::string_view name, const std::vector<std::string>& parame
       for (const ProfileFact& f : ProfileFacts()) s.Consider(f.name);
       return Refuse(error, "unknown profile fact", name, prefix, s);
     case NameKind::kEffective:
-      if (IsDerivedValueName(rest) || IsParameter(rest, parameters)) return true;
+      if (IsDerivedValueName(rest) || parameters.Has(rest)) return true;
       for (const char* d : kDerivedValues) s.Consider(d);
-      for (const std::string& p : parameters) s.Consider(p);
+      ConsiderParameters(parameters, &s);
       return Refuse(error, "unknown derived value or parameter", name, prefix, s);
     case NameKind::kRunning:
-      if (IsParameter(rest, parameters)) return true;
-      for (const std::string& p : parameters) s.Consider(p);
+      if (parameters.Has(rest)) return true;
+      ConsiderParameters(parameters, &s);
       return Refuse(error, "unknown parameter", name, prefix, s);
     case NameKind::kBuild:
       if (FindBuildFact(rest)) return true;

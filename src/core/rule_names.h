@@ -15,6 +15,7 @@
 #ifndef PGCONFLINT_CORE_RULE_NAMES_H_
 #define PGCONFLINT_CORE_RULE_NAMES_H_
 
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,10 +46,31 @@ std::span<const BuildFact> BuildFacts();
 /// Null if there is no such fact.
 const BuildFact* FindBuildFact(std::string_view name);
 
+/// The parameters rules may read (of every supported major), as the caller
+/// knows them.
+class ParameterNames {
+ public:
+  virtual ~ParameterNames() = default;
+  /// Whether `name` (in any case) is a parameter.
+  virtual bool Has(std::string_view name) const = 0;
+  /// Calls `fn` with every name (for suggestions; repeats are harmless).
+  virtual void ForEach(const std::function<void(std::string_view)>& fn) const = 0;
+};
+
+/// ParameterNames over a list of names (the build-time generator's).
+class ListedParameterNames : public ParameterNames {
+ public:
+  explicit ListedParameterNames(std::vector<std::string> names);  // any case, any order
+  bool Has(std::string_view name) const override;
+  void ForEach(const std::function<void(std::string_view)>& fn) const override;
+
+ private:
+  std::vector<std::string> names_;  // lower-cased, sorted, unique
+};
+
 /// Whether a rule may read `name`; false with *error ("unknown name
-/// \"fsnyc\" (did you mean \"fsync\"?)"). REQUIRES: `parameters` holds the
-/// lower-cased names of every supported major's parameters, sorted, unique.
-bool CheckRuleName(std::string_view name, const std::vector<std::string>& parameters, std::string* error);
+/// \"fsnyc\" (did you mean \"fsync\"?)").
+bool CheckRuleName(std::string_view name, const ParameterNames& parameters, std::string* error);
 
 }  // namespace pgconflint
 

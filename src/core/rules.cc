@@ -44,16 +44,23 @@ const RuleInfo* FindRule(std::string_view code_or_name) {
   return nullptr;
 }
 
-RuleFileOptions RuntimeRuleFileOptions(bool builtin) {
-  // The names of every supported major, built once (only when a rule file is read).
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
+namespace {
+
+// The parameters of every supported major, asked of the catalogs' hash tables
+// (nothing is built when a rule file loads).
+class CatalogParameterNames : public ParameterNames {
+ public:
+  bool Has(std::string_view name) const override { return !MajorsWithParameter(name).empty(); }
+  void ForEach(const std::function<void(std::string_view)>& fn) const override {
     for (int m : Catalog::SupportedMajors())
-      for (const Parameter& p : Catalog::ForMajor(m)->parameters()) all.push_back(AsciiLower(p.name));
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    return all;
-  }();
+      for (const Parameter& p : Catalog::ForMajor(m)->parameters()) fn(p.name);
+  }
+};
+
+}  // namespace
+
+RuleFileOptions RuntimeRuleFileOptions(bool builtin) {
+  static const CatalogParameterNames names;
   RuleFileOptions o;
   o.builtin = builtin;
   o.parameters = &names;

@@ -305,15 +305,14 @@ std::string Anchors(const RuleDecl& r) {
 
 void GenerateRules(const std::vector<std::string>& files, const std::vector<json>& knowledge, std::string* data,
                    std::string* ids) {
-  std::vector<std::string> parameters;
+  std::vector<std::string> names;
   RuleFileOptions options;
   options.builtin = true;
   for (const json& d : knowledge) {
     options.majors.push_back(d["major"].get<int>());
-    for (const json& p : d["parameters"]) parameters.push_back(Lower(p["name"].get<std::string>()));
+    for (const json& p : d["parameters"]) names.push_back(p["name"].get<std::string>());
   }
-  std::sort(parameters.begin(), parameters.end());
-  parameters.erase(std::unique(parameters.begin(), parameters.end()), parameters.end());
+  const pgconflint::ListedParameterNames parameters(std::move(names));
   options.parameters = &parameters;
   std::vector<RuleDecl> rules;
   for (const std::string& f : files) {

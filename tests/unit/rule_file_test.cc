@@ -11,7 +11,7 @@ namespace pgconflint {
 namespace {
 
 // A few parameter names, as the runtime or the generator would give them.
-const std::vector<std::string> kParameters = {"fsync", "io_method", "io_workers", "shared_buffers", "work_mem"};
+const ListedParameterNames kParameters({"fsync", "io_method", "io_workers", "shared_buffers", "work_mem"});
 
 RuleFileOptions Options(bool builtin = false) {
   RuleFileOptions o;
@@ -29,6 +29,10 @@ std::string Error(const std::string& text, const RuleFileOptions& options = Opti
   EXPECT_TRUE(rules.empty()) << "a refused file adds no rule";
   return error;
 }
+
+// A valid rule's first five lines (when on line 4); tests add line 6.
+const std::string kHead =
+    "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n";
 
 constexpr char kGood[] = R"toml([[rule]]
 code = "ORG001"
@@ -78,32 +82,30 @@ TEST(RuleFileTest, UnknownFunctionFactOrPlaceholderIsRefusedAtTheKeyLine) {
 }
 
 TEST(RuleFileTest, AnchorsAreParametersAndTheirGuardsCompile) {
-  const std::string head = "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n";
-  EXPECT_EQ(Error(head + "anchor = [\"fsnyc\"]\n"),
+  EXPECT_EQ(Error(kHead + "anchor = [\"fsnyc\"]\n"),
             "org.toml:6: in anchor: unknown name \"fsnyc\" (did you mean \"fsync\"?)");
-  EXPECT_EQ(Error(head + "anchor = [\"profile.ram\"]\n"), "org.toml:6: anchor \"profile.ram\" must be a parameter name");
-  EXPECT_EQ(Error(head + "anchor = [\"fsync|fsync ==\"]\n"),
+  EXPECT_EQ(Error(kHead + "anchor = [\"profile.ram\"]\n"), "org.toml:6: anchor \"profile.ram\" must be a parameter name");
+  EXPECT_EQ(Error(kHead + "anchor = [\"fsync|fsync ==\"]\n"),
             "org.toml:6: in the guard of anchor fsync: unexpected end of expression at column 9");
-  EXPECT_EQ(Error(head + "anchor = [\"fsync|is_ture(fsync)\"]\n"),
+  EXPECT_EQ(Error(kHead + "anchor = [\"fsync|is_ture(fsync)\"]\n"),
             "org.toml:6: in the guard of anchor fsync: unknown function \"is_ture\" (did you mean \"is_true\"?) at column 1");
-  EXPECT_EQ(Error(head + "anchor = \"fsync\"\n"), "org.toml:6: anchor must be an array of strings");
+  EXPECT_EQ(Error(kHead + "anchor = \"fsync\"\n"), "org.toml:6: anchor must be an array of strings");
 }
 
 TEST(RuleFileTest, StructureIsCheckedKeyByKey) {
-  const std::string head = "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n";
-  EXPECT_EQ(Error(head + "mesage = \"x\"\n"), "org.toml:6: unknown key \"mesage\" in [[rule]] (did you mean \"message\"?)");
-  EXPECT_EQ(Error(head + "severity = \"fatal\"\n"), "org.toml:6: severity must be error, warning or info");
-  EXPECT_EQ(Error(head + "severity = 1\n"), "org.toml:6: severity must be a string");
-  EXPECT_EQ(Error(head + "fatal = \"maybe\"\n"), "org.toml:6: fatal must be yes, no or per-server");
-  EXPECT_EQ(Error(head + "category = \"Policy\"\n"), "org.toml:6: category \"Policy\" must be kebab-case");
-  EXPECT_EQ(Error(head + "fix_safety = \"sure\"\n"), "org.toml:6: fix_safety must be one of safe, needs-restart, review");
-  EXPECT_EQ(Error(head + "evaluator = \"memory-overcommit\"\n"),
+  EXPECT_EQ(Error(kHead + "mesage = \"x\"\n"), "org.toml:6: unknown key \"mesage\" in [[rule]] (did you mean \"message\"?)");
+  EXPECT_EQ(Error(kHead + "severity = \"fatal\"\n"), "org.toml:6: severity must be error, warning or info");
+  EXPECT_EQ(Error(kHead + "severity = 1\n"), "org.toml:6: severity must be a string");
+  EXPECT_EQ(Error(kHead + "fatal = \"maybe\"\n"), "org.toml:6: fatal must be yes, no or per-server");
+  EXPECT_EQ(Error(kHead + "category = \"Policy\"\n"), "org.toml:6: category \"Policy\" must be kebab-case");
+  EXPECT_EQ(Error(kHead + "fix_safety = \"sure\"\n"), "org.toml:6: fix_safety must be one of safe, needs-restart, review");
+  EXPECT_EQ(Error(kHead + "evaluator = \"memory-overcommit\"\n"),
             "org.toml:6: only built-in rules have custom evaluators: use \"when\"");
-  EXPECT_EQ(Error(head + "example_profile = \"ram=lots\"\n"),
+  EXPECT_EQ(Error(kHead + "example_profile = \"ram=lots\"\n"),
             "org.toml:6: example_profile: invalid ram \"lots\" (expected a size such as 64GB)");
-  EXPECT_EQ(Error(head + "example_pg_version = 13\n"),
+  EXPECT_EQ(Error(kHead + "example_pg_version = 13\n"),
             "org.toml:6: example_pg_version 13 is not a supported major within the rule's versions");
-  EXPECT_EQ(Error(head + "example_pg_version = 1e300\n"), "org.toml:6: example_pg_version must be a major such as 17");
+  EXPECT_EQ(Error(kHead + "example_pg_version = 1e300\n"), "org.toml:6: example_pg_version must be a major such as 17");
   EXPECT_EQ(Error("[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nmessage = \"m\"\n"),
             "org.toml:1: rule is missing \"when\"");
   EXPECT_EQ(Error("[[rule]]\ncode = \"ORG001\"\nname = \"Fsync_On\"\nwhen = \"true\"\nmessage = \"m\"\n"),
@@ -135,8 +137,7 @@ TEST(RuleFileTest, VersionsAreAMajorRange) {
   for (const char* bad : {"99999999999999999999-1", "1-99999999999999999999", "18-14", "-18", "0-5", " 14", "14 -18",
                           "14-18-", "x", "14-x", "+14", "100", "14--18"})
     EXPECT_FALSE(ParseVersionRange(bad, &lo, &hi)) << bad;
-  const std::string head = "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n";
-  EXPECT_EQ(Error(head + "versions = \"99999999999999999999-1\"\n"),
+  EXPECT_EQ(Error(kHead + "versions = \"99999999999999999999-1\"\n"),
             "org.toml:6: versions must look like 14-18, 17- or 18 (majors 1 to 99)");
 }
 

@@ -16,7 +16,7 @@
 namespace pgconflint {
 namespace {
 
-const std::vector<std::string>& Parameters() { return *RuntimeRuleFileOptions(false).parameters; }
+const ParameterNames& Parameters() { return *RuntimeRuleFileOptions(false).parameters; }
 
 std::string Refusal(const std::string& name) {
   std::string error;
@@ -53,6 +53,19 @@ TEST(RuleNamesTest, KnownNamesPassAndUnknownOnesGetASuggestion) {
   EXPECT_EQ(Refusal("running.wrok_mem"), "unknown parameter \"running.wrok_mem\" (did you mean \"running.work_mem\"?)");
   EXPECT_EQ(Refusal("build.io_urin"), "unknown build fact \"build.io_urin\" (did you mean \"build.io_uring\"?)");
   EXPECT_EQ(Refusal("sort_mem").rfind("unknown name \"sort_mem\"", 0), 0u) << "an old name is not a parameter";
+}
+
+TEST(RuleNamesTest, ListedParameterNamesIgnoreCaseAndOrder) {
+  ListedParameterNames names({"Work_Mem", "fsync", "work_mem"});
+  EXPECT_TRUE(names.Has("work_mem"));
+  EXPECT_TRUE(names.Has("WORK_MEM"));
+  EXPECT_FALSE(names.Has("work"));
+  std::vector<std::string> all;
+  names.ForEach([&](std::string_view n) { all.emplace_back(n); });
+  EXPECT_EQ(all, (std::vector<std::string>{"fsync", "work_mem"}));
+  std::string error;
+  EXPECT_FALSE(CheckRuleName("wrok_mem", names, &error));
+  EXPECT_EQ(error, "unknown name \"wrok_mem\" (did you mean \"work_mem\"?)");
 }
 
 Analysis Lint(int major, const std::string& text) {

@@ -3,6 +3,8 @@
 #include "core/rule_file.h"
 
 #include <algorithm>
+#include <unordered_map>
+
 #include <toml++/toml.h>
 
 #include "core/profile.h"
@@ -288,18 +290,32 @@ bool EntryReader::CompileExpressions() {
   return true;
 }
 
-// Whether a rule among `decls` or options.taken already uses `key` (a code or
-// a name); *where then describes it.
-bool Clash(const std::vector<RuleDecl>& decls, const RuleFileOptions& options, const std::string& key,
-           std::string* where) {
-  for (const RuleDecl& d : decls)
-    if (d.code == key || d.name == key) {
+// The codes and names of the declarations read so far, and of options.taken.
+class UsedKeys {
+ public:
+  UsedKeys(const std::vector<RuleDecl>& decls, const RuleFileOptions& options) : decls_(decls), options_(options) {
+    for (size_t i = 0; i < decls.size(); ++i) Add(i);
+  }
+  void Add(size_t i) {
+    index_.emplace(decls_[i].code, i);
+    index_.emplace(decls_[i].name, i);
+  }
+  // Whether `key` is used; *where then says by whom.
+  bool Has(const std::string& key, std::string* where) const {
+    if (auto it = index_.find(key); it != index_.end()) {
+      const RuleDecl& d = decls_[it->second];
       *where = "rule " + d.code + " (" + d.file + ":" + std::to_string(d.line) + ")";
       return true;
     }
-  if (options.taken) *where = options.taken(key);
-  return options.taken && !where->empty();
-}
+    if (options_.taken) *where = options_.taken(key);
+    return options_.taken && !where->empty();
+  }
+
+ private:
+  const std::vector<RuleDecl>& decls_;
+  const RuleFileOptions& options_;
+  std::unordered_map<std::string, size_t> index_;
+};
 
 }  // namespace
 
@@ -324,6 +340,7 @@ bool ParseRuleFile(std::string_view text, const std::string& path, const RuleFil
     return false;
   }
   const size_t before = out->size();
+  UsedKeys used(*out, options);
   auto rollback = [&] {
     out->erase(out->begin() + static_cast<std::ptrdiff_t>(before), out->end());
     return false;
@@ -340,9 +357,10 @@ bool ParseRuleFile(std::string_view text, const std::string& path, const RuleFil
     if (!t) return fail(d.line, "rule must be a [[rule]] table");
     if (!EntryReader(path, options, &d, error).Read(*t)) return rollback();
     std::string where;
-    if (Clash(*out, options, d.code, &where)) return fail(d.Line("code"), "code " + d.code + " is already used by " + where);
-    if (Clash(*out, options, d.name, &where)) return fail(d.Line("name"), "name " + d.name + " is already used by " + where);
+    if (used.Has(d.code, &where)) return fail(d.Line("code"), "code " + d.code + " is already used by " + where);
+    if (used.Has(d.name, &where)) return fail(d.Line("name"), "name " + d.name + " is already used by " + where);
     out->push_back(std::move(d));
+    used.Add(out->size() - 1);
   }
   return true;
 }

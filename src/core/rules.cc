@@ -70,18 +70,17 @@ RuleFileOptions RuntimeRuleFileOptions(bool builtin) {
 
 // --- RuleSet --------------------------------------------------------------
 
-RuleSet::RuleSet() {
+RuleSet::RuleSet() : builtin_conditions_(BuiltinRules().size()) {
   for (const RuleInfo& r : BuiltinRules()) {
     all_.push_back(&r);
-    if (r.when[0]) {
-      std::string error;
-      auto c = CompiledExpr::Parse(r.when, &error);
-      if (!c) {  // the generator validated the built-in rules; this is a broken invariant
-        fprintf(stderr, "pgconflint: built-in rule %s: %s\n", r.code, error.c_str());
-        std::abort();
-      }
-      conditions_.emplace_back(&r, std::move(c));
+    if (!r.when[0]) continue;
+    std::string error;
+    auto c = CompiledExpr::Parse(r.when, &error);
+    if (!c) {  // the generator validated the built-in rules; this is a broken invariant
+      fprintf(stderr, "pgconflint: built-in rule %s: %s\n", r.code, error.c_str());
+      std::abort();
     }
+    builtin_conditions_[static_cast<size_t>(r.id)] = std::move(c);
   }
 }
 
@@ -93,16 +92,16 @@ const char* RuleSet::Keep(std::string s) {
 }
 
 const RuleInfo* RuleSet::Find(std::string_view code_or_name) const {
-  std::string key = AsciiLower(code_or_name);
-  for (const RuleInfo* r : all_)
-    if (AsciiLower(r->code) == key || r->name == key) return r;
-  return nullptr;
+  if (const RuleInfo* r = FindRule(code_or_name)) return r;
+  if (user_keys_.empty()) return nullptr;
+  auto it = user_keys_.find(AsciiLower(code_or_name));
+  return it == user_keys_.end() ? nullptr : it->second;
 }
 
 const CompiledExpr* RuleSet::Condition(const RuleInfo* rule) const {
-  for (const auto& [r, c] : conditions_)
-    if (r == rule) return c.get();
-  return nullptr;
+  if (rule->builtin) return builtin_conditions_[static_cast<size_t>(rule->id)].get();
+  auto it = user_conditions_.find(rule);
+  return it == user_conditions_.end() ? nullptr : it->second.get();
 }
 
 bool RuleSet::AddText(std::string_view text, const std::string& path, std::string* error) {
@@ -124,8 +123,11 @@ bool RuleSet::AddText(std::string_view text, const std::string& path, std::strin
                d.example_pg_version, user_refs_.back().data(), Keep(d.when), Keep(d.message), Keep(d.help),
                Keep(anchor), "", Keep(d.fix_safety), Keep(d.example_profile), d.min_major, d.max_major, false};
     user_rules_.push_back(r);
-    all_.push_back(&user_rules_.back());
-    conditions_.emplace_back(&user_rules_.back(), std::move(d.condition));
+    const RuleInfo* added = &user_rules_.back();
+    all_.push_back(added);
+    user_keys_.emplace(AsciiLower(added->code), added);  // the rule file's reader refused clashes
+    user_keys_.emplace(added->name, added);
+    user_conditions_.emplace(added, std::move(d.condition));
   }
   return true;
 }

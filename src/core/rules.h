@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/rule_file.h"
@@ -93,7 +94,11 @@ class RuleSet {
   std::deque<RuleInfo> user_rules_;
   std::deque<std::vector<const char*>> user_refs_;
   std::vector<const RuleInfo*> all_;
-  std::vector<std::pair<const RuleInfo*, std::shared_ptr<const CompiledExpr>>> conditions_;
+  // Built-in conditions by RuleId; user rules' by rule, and their lower-cased
+  // codes and names (hashed: a rule file may hold many rules).
+  std::vector<std::shared_ptr<const CompiledExpr>> builtin_conditions_;
+  std::unordered_map<const RuleInfo*, std::shared_ptr<const CompiledExpr>> user_conditions_;
+  std::unordered_map<std::string, const RuleInfo*> user_keys_;
 };
 
 }  // namespace pgconflint

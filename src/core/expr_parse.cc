@@ -1,5 +1,5 @@
-// The condition language's recursive-descent parser. Nesting is limited to
-// kMaxExprDepth levels, so that no input can exhaust the stack; chains are
+// The condition language's parser (precedence climbing). Nesting is limited
+// to kMaxExprDepth levels, so that no input can exhaust the stack; chains are
 // parsed in loops into one node each.
 #include "core/expr_tree.h"
 
@@ -19,10 +19,24 @@ std::string ArityError(const FunctionDef& f, size_t n) {
   return std::string(f.name) + " takes " + expected + ", not " + std::to_string(n);
 }
 
-// --- Parsing -----------------------------------------------------------------
-
 bool IsNameChar(char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Binding strength of the operators, loosest first. `not` is a prefix between
+// `and` and the comparisons; unary minus binds tightest.
+enum Precedence { kNone = 0, kOrLevel, kAndLevel, kNotLevel, kCmpLevel, kSumLevel, kProdLevel, kUnaryLevel };
+
+// A binary operator found at the current position.
+struct Infix {
+  int precedence = kNone;
+  Expr::Op op = Expr::Op::kLiteral;
+  size_t length = 0;     // bytes it spans, blanks inside "not in" included
+  bool inverse = false;  // '-' in a sum, '/' in a product
+};
+
+// A precedence-climbing parser. Each nesting level costs a few small frames
+// (everything but the recursion itself is out of line: inlined, its locals
+// would sit in every recursive frame), and nesting is limited to
+// kMaxExprDepth, so the stack it needs is bounded whatever the input.
 class Parser {
  public:
   Parser(std::string_view s, std::vector<std::string>* idents, const IdentifierCheck& check)
@@ -30,9 +44,13 @@ class Parser {
 
   // The tree of the whole text; null with *message and *column (1-based) on error.
   std::unique_ptr<Expr> ParseAll(std::string* message, size_t* column) {
-    auto e = Or();
+    std::unique_ptr<Expr> e;
+    {
+      Level level(this);  // the top level counts as one
+      if (ok()) e = Parse(kOrLevel);
+    }
     Skip();
-    if (ok() && pos_ != s_.size()) Fail("unexpected '" + std::string(s_.substr(pos_, 1)) + "'");
+    if (ok() && pos_ != s_.size()) FailUnexpected();
     if (ok()) return e;
     *message = error_;
     *column = err_pos_;
@@ -41,15 +59,13 @@ class Parser {
 
  private:
   using Op = Expr::Op;
-  using Rule = std::unique_ptr<Expr> (Parser::*)();
 
   // One nesting level while alive; past kMaxExprDepth the parse fails, and
   // every rule returns at once, so the stack never grows further.
   class Level {
    public:
     explicit Level(Parser* p) : p_(p) {
-      if (++p_->depth_ > kMaxExprDepth)
-        p_->Fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
+      if (++p_->depth_ > kMaxExprDepth) p_->FailTooDeep();
     }
     ~Level() { --p_->depth_; }
     Level(const Level&) = delete;
@@ -63,10 +79,13 @@ class Parser {
   void Skip() {
     while (pos_ < s_.size() && isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
   }
+  // Whether the word `w` (not a prefix of a longer name) is at `at`.
+  bool WordAt(size_t at, std::string_view w) const {
+    return s_.substr(at, w.size()) == w && (at + w.size() >= s_.size() || !IsNameChar(s_[at + w.size()]));
+  }
   bool Word(std::string_view w) {
     Skip();
-    if (s_.substr(pos_, w.size()) != w) return false;
-    if (pos_ + w.size() < s_.size() && IsNameChar(s_[pos_ + w.size()])) return false;
+    if (!WordAt(pos_, w)) return false;
     pos_ += w.size();
     return true;
   }
@@ -76,61 +95,101 @@ class Parser {
     pos_ += w.size();
     return true;
   }
-  void FailAt(size_t at, const std::string& m) {
+  [[gnu::noinline]] void FailAt(size_t at, std::string_view m) {
     if (ok()) {
       error_ = m;
       err_pos_ = at + 1;
     }
   }
-  void Fail(const std::string& m) { FailAt(pos_, m); }
+  void Fail(std::string_view m) { FailAt(pos_, m); }
+  [[gnu::noinline]] void FailUnexpected() { Fail("unexpected '" + std::string(s_.substr(pos_, 1)) + "'"); }
+  [[gnu::noinline]] void FailTooDeep() {
+    Fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
+  }
   static std::unique_ptr<Expr> Node(Op op) {
     auto e = std::make_unique<Expr>();
     e->op = op;
     return e;
   }
-  static std::unique_ptr<Expr> Wrap(Op op, std::unique_ptr<Expr> a, std::unique_ptr<Expr> b = nullptr) {
+  [[gnu::noinline]] static std::unique_ptr<Expr> Wrap(Op op, std::unique_ptr<Expr> a, std::unique_ptr<Expr> b = nullptr) {
     auto e = Node(op);
     e->args.push_back(std::move(a));
     if (b) e->args.push_back(std::move(b));
     return e;
   }
 
-  std::unique_ptr<Expr> Or() {
-    Level level(this);
-    if (!ok()) return Node(Op::kLiteral);
-    return Chain(Op::kOr, "or", &Parser::And);
+  [[gnu::noinline]] Infix PeekInfix() {
+    Skip();
+    if (WordAt(pos_, "or")) return {kOrLevel, Op::kOr, 2};
+    if (WordAt(pos_, "and")) return {kAndLevel, Op::kAnd, 3};
+    if (WordAt(pos_, "in")) return {kCmpLevel, Op::kIn, 2};
+    if (WordAt(pos_, "not")) {
+      size_t at = pos_ + 3;
+      while (at < s_.size() && isspace(static_cast<unsigned char>(s_[at]))) ++at;
+      if (WordAt(at, "in")) return {kCmpLevel, Op::kNotIn, at + 2 - pos_};
+      return {};
+    }
+    static const std::pair<std::string_view, Op> kComparisons[] = {
+        {"<=", Op::kLe}, {">=", Op::kGe}, {"==", Op::kEq}, {"!=", Op::kNe}, {"<", Op::kLt}, {">", Op::kGt}};
+    for (const auto& [sym, op] : kComparisons)
+      if (s_.substr(pos_, sym.size()) == sym) return {kCmpLevel, op, sym.size()};
+    if (pos_ >= s_.size()) return {};
+    switch (s_[pos_]) {
+      case '+': return {kSumLevel, Op::kSum, 1, false};
+      case '-': return {kSumLevel, Op::kSum, 1, true};
+      case '*': return {kProdLevel, Op::kProduct, 1, false};
+      case '/': return {kProdLevel, Op::kProduct, 1, true};
+      default: return {};
+    }
   }
-  std::unique_ptr<Expr> And() { return Chain(Op::kAnd, "and", &Parser::Not); }
-  // `a or b or c` is one node with three terms.
-  std::unique_ptr<Expr> Chain(Op op, std::string_view word, Rule term) {
-    auto first = (this->*term)();
-    if (!ok() || !Word(word)) return first;
-    auto e = Wrap(op, std::move(first));
-    do e->args.push_back((this->*term)());
-    while (ok() && Word(word));
+
+  // An expression whose operators bind at least as tightly as `min`. One
+  // comparison at most: `a < b < c` leaves the second '<' unparsed (an error).
+  std::unique_ptr<Expr> Parse(int min) {
+    auto left = Prefix(min);
+    bool compared = false;
+    while (ok()) {
+      Infix in = PeekInfix();
+      if (in.precedence == kNone || in.precedence < min || (in.precedence == kCmpLevel && compared)) break;
+      pos_ += in.length;
+      if (in.precedence != kCmpLevel) {
+        left = Chain(in, std::move(left));
+      } else if (in.op == Op::kIn || in.op == Op::kNotIn) {
+        left = List(in.op, std::move(left));
+        compared = true;
+      } else {
+        left = Wrap(in.op, std::move(left), Parse(kSumLevel));
+        compared = true;
+      }
+    }
+    return left;
+  }
+  // `a or b or c`, `a + b - c`: one node whose terms bind more tightly than
+  // the operator; inverse[i] marks the terms after '-' (or '/').
+  [[gnu::noinline]] std::unique_ptr<Expr> Chain(Infix first, std::unique_ptr<Expr> left) {
+    auto e = Wrap(first.op, std::move(left));
+    const bool arithmetic = first.precedence >= kSumLevel;
+    if (arithmetic) e->inverse.push_back(false);
+    for (Infix in = first;;) {
+      e->args.push_back(Parse(first.precedence + 1));
+      if (arithmetic) e->inverse.push_back(in.inverse);
+      if (!ok()) break;
+      in = PeekInfix();
+      if (in.op != first.op || in.precedence != first.precedence) break;
+      pos_ += in.length;
+    }
     return e;
   }
-  std::unique_ptr<Expr> Not() { return Word("not") ? Prefixed(Op::kNot, &Parser::Not) : Cmp(); }
-  // A prefix operator (`not`, unary minus) over its operand: one level deeper.
-  std::unique_ptr<Expr> Prefixed(Op op, Rule operand) {
+  // `not x` (where `min` allows it), unary minus, or a primary.
+  std::unique_ptr<Expr> Prefix(int min) {
+    const bool negate = Sym("-");
+    if (!negate && !(min <= kNotLevel && Word("not"))) return Primary();
     Level level(this);
     if (!ok()) return Node(Op::kLiteral);
-    return Wrap(op, (this->*operand)());
+    if (negate) return Wrap(Op::kNeg, Prefix(kUnaryLevel));
+    return Wrap(Op::kNot, Parse(kNotLevel));
   }
-  std::unique_ptr<Expr> Cmp() {
-    auto l = Sum();
-    if (!ok()) return l;
-    static const std::pair<const char*, Op> ops[] = {{"<=", Op::kLe}, {">=", Op::kGe}, {"==", Op::kEq},
-                                                     {"!=", Op::kNe}, {"<", Op::kLt},  {">", Op::kGt}};
-    for (const auto& [sym, op] : ops)
-      if (Sym(sym)) return Wrap(op, std::move(l), Sum());
-    size_t save = pos_;
-    bool negate = Word("not");
-    if (Word("in")) return List(negate ? Op::kNotIn : Op::kIn, std::move(l));
-    pos_ = save;
-    return l;
-  }
-  std::unique_ptr<Expr> List(Op op, std::unique_ptr<Expr> l) {
+  [[gnu::noinline]] std::unique_ptr<Expr> List(Op op, std::unique_ptr<Expr> l) {
     Level level(this);
     auto e = Wrap(op, std::move(l));
     if (!ok()) return e;
@@ -139,55 +198,42 @@ class Parser {
       return e;
     }
     if (!Sym("]")) {
-      do e->args.push_back(Sum());
+      do e->args.push_back(Parse(kSumLevel));
       while (ok() && Sym(","));
       if (ok() && !Sym("]")) Fail("expected ']'");
     }
     return e;
   }
-  std::unique_ptr<Expr> Sum() { return Arithmetic(Op::kSum, "+", "-", &Parser::Prod); }
-  std::unique_ptr<Expr> Prod() { return Arithmetic(Op::kProduct, "*", "/", &Parser::Unary); }
-  // `a + b - c` is one node; inverse[i] marks the terms after '-' (or '/').
-  std::unique_ptr<Expr> Arithmetic(Op op, std::string_view plain, std::string_view inverse, Rule term) {
-    auto first = (this->*term)();
-    std::unique_ptr<Expr> e;
-    while (ok()) {
-      bool inv = false;
-      if (!Sym(plain)) {
-        if (!Sym(inverse)) break;
-        inv = true;
-      }
-      if (!e) {
-        e = Wrap(op, std::move(first));
-        e->inverse.push_back(false);
-      }
-      e->args.push_back((this->*term)());
-      e->inverse.push_back(inv);
-    }
-    return e ? std::move(e) : std::move(first);
-  }
-  std::unique_ptr<Expr> Unary() { return Sym("-") ? Prefixed(Op::kNeg, &Parser::Unary) : Primary(); }
-  std::unique_ptr<Expr> Primary() {
+  [[gnu::noinline]] std::unique_ptr<Expr> Primary() {
     Skip();
     if (!ok()) return Node(Op::kLiteral);
     if (pos_ >= s_.size()) {
       Fail("unexpected end of expression");
       return Node(Op::kLiteral);
     }
-    char c = s_[pos_];
+    const char c = s_[pos_];
     if (c == '(') {
       ++pos_;
-      auto inner = Or();
+      Level level(this);
+      if (!ok()) return Node(Op::kLiteral);
+      auto inner = Parse(kOrLevel);
       if (ok() && !Sym(")")) Fail("expected ')'");
       return inner;
     }
     if (c == '\'') return StringLiteral();
     if (isdigit(static_cast<unsigned char>(c)) || c == '.') return NumberLiteral();
-    if (isalpha(static_cast<unsigned char>(c)) || c == '_') return Name();
-    Fail(std::string("unexpected '") + c + "'");
-    return Node(Op::kLiteral);
+    if (!isalpha(static_cast<unsigned char>(c)) && c != '_') {
+      FailUnexpected();
+      return Node(Op::kLiteral);
+    }
+    const size_t b = pos_;
+    while (pos_ < s_.size() && (IsNameChar(s_[pos_]) || s_[pos_] == '.')) ++pos_;
+    const std::string_view name = s_.substr(b, pos_ - b);
+    if (name == "true" || name == "false" || name == "null") return Keyword(name);
+    if (Sym("(")) return Call(name, b);
+    return Identifier(name, b);
   }
-  std::unique_ptr<Expr> StringLiteral() {
+  [[gnu::noinline]] std::unique_ptr<Expr> StringLiteral() {
     auto e = Node(Op::kLiteral);
     size_t end = s_.find('\'', pos_ + 1);
     if (end == std::string_view::npos) {
@@ -203,7 +249,7 @@ class Parser {
     e->literal = numeric && ParseQuantity(body, &q) ? q : ExprValue::String(body);
     return e;
   }
-  std::unique_ptr<Expr> NumberLiteral() {
+  [[gnu::noinline]] std::unique_ptr<Expr> NumberLiteral() {
     auto e = Node(Op::kLiteral);
     size_t b = pos_;
     while (pos_ < s_.size() && (isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '.')) ++pos_;
@@ -211,44 +257,46 @@ class Parser {
       FailAt(b, "bad number '" + std::string(s_.substr(b, pos_ - b)) + "'");
     return e;
   }
-  std::unique_ptr<Expr> Name() {
-    size_t b = pos_;
-    while (pos_ < s_.size() && (IsNameChar(s_[pos_]) || s_[pos_] == '.')) ++pos_;
-    std::string name(s_.substr(b, pos_ - b));
+  [[gnu::noinline]] std::unique_ptr<Expr> Keyword(std::string_view name) {
     auto e = Node(Op::kLiteral);
-    if (name == "true" || name == "false") {
-      e->literal = ExprValue::Bool(name == "true");
-      return e;
-    }
-    if (name == "null") return e;
-    if (Sym("(")) return Call(std::move(name), b);
-    std::string why;
-    if (check_ && !check_(name, &why)) FailAt(b, why);
-    e->op = Op::kIdent;
-    idents_->push_back(name);
-    e->name = std::move(name);
+    if (name != "null") e->literal = ExprValue::Bool(name == "true");
     return e;
   }
-  std::unique_ptr<Expr> Call(std::string name, size_t at) {
+  [[gnu::noinline]] std::unique_ptr<Expr> Identifier(std::string_view name, size_t at) {
+    std::string why;
+    if (check_ && !check_(name, &why)) FailAt(at, why);
+    auto e = Node(Op::kIdent);
+    e->name = std::string(name);
+    idents_->push_back(e->name);
+    return e;
+  }
+  [[gnu::noinline]] std::unique_ptr<Expr> Call(std::string_view name, size_t at) {
     auto e = Node(Op::kCall);
     e->function = FindFunction(name);
     if (!e->function) {
-      Suggester s(name);
-      for (const FunctionDef& f : Functions()) s.Consider(f.name);
-      FailAt(at, "unknown function \"" + name + "\"" + s.Hint());
+      FailUnknownFunction(name, at);
       return e;
     }
-    if (!Sym(")")) {
-      do e->args.push_back(Or());  // Or() counts the call's nesting level
+    Level level(this);
+    if (ok() && !Sym(")")) {
+      do e->args.push_back(Parse(kOrLevel));
       while (ok() && Sym(","));
       if (ok() && !Sym(")")) Fail("expected ')'");
     }
-    const FunctionDef& f = *e->function;
-    const int n = static_cast<int>(e->args.size());
-    if (n < f.min_args || (f.max_args >= 0 && n > f.max_args)) FailAt(at, ArityError(f, e->args.size()));
-    else if (f.name_argument && e->args[0]->op != Op::kIdent) FailAt(at, name + " takes a parameter name");
-    e->name = std::move(name);
+    if (ok()) CheckArguments(*e, at);
     return e;
+  }
+  [[gnu::noinline]] void FailUnknownFunction(std::string_view name, size_t at) {
+    Suggester s(name);
+    for (const FunctionDef& f : Functions()) s.Consider(f.name);
+    FailAt(at, "unknown function \"" + std::string(name) + "\"" + s.Hint());
+  }
+  [[gnu::noinline]] void CheckArguments(Expr& call, size_t at) {
+    const FunctionDef& f = *call.function;
+    const int n = static_cast<int>(call.args.size());
+    if (n < f.min_args || (f.max_args >= 0 && n > f.max_args)) FailAt(at, ArityError(f, call.args.size()));
+    else if (f.name_argument && call.args[0]->op != Op::kIdent) FailAt(at, std::string(f.name) + " takes a parameter name");
+    call.name = f.name;
   }
 
   std::string_view s_;

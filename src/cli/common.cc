@@ -17,7 +17,8 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)");
   sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
   sub->add_flag("--no-config", o->no_config, "Ignore .pgconflint.toml files");
-  sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)");
+  // One path per --rules, so that a PATH after it stays a PATH.
+  sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)")->allow_extra_args(false);
   sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")->delimiter(',');
   sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',');
   sub->add_option("--running", o->running_file,

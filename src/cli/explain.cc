@@ -21,7 +21,7 @@ int RunExplain(const ExplainOptions& o) {
   RuleSet rules;
   for (const std::string& p : o.rules) {
     std::string error;
-    if (!rules.AddFile(p, &error) && !rules.AddDirectory(p, &error)) {
+    if (!rules.AddPath(p, &error)) {
       PrintError(error);
       return kExitUsage;
     }
@@ -47,7 +47,8 @@ Command AddExplain(CLI::App* app) {
   CLI::App* explain = app->add_subcommand("explain", "Print a rule's documentation");
   explain->add_option("RULE", o->rule, "Rule code (PGC201) or name (invalid-value)");
   explain->add_flag("--list", o->list, "List every rule");
-  explain->add_option("--rules", o->rules, "Extra rule file or directory");
+  // One path per --rules (repeatable), so that a RULE after it stays the RULE.
+  explain->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)")->allow_extra_args(false);
   return {explain, [o] { return RunExplain(*o); }};
 }
 

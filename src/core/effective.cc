@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/quantity.h"
+#include "core/rule_names.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -62,15 +63,11 @@ double EffectiveConfig::Number(std::string_view name) const {
 }
 
 std::vector<std::string> EffectiveConfig::DerivedNames() const {
-  std::vector<std::string> out = {"max_backends", "wal_buffers", "autovacuum_work_mem",
-                                  "vacuum_buffer_usage_limit", "max_parallel_workers",
-                                  "max_parallel_workers_per_gather", "max_parallel_maintenance_workers"};
-  if (catalog().major() >= 18) {
-    out.insert(out.end(), {"io_max_concurrency", "io_combine_limit", "autovacuum_max_workers", "io_workers"});
-  } else if (catalog().major() == 17) {
-    out.push_back("io_combine_limit");
-  }
-  std::sort(out.begin(), out.end());
+  // The names come from the table rule files are validated against; a name is
+  // listed when this major's catalog gives it a value.
+  std::vector<std::string> out;
+  for (const char* name : DerivedValueNames())
+    if (Derived(name)) out.push_back(name);
   return out;
 }
 

@@ -41,7 +41,8 @@ class EffectiveConfig {
   /// A derived value (see DerivedNames), or nullopt when `name` is not derived
   /// in this major.
   std::optional<DerivedValue> Derived(std::string_view name) const;
-  /// Names for which Derived() has a value in this major.
+  /// Names for which Derived() has a value in this major, in name order (from
+  /// DerivedValueNames(), core/rule_names.h).
   std::vector<std::string> DerivedNames() const;
 
  private:

@@ -7,9 +7,14 @@
 //   shared_buffers > profile.ram * 0.4
 //   effective.io_max_concurrency < effective_io_concurrency
 //
-// Functions: min, max, abs, floor, if(c, a, b), coalesce(a, b...), known(x),
-// is_true(x), is_false(x), contains(string, part), has_item(list, item),
-// is_set(parameter).
+// Functions: min(a, b...), max(a, b...), abs(x), floor(x), if(c, a, b),
+// coalesce(a, b...), known(x), is_true(x), is_false(x), contains(string, part),
+// has_item(list, item), is_set(parameter). An unknown function or a wrong
+// number of arguments is a parse error.
+//
+// Expressions nest at most kMaxExprDepth levels; chains of `and`, `or`, `+`,
+// `-`, `*` and `/` are one node each, evaluated term by term, so that neither
+// parsing nor evaluation depends on the stack for long inputs.
 //
 // Values are numbers (with a dimension: none, bytes or milliseconds, so that
 // '128kB' and io_combine_limit compare in bytes), booleans, strings, or null
@@ -75,11 +80,22 @@ class ExprEnv {
 
 class Expr;
 
+/// The deepest nesting an expression may have: each parenthesis, function
+/// call, `in [...]` list, `not` and unary minus is one level. Deeper
+/// expressions are refused when parsed.
+inline constexpr int kMaxExprDepth = 256;
+
+/// Checks a name while it is parsed (rule files refuse unknown names at
+/// load): returns false with *error set, without the column, to refuse it.
+using IdentifierCheck = std::function<bool(std::string_view name, std::string* error)>;
+
 /// A parsed condition or template expression. Immutable; thread-safe.
 class CompiledExpr {
  public:
-  /// Parses `text`; on error returns null and sets *error (with the column).
-  static std::shared_ptr<const CompiledExpr> Parse(std::string_view text, std::string* error);
+  /// Parses `text`; on error returns null and sets *error, ending with " at
+  /// column N" (1-based, in bytes). `check`, when given, validates every name.
+  static std::shared_ptr<const CompiledExpr> Parse(std::string_view text, std::string* error,
+                                                   const IdentifierCheck& check = {});
   ExprValue Eval(const ExprEnv& env) const;
   /// Identifiers the expression reads (parameters and facts), in order of appearance.
   const std::vector<std::string>& identifiers() const { return identifiers_; }
@@ -101,6 +117,10 @@ bool ParseQuantity(std::string_view text, ExprValue* out);
 /// Expands a message template: each {expression} is evaluated and displayed.
 /// Unparseable placeholders are left as written.
 std::string ExpandTemplate(std::string_view tmpl, const ExprEnv& env);
+
+/// Parses every {placeholder} of a template as ExpandTemplate would; false with
+/// *error naming the first bad one, its column counted in the template.
+bool CheckTemplate(std::string_view tmpl, std::string* error, const IdentifierCheck& check = {});
 
 }  // namespace pgconflint
 

@@ -1,6 +1,7 @@
 // Parsing profile facts from flags and the project configuration file.
 #include "core/profile.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/quantity.h"
@@ -148,6 +149,45 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     return false;
   }
   return true;
+}
+
+// --- The facts rule conditions read as profile.NAME ---------------------------
+
+namespace {
+
+template <typename T>
+ExprValue NumberOr(const std::optional<T>& v, Dim dim = Dim::kNone) {
+  return v ? ExprValue::Number(static_cast<double>(*v), dim) : ExprValue::Null();
+}
+
+// Sorted by name (FindProfileFact's binary search relies on it).
+constexpr ProfileFact kProfileFacts[] = {
+    {"baseline_measurement", [](const Profile& p) { return ExprValue::Bool(p.baseline_measurement.value_or(false)); }},
+    {"connections", [](const Profile& p) { return NumberOr(p.connections); }},
+    {"container", [](const Profile& p) {
+       return p.container ? ExprValue::String(ContainerName(*p.container)) : ExprValue::Null();
+     }},
+    {"cpus", [](const Profile& p) { return NumberOr(p.cpus); }},
+    {"headroom", [](const Profile& p) { return ExprValue::Number(p.headroom); }},
+    {"io_uring", [](const Profile& p) { return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null(); }},
+    {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(p.nodes_per_query); }},
+    {"os", [](const Profile& p) { return p.os ? ExprValue::String(*p.os) : ExprValue::Null(); }},
+    {"ram", [](const Profile& p) { return NumberOr(p.ram_bytes, Dim::kBytes); }},
+    {"storage", [](const Profile& p) { return p.storage ? ExprValue::String(StorageName(*p.storage)) : ExprValue::Null(); }},
+    {"storage_safe_without_fsync",
+     [](const Profile& p) { return ExprValue::Bool(p.storage_safe_without_fsync.value_or(false)); }},
+    {"workload",
+     [](const Profile& p) { return p.workload ? ExprValue::String(WorkloadName(*p.workload)) : ExprValue::Null(); }},
+};
+
+}  // namespace
+
+std::span<const ProfileFact> ProfileFacts() { return kProfileFacts; }
+
+const ProfileFact* FindProfileFact(std::string_view name) {
+  auto it = std::lower_bound(std::begin(kProfileFacts), std::end(kProfileFacts), name,
+                             [](const ProfileFact& f, std::string_view n) { return f.name < n; });
+  return it != std::end(kProfileFacts) && it->name == name ? it : nullptr;
 }
 
 }  // namespace pgconflint

@@ -6,9 +6,12 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/expr.h"
 #include "core/storage_facts.h"
 
 namespace pgconflint {
@@ -58,6 +61,21 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
 /// Applies "key=value,key=value" (rule examples' example_profile). False with
 /// *error at the first fact not understood.
 bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error);
+
+// --- The facts rule conditions read as profile.NAME ---------------------------
+
+/// One fact of the profile as rule conditions see it (`profile.ram`).
+struct ProfileFact {
+  const char* name;                        // "ram", "storage_safe_without_fsync"
+  ExprValue (*value)(const Profile& p);    // Null when the profile lacks the fact
+};
+
+/// Every fact rules may read, in name order: the values of the names
+/// rule_names.h's ProfileFactNames() lists (rule files are validated against
+/// those names; a test holds the two lists equal).
+std::span<const ProfileFact> ProfileFacts();
+/// The fact called `name` (without "profile."); null if there is none.
+const ProfileFact* FindProfileFact(std::string_view name);
 
 }  // namespace pgconflint
 

@@ -10,6 +10,7 @@
 
 #include "core/expr.h"
 #include "core/memory_model.h"
+#include "core/rule_names.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -137,6 +138,18 @@ constexpr NamedEvaluator kEvaluators[] = {
     // and the recommender: core/recommendation_hints.h.
 };
 
+// build.FACT: the build lists the value (true), lists it as depending on the
+// build (null: the profile must say), or does not know it (false).
+ExprValue BuildOffers(const Catalog& catalog, const BuildFact& fact) {
+  const Parameter* p = catalog.Find(fact.parameter);
+  if (!p) return ExprValue::Bool(false);
+  for (const char* e : p->enumvals)
+    if (std::string_view(e) == fact.value) return ExprValue::Bool(true);
+  for (const char* e : p->build_dependent_enumvals)
+    if (std::string_view(e) == fact.value) return ExprValue::Null();
+  return ExprValue::Bool(false);
+}
+
 }  // namespace
 
 RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running)
@@ -145,65 +158,34 @@ RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::
 bool RuleEnv::IsSet(std::string_view name) const { return eff_.SettingFor(name) != nullptr; }
 
 ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
+  // The kinds of names and their tables are in core/rule_names.h, shared with
+  // the validation of rule files.
   *known = true;
-  const Profile& p = profile_;
-  if (name == "pg.major") return ExprValue::Number(eff_.catalog().major());
-  if (StartsWith(name, "profile.")) {
-    std::string_view f = name.substr(8);
-    if (f == "ram") return p.ram_bytes ? ExprValue::Number(*p.ram_bytes, Dim::kBytes) : ExprValue::Null();
-    if (f == "cpus") return p.cpus ? ExprValue::Number(*p.cpus) : ExprValue::Null();
-    if (f == "connections") return p.connections ? ExprValue::Number(*p.connections) : ExprValue::Null();
-    if (f == "storage") return p.storage ? ExprValue::String(StorageName(*p.storage)) : ExprValue::Null();
-    if (f == "workload") return p.workload ? ExprValue::String(WorkloadName(*p.workload)) : ExprValue::Null();
-    if (f == "os") return p.os ? ExprValue::String(*p.os) : ExprValue::Null();
-    if (f == "container") return p.container ? ExprValue::String(ContainerName(*p.container)) : ExprValue::Null();
-    if (f == "io_uring") return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null();
-    if (f == "storage_safe_without_fsync")
-      return ExprValue::Bool(p.storage_safe_without_fsync.value_or(false));
-    if (f == "baseline_measurement") return ExprValue::Bool(p.baseline_measurement.value_or(false));
-    if (f == "nodes_per_query") return ExprValue::Number(p.nodes_per_query);
-    if (f == "headroom") return ExprValue::Number(p.headroom);
-    *known = false;
-    return ExprValue::Null();
-  }
-  if (StartsWith(name, "effective.")) {
-    std::string_view n = name.substr(10);
-    if (auto d = eff_.Derived(n)) return d->value;
-    return eff_.Typed(n);
-  }
-  if (StartsWith(name, "running.")) {
-    std::string_view n = name.substr(8);
-    const Parameter* param = eff_.catalog().Find(n);
-    if (!running_ || !param) return ExprValue::Null();
-    auto it = running_->find(param->name);
-    return it == running_->end() ? ExprValue::Null() : TypedValue(*param, it->second);
-  }
-  if (StartsWith(name, "build.")) {
-    // build.has_<enum value>: listed by this build (true), known to depend on
-    // the build (null: ask the profile), or unknown to the major (false).
-    std::string_view v = name.substr(6);
-    if (StartsWith(v, "io_uring")) {
-      const Parameter* m = eff_.catalog().Find("io_method");
-      if (!m) return ExprValue::Bool(false);
-      for (const char* e : m->enumvals)
-        if (std::string_view(e) == "io_uring") return ExprValue::Bool(true);
-      for (const char* e : m->build_dependent_enumvals)
-        if (std::string_view(e) == "io_uring") return ExprValue::Null();
-      return ExprValue::Bool(false);
+  std::string_view rest;
+  switch (ClassifyName(name, &rest)) {
+    case NameKind::kPgMajor: return ExprValue::Number(eff_.catalog().major());
+    case NameKind::kProfile:
+      if (const ProfileFact* f = FindProfileFact(rest)) return f->value(profile_);
+      break;
+    case NameKind::kEffective:
+      if (auto d = eff_.Derived(rest)) return d->value;
+      return eff_.Typed(rest);
+    case NameKind::kRunning: {
+      const Parameter* param = eff_.catalog().Find(rest);
+      if (!running_ || !param) return ExprValue::Null();
+      auto it = running_->find(param->name);
+      return it == running_->end() ? ExprValue::Null() : TypedValue(*param, it->second);
     }
-    *known = false;
-    return ExprValue::Null();
+    case NameKind::kBuild:
+      if (const BuildFact* f = FindBuildFact(rest)) return BuildOffers(eff_.catalog(), *f);
+      break;
+    case NameKind::kParameter:
+      if (eff_.catalog().Find(name)) return eff_.Typed(name);
+      *known = !MajorsWithParameter(name).empty();
+      return ExprValue::Null();
   }
-  if (eff_.catalog().Find(name)) return eff_.Typed(name);
-  *known = !MajorsWithParameter(name).empty();
+  *known = false;
   return ExprValue::Null();
-}
-
-bool IsKnownIdentifier(std::string_view name) {
-  if (StartsWith(name, "profile.") || StartsWith(name, "effective.") || StartsWith(name, "running.") ||
-      StartsWith(name, "build.") || name == "pg.major")
-    return true;
-  return !MajorsWithParameter(name).empty();
 }
 
 void RunRules(const EngineOptions& o, Analysis* a) {

@@ -41,10 +41,6 @@ class RuleEnv : public ExprEnv {
   const std::map<std::string, std::string>* running_;
 };
 
-/// Whether `name` is an identifier rules may use (a parameter of some major,
-/// or a profile./effective./running./pg. name); for validating rule files.
-bool IsKnownIdentifier(std::string_view name);
-
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_RULE_ENGINE_H_

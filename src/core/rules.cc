@@ -1,33 +1,20 @@
-// Lookup over the generated rule table.
+// The rule registry: the generated table of built-in rules, and the rules of
+// one run (built-in plus user rule files, read by core/rule_file.h).
 #include "core/rules.h"
 
-#include <cerrno>
+#include "core/profile.h"
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "core/catalog.h"
+#include "core/expr.h"
+#include "core/file_system.h"
 
 namespace pgconflint {
 namespace generated {
 extern const RuleInfo kBuiltinRules[];
-}
-
-std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "info";
-  }
-  return "error";
-}
-
-bool ParseSeverity(std::string_view s, Severity* out) {
-  if (s == "error") *out = Severity::kError;
-  else if (s == "warning") *out = Severity::kWarning;
-  else if (s == "info") *out = Severity::kInfo;
-  else return false;
-  return true;
 }
 
 Severity RuleInfo::default_severity() const {
@@ -37,10 +24,9 @@ Severity RuleInfo::default_severity() const {
 }
 
 Fatality RuleInfo::fatality() const {
-  std::string_view f = fatal;
-  if (f == "yes") return Fatality::kYes;
-  if (f == "per-server") return Fatality::kPerServer;
-  return Fatality::kNo;
+  Fatality f = Fatality::kNo;
+  ParseFatality(fatal, &f);
+  return f;
 }
 
 std::span<const RuleInfo> BuiltinRules() {
@@ -60,54 +46,47 @@ const RuleInfo* FindRule(std::string_view code_or_name) {
   return nullptr;
 }
 
-}  // namespace pgconflint
+namespace {
+
+// The parameters of every supported major, asked of the catalogs' hash tables
+// (nothing is built when a rule file loads).
+class CatalogParameterNames : public ParameterNames {
+ public:
+  bool Has(std::string_view name) const override { return !MajorsWithParameter(name).empty(); }
+  void ForEach(const std::function<void(std::string_view)>& fn) const override {
+    for (int m : Catalog::SupportedMajors())
+      for (const Parameter& p : Catalog::ForMajor(m)->parameters()) fn(p.name);
+  }
+};
+
+}  // namespace
+
+RuleFileOptions RuntimeRuleFileOptions(bool builtin) {
+  static const CatalogParameterNames names;
+  RuleFileOptions o;
+  o.builtin = builtin;
+  o.parameters = &names;
+  o.majors.assign(Catalog::SupportedMajors().begin(), Catalog::SupportedMajors().end());
+  o.check_profile = [](const std::string& facts, std::string* error) {
+    Profile p;
+    return SetProfileFacts(&p, facts, error);
+  };
+  return o;
+}
 
 // --- RuleSet --------------------------------------------------------------
 
-#include <dirent.h>
-
-#include <algorithm>
-#include <toml++/toml.h>
-
-#include "core/expr.h"
-#include "core/rule_engine.h"
-
-namespace pgconflint {
-
-bool ParseVersionRange(std::string_view text, int* min_major, int* max_major) {
-  std::string s(text);
-  if (s.empty()) {
-    *min_major = 0;
-    *max_major = 99;
-    return true;
-  }
-  size_t dash = s.find('-');
-  char* end;
-  long lo = strtol(s.substr(0, dash).c_str(), &end, 10);
-  if (*end || lo <= 0) return false;
-  long hi = lo;
-  if (dash != std::string::npos) {
-    std::string rest = s.substr(dash + 1);
-    hi = rest.empty() ? 99 : strtol(rest.c_str(), &end, 10);
-    if (!rest.empty() && (*end || hi < lo)) return false;
-  }
-  *min_major = static_cast<int>(lo);
-  *max_major = static_cast<int>(hi);
-  return true;
-}
-
-RuleSet::RuleSet() {
+RuleSet::RuleSet() : builtin_conditions_(BuiltinRules().size()) {
   for (const RuleInfo& r : BuiltinRules()) {
     all_.push_back(&r);
-    if (r.when[0]) {
-      std::string error;
-      auto c = CompiledExpr::Parse(r.when, &error);
-      if (!c) {  // the build's own rules are checked by tests; this is a broken invariant
-        fprintf(stderr, "pgconflint: built-in rule %s: %s\n", r.code, error.c_str());
-        std::abort();
-      }
-      conditions_.emplace_back(&r, std::move(c));
+    if (!r.when[0]) continue;
+    std::string error;
+    auto c = CompiledExpr::Parse(r.when, &error);
+    if (!c) {  // the generator validated the built-in rules; this is a broken invariant
+      fprintf(stderr, "pgconflint: built-in rule %s: %s\n", r.code, error.c_str());
+      std::abort();
     }
+    builtin_conditions_[static_cast<size_t>(r.id)] = std::move(c);
   }
 }
 
@@ -119,126 +98,81 @@ const char* RuleSet::Keep(std::string s) {
 }
 
 const RuleInfo* RuleSet::Find(std::string_view code_or_name) const {
-  std::string key = AsciiLower(code_or_name);
-  for (const RuleInfo* r : all_)
-    if (AsciiLower(r->code) == key || r->name == key) return r;
-  return nullptr;
+  if (const RuleInfo* r = FindRule(code_or_name)) return r;
+  if (user_keys_.empty()) return nullptr;
+  auto it = user_keys_.find(AsciiLower(code_or_name));
+  return it == user_keys_.end() ? nullptr : it->second;
 }
 
 const CompiledExpr* RuleSet::Condition(const RuleInfo* rule) const {
-  for (const auto& [r, c] : conditions_)
-    if (r == rule) return c.get();
-  return nullptr;
+  if (rule->builtin) return builtin_conditions_[static_cast<size_t>(rule->id)].get();
+  auto it = user_conditions_.find(rule);
+  return it == user_conditions_.end() ? nullptr : it->second.get();
 }
 
-bool RuleSet::AddFile(const std::string& path, std::string* error) {
-  toml::table tbl;
-  try {
-    tbl = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    *error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
-    return false;
-  }
-  auto* arr = tbl["rule"].as_array();
-  if (!arr) {
-    *error = path + ": no [[rule]] entries";
-    return false;
-  }
-  for (auto& node : *arr) {
-    auto* t = node.as_table();
-    auto line = node.source().begin.line;
-    std::string where = path + ":" + std::to_string(line);
-    if (!t) {
-      *error = where + ": [[rule]] must be a table";
-      return false;
-    }
-    auto str = [&](const char* key, bool required, std::string* out) {
-      auto v = (*t)[key].value<std::string>();
-      if (!v && required) {
-        *error = where + ": rule is missing \"" + key + "\"";
-        return false;
-      }
-      *out = v.value_or("");
-      return true;
-    };
-    std::string code, name, severity = "warning", category = "policy", fatal = "no", summary, why, fix,
-        versions, bad, good, when, message, help, fix_safety, example_profile;
-    if (!str("code", true, &code) || !str("name", true, &name) || !str("when", true, &when) ||
-        !str("message", true, &message) || !str("summary", false, &summary) || !str("why", false, &why) ||
-        !str("fix", false, &fix) || !str("versions", false, &versions) || !str("bad", false, &bad) ||
-        !str("good", false, &good) || !str("help", false, &help) || !str("fix_safety", false, &fix_safety) ||
-        !str("example_profile", false, &example_profile))
-      return false;
-    if (auto v = (*t)["severity"].value<std::string>()) severity = *v;
-    if (auto v = (*t)["category"].value<std::string>()) category = *v;
-    if (auto v = (*t)["fatal"].value<std::string>()) fatal = *v;
-    Severity sev;
-    if (!ParseSeverity(severity, &sev)) {
-      *error = where + ": severity must be error, warning or info";
-      return false;
-    }
-    if (Find(code) || Find(name)) {
-      *error = where + ": rule " + code + " (" + name + ") is already defined";
-      return false;
-    }
-    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
-      *error = where + ": rule name must be kebab-case";
-      return false;
-    }
-    int lo, hi;
-    if (!ParseVersionRange(versions, &lo, &hi)) {
-      *error = where + ": versions must look like 14-18, 17- or 18";
-      return false;
-    }
-    std::string expr_error;
-    auto cond = CompiledExpr::Parse(when, &expr_error);
-    if (!cond) {
-      *error = where + ": in when: " + expr_error;
-      return false;
-    }
-    // A misspelt name would make the rule silently never fire.
-    for (const std::string& id : cond->identifiers())
-      if (!IsKnownIdentifier(id)) {
-        *error = where + ": in when: unknown name \"" + id + "\" (a parameter of PostgreSQL 14-18, or profile.*, "
-                 "effective.*, running.*, build.*, pg.major)";
-        return false;
-      }
+bool RuleSet::AddText(std::string_view text, const std::string& path, std::string* error) {
+  RuleFileOptions options = RuntimeRuleFileOptions(false);
+  options.taken = [this](std::string_view code_or_name) {
+    const RuleInfo* r = Find(code_or_name);
+    return r ? std::string(r->builtin ? "built-in rule " : "rule ") + r->code : std::string();
+  };
+  std::vector<RuleDecl> decls;
+  if (!ParseRuleFile(text, path, options, &decls, error)) return false;
+  for (RuleDecl& d : decls) {
     std::string anchor;
-    if (auto* anchors = (*t)["anchor"].as_array())
-      for (auto& x : *anchors)
-        if (auto s = x.value<std::string>()) anchor += (anchor.empty() ? "" : "\n") + *s;
+    for (const std::string& a : d.anchors) anchor += (anchor.empty() ? "" : "\n") + a;
     user_refs_.emplace_back();
-    if (auto* refs = (*t)["references"].as_array())
-      for (auto& x : *refs)
-        if (auto s = x.value<std::string>()) user_refs_.back().push_back(Keep(*s));
+    for (const std::string& ref : d.references) user_refs_.back().push_back(Keep(ref));
     user_refs_.back().push_back(nullptr);
-    RuleInfo r{RuleId{}, Keep(code), Keep(name), Keep(severity), Keep(category), Keep(fatal), Keep(summary),
-               Keep(why), Keep(fix), Keep(versions), Keep(bad), Keep(good), 0, user_refs_.back().data(),
-               Keep(when), Keep(message), Keep(help), Keep(anchor), "", Keep(fix_safety), Keep(example_profile),
-               lo, hi, false};
+    RuleInfo r{RuleId{}, Keep(d.code), Keep(d.name), Keep(d.severity), Keep(d.category), Keep(d.fatal),
+               Keep(d.summary), Keep(d.why), Keep(d.fix), Keep(d.versions), Keep(d.bad), Keep(d.good),
+               d.example_pg_version, user_refs_.back().data(), Keep(d.when), Keep(d.message), Keep(d.help),
+               Keep(anchor), "", Keep(d.fix_safety), Keep(d.example_profile), d.min_major, d.max_major, false};
     user_rules_.push_back(r);
-    all_.push_back(&user_rules_.back());
-    conditions_.emplace_back(&user_rules_.back(), std::move(cond));
+    const RuleInfo* added = &user_rules_.back();
+    all_.push_back(added);
+    user_keys_.emplace(AsciiLower(added->code), added);  // the rule file's reader refused clashes
+    user_keys_.emplace(added->name, added);
+    user_conditions_.emplace(added, std::move(d.condition));
   }
   return true;
 }
 
-bool RuleSet::AddDirectory(const std::string& dir, std::string* error) {
-  DIR* d = opendir(dir.c_str());
-  if (!d) {
-    *error = dir + ": " + strerror(errno);
+bool RuleSet::AddFile(const FileSystem& fs, const std::string& path, std::string* error) {
+  std::string text, cause;
+  if (fs.Read(path, &text, &cause) != ReadStatus::kOk) {
+    *error = path + ": " + cause;
+    return false;
+  }
+  return AddText(text, path, error);
+}
+
+bool RuleSet::AddPath(const FileSystem& fs, const std::string& path, std::string* error) {
+  if (fs.Stat(path).type == FileInfo::Type::kDirectory) return AddDirectory(fs, path, error);
+  return AddFile(fs, path, error);
+}
+
+bool RuleSet::AddDirectory(const FileSystem& fs, const std::string& dir, std::string* error) {
+  std::vector<DirEntry> entries;
+  if (!fs.List(dir, &entries, error)) {
+    *error = dir + ": " + *error;
     return false;
   }
   std::vector<std::string> files;
-  while (dirent* e = readdir(d)) {
-    std::string n = e->d_name;
+  for (const DirEntry& e : entries) {
+    const std::string& n = e.name;
     if (n.size() > 5 && n.compare(n.size() - 5, 5, ".toml") == 0 && n[0] != '.') files.push_back(dir + "/" + n);
   }
-  closedir(d);
   std::sort(files.begin(), files.end());
   for (const std::string& f : files)
-    if (!AddFile(f, error)) return false;
+    if (!AddFile(fs, f, error)) return false;
   return true;
 }
+
+bool RuleSet::AddFile(const std::string& path, std::string* error) { return AddFile(RealFileSystem(), path, error); }
+bool RuleSet::AddDirectory(const std::string& dir, std::string* error) {
+  return AddDirectory(RealFileSystem(), dir, error);
+}
+bool RuleSet::AddPath(const std::string& path, std::string* error) { return AddPath(RealFileSystem(), path, error); }
 
 }  // namespace pgconflint

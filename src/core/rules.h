@@ -9,20 +9,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "core/file_system.h"
+#include "core/rule_file.h"
 #include "rule_ids.h"  // generated
 
 namespace pgconflint {
-
-enum class Severity { kError, kWarning, kInfo };
-
-std::string_view SeverityName(Severity s);
-/// Parses "error" / "warning" / "info"; false if it is none of them.
-bool ParseSeverity(std::string_view s, Severity* out);
-
-/// Whether PostgreSQL refuses to start with a file that has this finding.
-enum class Fatality { kNo, kYes, kPerServer };
 
 /// One rule's declaration. Strings are never null.
 struct RuleInfo {
@@ -64,7 +58,9 @@ const RuleInfo& Rule(RuleId id);
 /// Finds a built-in rule by code ("PGC201", case-insensitive) or name ("invalid-value"); null if none.
 const RuleInfo* FindRule(std::string_view code_or_name);
 
-class CompiledExpr;
+/// How the runtime reads rule files: names checked against the catalogs of
+/// every supported major. `builtin`: as rules/*.toml (see RuleFileOptions).
+RuleFileOptions RuntimeRuleFileOptions(bool builtin);
 
 /// The rules of one run: the built-in ones plus user rule files (`--rules`,
 /// `extra-rules` in .pgconflint.toml), which use the same TOML format. Owns
@@ -76,12 +72,20 @@ class RuleSet {
   RuleSet& operator=(const RuleSet&) = delete;
   ~RuleSet();
 
-  /// Adds the [[rule]] entries of a TOML file; false with *error naming the
-  /// file, line and cause. User rules must have `when` (no custom evaluators)
-  /// and codes that do not clash.
+  /// Adds the [[rule]] entries of a TOML file on the real disk, validated as rule_file.h says;
+  /// false with *error ("FILE:LINE: cause", the line of the offending key),
+  /// and then no rule of the file is added. Only regular files are read.
   bool AddFile(const std::string& path, std::string* error);
   /// Adds every *.toml file of a directory, in name order.
   bool AddDirectory(const std::string& dir, std::string* error);
+  /// AddDirectory for a directory, else AddFile.
+  bool AddPath(const std::string& path, std::string* error);
+  /// The same, reading through `fs`.
+  bool AddFile(const FileSystem& fs, const std::string& path, std::string* error);
+  bool AddDirectory(const FileSystem& fs, const std::string& dir, std::string* error);
+  bool AddPath(const FileSystem& fs, const std::string& path, std::string* error);
+  /// AddFile for text already read; `path` names it in errors.
+  bool AddText(std::string_view text, const std::string& path, std::string* error);
 
   const std::vector<const RuleInfo*>& rules() const { return all_; }
   /// By code (case-insensitive) or name; null if none.
@@ -95,11 +99,12 @@ class RuleSet {
   std::deque<RuleInfo> user_rules_;
   std::deque<std::vector<const char*>> user_refs_;
   std::vector<const RuleInfo*> all_;
-  std::vector<std::pair<const RuleInfo*, std::shared_ptr<const CompiledExpr>>> conditions_;
+  // Built-in conditions by RuleId; user rules' by rule, and their lower-cased
+  // codes and names (hashed: a rule file may hold many rules).
+  std::vector<std::shared_ptr<const CompiledExpr>> builtin_conditions_;
+  std::unordered_map<const RuleInfo*, std::shared_ptr<const CompiledExpr>> user_conditions_;
+  std::unordered_map<std::string, const RuleInfo*> user_keys_;
 };
-
-/// Parses "14-18", "18-", "17" into a major range; false when malformed.
-bool ParseVersionRange(std::string_view text, int* min_major, int* max_major);
 
 }  // namespace pgconflint
 

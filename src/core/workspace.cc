@@ -73,15 +73,8 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
     if (!SetProfileFact(&p->config.profile, k, v, error)) return false;
   std::vector<std::string> rule_paths = p->config.extra_rules;
   for (const std::string& r : options_.rule_paths) rule_paths.push_back(AbsolutePath(*fs_, r));
-  for (const std::string& r : rule_paths) {
-    FileInfo info = fs_->Stat(r);
-    if (info.type == FileInfo::Type::kMissing || info.type == FileInfo::Type::kError) {
-      *error = r + ": " + info.error;
-      return false;
-    }
-    bool ok = info.type == FileInfo::Type::kDirectory ? p->rules.AddDirectory(r, error) : p->rules.AddFile(r, error);
-    if (!ok) return false;
-  }
+  for (const std::string& r : rule_paths)
+    if (!p->rules.AddPath(*fs_, r, error)) return false;
   // Selection: --select replaces the config's list; --ignore adds to it.
   p->select = options_.select.empty() ? p->config.select : options_.select;
   p->ignore = p->config.ignore;

@@ -9,19 +9,22 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <toml++/toml.h>
+
+#include "core/rule_file.h"
 
 #include "core/quantity.h"
 
 namespace {
 
 using nlohmann::json;
+using pgconflint::ParseRuleFile;
+using pgconflint::RuleDecl;
+using pgconflint::RuleFileOptions;
 
 // A C++ string literal for arbitrary bytes.
 std::string Lit(const std::string& s) {
@@ -122,13 +125,17 @@ std::string Num(const std::string& s) {
   return r;
 }
 
-std::string GenerateKnowledge(const std::vector<std::string>& files) {
+std::vector<json> ReadKnowledge(const std::vector<std::string>& files) {
   std::vector<json> docs;
   for (const auto& f : files) {
     std::ifstream in(f);
     if (!in) throw std::runtime_error("cannot read " + f);
     docs.push_back(json::parse(in));
   }
+  return docs;
+}
+
+std::string GenerateKnowledge(std::vector<json> docs) {
   std::sort(docs.begin(), docs.end(),
             [](const json& a, const json& b) { return a["major"] < b["major"]; });
   // In which majors does each (lower-cased) name exist?
@@ -275,77 +282,41 @@ std::string Kebab2Pascal(const std::string& s) {
   return out;
 }
 
-struct RuleOut {
-  std::string code, name, severity, category, fatal, summary, why, fix, versions, bad, good;
-  std::string when, message, help, anchor, evaluator, fix_safety, example_profile;
-  int min_major = 0, max_major = 99;
-  std::vector<std::string> references;
-  int example_pg_version = 0;
-};
-
-std::string GetTomlStr(const toml::table& t, const char* key, const std::string& file,
-                       bool required = true) {
-  auto v = t[key].value<std::string>();
-  if (!v && required) throw std::runtime_error(file + ": rule is missing '" + key + "'");
-  return v.value_or("");
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
-void GenerateRules(const std::vector<std::string>& files, std::string* data, std::string* ids) {
-  std::vector<RuleOut> rules;
-  for (const auto& f : files) {
-    toml::table tbl;
-    try {
-      tbl = toml::parse_file(f);
-    } catch (const toml::parse_error& e) {
-      std::ostringstream m;
-      m << f << ":" << e.source().begin.line << ": " << e.description();
-      throw std::runtime_error(m.str());
-    }
-    auto* arr = tbl["rule"].as_array();
-    if (!arr) throw std::runtime_error(f + ": no [[rule]] entries");
-    for (auto& node : *arr) {
-      auto* t = node.as_table();
-      if (!t) throw std::runtime_error(f + ": [[rule]] must be a table");
-      RuleOut r;
-      r.code = GetTomlStr(*t, "code", f);
-      r.name = GetTomlStr(*t, "name", f);
-      r.severity = GetTomlStr(*t, "severity", f);
-      r.category = GetTomlStr(*t, "category", f);
-      r.fatal = GetTomlStr(*t, "fatal", f);
-      r.summary = GetTomlStr(*t, "summary", f);
-      r.why = GetTomlStr(*t, "why", f);
-      r.fix = GetTomlStr(*t, "fix", f, false);
-      r.versions = GetTomlStr(*t, "versions", f, false);
-      r.bad = GetTomlStr(*t, "bad", f);
-      r.good = GetTomlStr(*t, "good", f);
-      r.when = GetTomlStr(*t, "when", f, false);
-      r.message = GetTomlStr(*t, "message", f, false);
-      r.help = GetTomlStr(*t, "help", f, false);
-      r.evaluator = GetTomlStr(*t, "evaluator", f, false);
-      r.fix_safety = GetTomlStr(*t, "fix_safety", f, false);
-      r.example_profile = GetTomlStr(*t, "example_profile", f, false);
-      if (auto* anchors = (*t)["anchor"].as_array())
-        for (auto& x : *anchors)
-          if (auto s = x.value<std::string>()) r.anchor += (r.anchor.empty() ? "" : "\n") + *s;
-      if (!r.versions.empty()) {
-        size_t dash = r.versions.find('-');
-        r.min_major = std::stoi(r.versions.substr(0, dash));
-        r.max_major = dash == std::string::npos ? r.min_major
-                      : dash + 1 < r.versions.size() ? std::stoi(r.versions.substr(dash + 1)) : 99;
-      }
-      r.example_pg_version = static_cast<int>((*t)["example_pg_version"].value<int64_t>().value_or(0));
-      if (auto* refs = (*t)["references"].as_array())
-        for (auto& x : *refs)
-          if (auto s = x.value<std::string>()) r.references.push_back(*s);
-      rules.push_back(std::move(r));
-    }
+// The rule files are read and validated by the runtime's own reader
+// (core/rule_file.h); parameter names come from the knowledge files, since the
+// catalogs are what this program generates.
+// RuleInfo::anchor: the anchors, one per line.
+std::string Anchors(const RuleDecl& r) {
+  std::string out;
+  for (const std::string& a : r.anchors) out += (out.empty() ? "" : "\n") + a;
+  return out;
+}
+
+void GenerateRules(const std::vector<std::string>& files, const std::vector<json>& knowledge, std::string* data,
+                   std::string* ids) {
+  std::vector<std::string> names;
+  RuleFileOptions options;
+  options.builtin = true;
+  for (const json& d : knowledge) {
+    options.majors.push_back(d["major"].get<int>());
+    for (const json& p : d["parameters"]) names.push_back(p["name"].get<std::string>());
+  }
+  const pgconflint::ListedParameterNames parameters(std::move(names));
+  options.parameters = &parameters;
+  std::vector<RuleDecl> rules;
+  for (const std::string& f : files) {
+    std::string error;
+    if (!ParseRuleFile(ReadText(f), f, options, &rules, &error)) throw std::runtime_error(error);
   }
   std::sort(rules.begin(), rules.end(), [](auto& a, auto& b) { return a.code < b.code; });
-  std::set<std::string> seen;
-  for (auto& r : rules) {
-    if (!seen.insert(r.code).second) throw std::runtime_error("duplicate rule code " + r.code);
-    if (!seen.insert(r.name).second) throw std::runtime_error("duplicate rule name " + r.name);
-  }
   std::ostringstream h, c;
   h << "// Generated by pgconflint_embed from rules/*.toml. Do not edit.\n"
        "#ifndef PGCONFLINT_GENERATED_RULE_IDS_H_\n#define PGCONFLINT_GENERATED_RULE_IDS_H_\n\n"
@@ -367,7 +338,7 @@ void GenerateRules(const std::vector<std::string>& files, std::string* data, std
       << ", " << Lit(r.severity) << ", " << Lit(r.category) << ", " << Lit(r.fatal) << ", "
       << Lit(r.summary) << ", " << Lit(r.why) << ", " << Lit(r.fix) << ", " << Lit(r.versions)
       << ", " << Lit(r.bad) << ", " << Lit(r.good) << ", " << r.example_pg_version << ", kRefs" << i
-      << ", " << Lit(r.when) << ", " << Lit(r.message) << ", " << Lit(r.help) << ", " << Lit(r.anchor)
+      << ", " << Lit(r.when) << ", " << Lit(r.message) << ", " << Lit(r.help) << ", " << Lit(Anchors(r))
       << ", " << Lit(r.evaluator) << ", " << Lit(r.fix_safety) << ", " << Lit(r.example_profile) << ", "
       << r.min_major << ", "
       << r.max_major << ", true},\n";
@@ -404,21 +375,18 @@ int main(int argc, char** argv) {
   try {
     std::sort(knowledge.begin(), knowledge.end());
     std::sort(rules.begin(), rules.end());
+    std::vector<json> docs = ReadKnowledge(knowledge);
     std::string data, ids;
-    GenerateRules(rules, &data, &ids);
+    GenerateRules(rules, docs, &data, &ids);
     // Text files embedded verbatim (knowledge/storage.toml), parsed on use.
     std::string text_cc = "// Generated by pgconflint_embed. Do not edit.\nnamespace pgconflint::generated {\n";
     for (const std::string& f : texts) {
-      std::ifstream in(f, std::ios::binary);
-      if (!in) throw std::runtime_error("cannot read " + f);
-      std::stringstream ss;
-      ss << in.rdbuf();
       std::string base = f.substr(f.rfind('/') + 1);
-      text_cc += "extern const char k" + Ident(base) + "[];\nconst char k" + Ident(base) + "[] = " + Lit(ss.str()) + ";\n";
+      text_cc += "extern const char k" + Ident(base) + "[];\nconst char k" + Ident(base) + "[] = " + Lit(ReadText(f)) + ";\n";
     }
     text_cc += "}  // namespace pgconflint::generated\n";
     if (!WriteIfChanged(out + "/texts_data.cc", text_cc) ||
-        !WriteIfChanged(out + "/knowledge_data.cc", GenerateKnowledge(knowledge)) ||
+        !WriteIfChanged(out + "/knowledge_data.cc", GenerateKnowledge(std::move(docs))) ||
         !WriteIfChanged(out + "/rules_data.cc", data) ||
         !WriteIfChanged(out + "/rule_ids.h", ids)) {
       std::cerr << "pgconflint_embed: cannot write into " << out << "\n";

@@ -98,7 +98,7 @@ TEST(RecommendationHintsTest, IoWorkersOnlyWithKnownCpus) {
   EXPECT_EQ(h[0]->parameter, "io_workers");
 }
 
-// The check pipeline runs it: LintText (rule examples, editors) and Linter.
+// The check pipeline runs it: LintText (rule examples, editors) and the Workspace.
 TEST(RecommendationHintsTest, RunsInTheCheckPipeline) {
   Analysis a = LintText("postgresql.conf", "effective_io_concurrency = 8\n", *Catalog::ForMajor(18), Rules(),
                         WithStorage("nvme"));

@@ -4,7 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
+#include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/analysis.h"
 #include "core/workspace.h"
@@ -62,6 +67,79 @@ TEST(RulesTest, DeclarationsAreWellFormed) {
     EXPECT_EQ(FindRule(r.code), &r);
     EXPECT_EQ(FindRule(r.name), &r);
   }
+}
+
+// The generator validated rules/*.toml with names from knowledge/*.json; the
+// runtime's validation (names from the catalogs) accepts every one of them
+// too, and reads the same declarations the binary embeds.
+TEST(RulesTest, RuntimeValidationAcceptsEveryBuiltinRule) {
+  const std::string dir = std::string(PGC_SOURCE_DIR) + "/rules";
+  std::vector<std::string> files;
+  DIR* d = opendir(dir.c_str());
+  ASSERT_NE(d, nullptr) << dir;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n.size() > 5 && n.substr(n.size() - 5) == ".toml") files.push_back(dir + "/" + n);
+  }
+  closedir(d);
+  std::sort(files.begin(), files.end());
+  std::vector<RuleDecl> decls;
+  for (const std::string& f : files) {
+    std::ifstream in(f);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    EXPECT_TRUE(ParseRuleFile(text.str(), f, RuntimeRuleFileOptions(true), &decls, &error)) << error;
+  }
+  ASSERT_EQ(decls.size(), BuiltinRules().size());
+  for (const RuleDecl& decl : decls) {
+    const RuleInfo* r = FindRule(decl.code);
+    ASSERT_NE(r, nullptr) << decl.code;
+    EXPECT_EQ(decl.name, r->name);
+    EXPECT_EQ(decl.when, r->when);
+    EXPECT_EQ(decl.message, r->message);
+    EXPECT_EQ(decl.help, r->help);
+    EXPECT_EQ(decl.evaluator, r->evaluator);
+    EXPECT_EQ(decl.min_major, r->min_major);
+    EXPECT_EQ(decl.max_major, r->max_major);
+    std::string anchor;
+    for (const std::string& a : decl.anchors) anchor += (anchor.empty() ? "" : "\n") + a;
+    EXPECT_EQ(anchor, r->anchor) << decl.code;
+  }
+}
+
+TEST(RulesTest, UserRulesJoinTheSetAndMayNotReuseBuiltinCodesOrNames) {
+  RuleSet rules;
+  std::string error;
+  ASSERT_TRUE(rules.AddText("[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nwhen = \"fsync == false\"\n"
+                            "message = \"fsync is {fsync}\"\nanchor = [\"fsync\"]\nversions = \"16-\"\n",
+                            "org.toml", &error))
+      << error;
+  const RuleInfo* r = rules.Find("org001");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(std::string(r->name), "fsync-on");
+  EXPECT_EQ(std::string(r->anchor), "fsync");
+  EXPECT_EQ(r->min_major, 16);
+  EXPECT_FALSE(r->builtin);
+  ASSERT_NE(rules.Condition(r), nullptr);
+  EXPECT_EQ(rules.Condition(r)->text(), "fsync == false");
+
+  EXPECT_FALSE(rules.AddText("[[rule]]\ncode = \"ORG002\"\nname = \"invalid-value\"\nwhen = \"true\"\nmessage = \"m\"\n",
+                             "x.toml", &error));
+  EXPECT_EQ(error, "x.toml:3: name invalid-value is already used by built-in rule PGC201");
+  EXPECT_FALSE(rules.AddText("[[rule]]\ncode = \"ORG001\"\nname = \"other\"\nwhen = \"true\"\nmessage = \"m\"\n",
+                             "y.toml", &error));
+  EXPECT_EQ(error, "y.toml:2: code ORG001 is already used by rule ORG001") << "rules loaded before count";
+  EXPECT_EQ(rules.rules().size(), BuiltinRules().size() + 1);
+}
+
+TEST(RulesTest, RuleFilesThatAreNotRegularFilesAreRefused) {
+  RuleSet rules;
+  std::string error;
+  EXPECT_FALSE(rules.AddPath("/nonexistent/org.toml", &error));
+  EXPECT_EQ(error.rfind("/nonexistent/org.toml: ", 0), 0u) << error;
+  EXPECT_FALSE(rules.AddFile("/dev/null", &error));
+  EXPECT_EQ(error, "/dev/null: not a regular file");
 }
 
 }  // namespace

@@ -18,27 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A project on disk, for what still reads the disk directly (user rule files).
-class Project {
- public:
-  Project() {
-    char tmpl[] = "/tmp/pgconflint-project-XXXXXX";
-    root_ = mkdtemp(tmpl);
-  }
-  ~Project() { fs::remove_all(root_); }
-  std::string Write(const std::string& rel, const std::string& text) const {
-    fs::path p = fs::path(root_) / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  const std::string& root() const { return root_; }
-
- private:
-  std::string root_;
-};
-
-// The same in memory.
+// A project in memory.
 class MemoryProject {
  public:
   std::string Write(const std::string& rel, const std::string& text) {
@@ -103,14 +83,14 @@ TEST(WorkspaceTest, MalformedConfigIsAConfigurationError) {
 }
 
 TEST(WorkspaceTest, UserRulesAreOneEntry) {
-  Project p;
+  MemoryProject p;
   std::string rules = p.Write("policy/org.toml",
                               "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
                               "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
                               "anchor = [\"fsync\"]\n");
   std::string main = p.Write("postgresql.conf", "fsync = off\n");
-  WorkspaceOptions o;
-  o.rule_paths = {p.root() + "/policy"};
+  WorkspaceOptions o = p.Options();
+  o.rule_paths = {"/project/policy"};
   o.select = {"ORG"};
   Workspace linter(o);
   Analysis a;
@@ -123,10 +103,10 @@ TEST(WorkspaceTest, UserRulesAreOneEntry) {
 }
 
 TEST(WorkspaceTest, BadUserRuleFileNamesFileAndCause) {
-  Project p;
+  MemoryProject p;
   p.Write("bad/x.toml", "[[rule]]\ncode = \"ORG002\"\nname = \"x\"\nwhen = \"fsync ==\"\nmessage = \"m\"\n");
-  WorkspaceOptions o;
-  o.rule_paths = {p.root() + "/bad"};
+  WorkspaceOptions o = p.Options();
+  o.rule_paths = {"/project/bad"};
   Workspace linter(o);
   Analysis a;
   std::string error;
@@ -136,10 +116,10 @@ TEST(WorkspaceTest, BadUserRuleFileNamesFileAndCause) {
 }
 
 TEST(WorkspaceTest, UserRuleWithAMisspeltNameIsRefused) {
-  Project p;
+  MemoryProject p;
   p.Write("typo/x.toml", "[[rule]]\ncode = \"ORG003\"\nname = \"fsync-on\"\nwhen = \"fsnyc == false\"\nmessage = \"m\"\n");
-  WorkspaceOptions o;
-  o.rule_paths = {p.root() + "/typo"};
+  WorkspaceOptions o = p.Options();
+  o.rule_paths = {"/project/typo"};
   Workspace linter(o);
   Analysis a;
   std::string error;

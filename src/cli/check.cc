@@ -64,8 +64,11 @@ int Run(CheckOptions& o) {
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   std::map<std::string, std::string> running;
   if (!o.common.running_file.empty() && !ReadRunning(o.common.running_file, &running)) return kExitUsage;
-  Workspace ws(MakeWorkspaceOptions(o.common, o.common.running_file.empty() ? nullptr : &running, &HostFor(o.common)));
-  std::vector<Analysis> analyses;
+  // Never freed: the process ends right after, and tearing down every parsed
+  // file costs as much as a small lint (the analyses are freed likewise).
+  Workspace& ws = *new Workspace(
+      MakeWorkspaceOptions(o.common, o.common.running_file.empty() ? nullptr : &running, &HostFor(o.common)));
+  std::vector<Analysis>& analyses = *new std::vector<Analysis>();
   analyses.reserve(o.paths.size());
   int exit_code = kExitOk;
   int shown_major = 0;

@@ -239,7 +239,7 @@ std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_pa
   auto entry = std::make_shared<Entry>();
   *status = fs_.Read(abs_path, &entry->text, error);
   if (*status != ReadStatus::kOk) return nullptr;
-  entry->parsed = Parse(SourceFile(abs_path, entry->text));
+  entry->parsed = Parse(std::string_view(entry->text));
   entries_[abs_path] = entry;
   return entry;
 }

@@ -46,11 +46,11 @@ struct FileDirectives {
   std::vector<MalformedDirective> malformed;
 };
 
-/// The directives of one file, in order.
-FileDirectives ReadDirectives(const SourceFile& file, const ParsedFile& parsed);
+/// The directives of one file (`text` and its parse), in order.
+FileDirectives ReadDirectives(std::string_view text, const ParsedFile& parsed);
 
-/// The `pg-version=N` of a file's directives (the last one), or 0.
-int PgVersionDirective(const SourceFile& file, const ParsedFile& parsed);
+/// The `pg-version=N` of a file's directives (the first one), or 0.
+int PgVersionDirective(std::string_view text, const ParsedFile& parsed);
 
 }  // namespace pgconflint
 

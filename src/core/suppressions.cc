@@ -28,7 +28,7 @@ bool IsMeta(const Diagnostic& d) { return std::string_view(d.rule->code).substr(
 std::vector<Active> Collect(const RuleSet& rules, Analysis* a) {
   std::vector<Active> active;
   for (int f = 0; f < static_cast<int>(a->files.size()); ++f) {
-    FileDirectives fd = ReadDirectives(a->files[f].source, a->files[f].parsed);
+    FileDirectives fd = ReadDirectives(a->files[f].source.text(), a->files[f].parsed);
     for (const MalformedDirective& m : fd.malformed)
       AddMeta(a, rules, RuleId::kMalformedSuppression, f, m.comment,
               m.item.empty() ? "empty pgconflint directive" : "malformed pgconflint directive \"" + m.item + "\"",

@@ -82,7 +82,7 @@ void AddGap(const std::string& text, uint32_t from, uint32_t to, std::vector<Tok
 // tree_sitter_pgconf.h); offsets are unchanged and token text comes from the
 // original. This also keeps tree-sitter from skipping a leading byte order
 // mark, whose bytes PostgreSQL reads as letters.
-const std::string& Normalized(const std::string& text) {
+std::string_view Normalized(std::string_view text) {
   // Most files are ASCII without NUL: then the text is its own normal form.
   bool plain = true;
   for (unsigned char c : text) plain &= c != 0 && c < 0x80;
@@ -95,9 +95,10 @@ const std::string& Normalized(const std::string& text) {
 
 }  // namespace
 
-std::vector<Token> Tokenize(const SourceFile& file) {
-  const std::string& text = file.text();
-  const std::string& norm = Normalized(text);
+std::vector<Token> Tokenize(const SourceFile& file) { return Tokenize(std::string_view(file.text())); }
+
+std::vector<Token> Tokenize(std::string_view text) {
+  std::string_view norm = Normalized(text);
   const SymbolTable& symbols = Symbols();
   std::vector<Token> tokens;
   tokens.reserve(text.size() / 8 + 4);
@@ -114,7 +115,7 @@ std::vector<Token> Tokenize(const SourceFile& file) {
 
 std::vector<Token> TokenizeWithTree(const SourceFile& file) {
   const std::string& text = file.text();
-  const std::string& norm = Normalized(text);
+  std::string_view norm = Normalized(text);
   std::vector<Token> tokens;
   std::unique_ptr<TSTree, TreeDeleter> tree(
       ts_parser_parse_string(ThreadParser(), nullptr, norm.data(), static_cast<uint32_t>(norm.size())));
@@ -210,10 +211,11 @@ const char* ExpectedAfter(int state) {
 
 }  // namespace
 
-ParsedFile Parse(const SourceFile& file) {
+ParsedFile Parse(const SourceFile& file) { return Parse(std::string_view(file.text())); }
+
+ParsedFile Parse(std::string_view text) {
   ParsedFile out;
-  std::vector<Token> tokens = Tokenize(file);
-  const std::string& text = file.text();
+  std::vector<Token> tokens = Tokenize(text);
   size_t i = 0;
   // Tokens are in file order: walk the line starts alongside them instead of
   // searching the line table for every token.
@@ -270,7 +272,7 @@ ParsedFile Parse(const SourceFile& file) {
             break;
         }
         if (!ok) {
-          out.errors.push_back({line, t.range, false, std::string(file.Slice(t.range)), ExpectedAfter(at),
+          out.errors.push_back({line, t.range, false, std::string(text.substr(t.range.begin, t.range.end - t.range.begin)), ExpectedAfter(at),
                                 at > 0 ? s.name : Range{}, at == 3 ? s.value : Range{}});
         }
       }

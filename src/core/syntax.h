@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/source_file.h"
@@ -69,9 +70,12 @@ struct ParsedFile {
 /// Parses `file`. Never fails: lines that do not parse become SyntaxErrors and
 /// every other line is still returned. Thread-compatible (one parser per thread).
 ParsedFile Parse(const SourceFile& file);
+/// The same over text (offsets into it).
+ParsedFile Parse(std::string_view text);
 
 /// Tokens of `file`, scanned with the grammar's generated lexer (no tree).
 std::vector<Token> Tokenize(const SourceFile& file);
+std::vector<Token> Tokenize(std::string_view text);
 /// The same tokens read from a full tree-sitter parse (as editors see them);
 /// tests hold the two to each other.
 std::vector<Token> TokenizeWithTree(const SourceFile& file);

@@ -93,7 +93,7 @@ MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& ro
   ReadStatus status;
   std::string error;
   if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
-    int d = PgVersionDirective(SourceFile(abs, e->text), e->parsed);
+    int d = PgVersionDirective(e->text, e->parsed);
     if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + root};
   }
   if (project.config.pg_version) return {*project.config.pg_version, project.config.path};

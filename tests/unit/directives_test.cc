@@ -11,7 +11,7 @@ namespace {
 
 FileDirectives Read(const std::string& text) {
   SourceFile f("postgresql.conf", text);
-  return ReadDirectives(f, Parse(f));
+  return ReadDirectives(f.text(), Parse(f));
 }
 
 std::vector<std::string> Codes(const Analysis& a) {

@@ -233,18 +233,14 @@ void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, Pa
   if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
   if (strncasecmp(t.c_str(), "interval", 8) == 0) return;
   // "posixrules" and "localtime" are files of the tz database but not zones
-  // the server accepts.
-  if (!t.empty() && t.size() <= 255 && strcasecmp(t.c_str(), "posixrules") != 0 &&
-      strcasecmp(t.c_str(), "localtime") != 0 &&
-      IsPosixTz(t))
-    return;
-  std::optional<bool> has = t.empty() || t.size() > 255 || strcasecmp(t.c_str(), "posixrules") == 0 ||
-                                    strcasecmp(t.c_str(), "localtime") == 0
-                                ? std::optional<bool>(false)
-                                : c.host.HasTimeZone(t);
+  // the server accepts: refused on every host, as are "" and overlong names.
+  const bool never = t.empty() || t.size() > 255 || strcasecmp(t.c_str(), "posixrules") == 0 ||
+                     strcasecmp(t.c_str(), "localtime") == 0;
+  if (!never && IsPosixTz(t)) return;
+  std::optional<bool> has = never ? std::optional<bool>(false) : c.host.HasTimeZone(t);
   if (!has || *has) return;
   Refuse(p, t, "Time zone \"" + t + "\" is not recognized.", out);
-  if (!c.host.is_server_host() && !t.empty() && t.size() <= 255) {
+  if (!c.host.is_server_host() && !never) {
     out->host_dependent = true;
     out->hint += " (Checked against the time zone database of the machine running pgconflint; the server "
                  "uses its own.)";

@@ -70,6 +70,9 @@ std::vector<std::string> EffectiveConfig::DerivedNames() const {
   } else if (catalog().major() == 17) {
     out.push_back("io_combine_limit");
   }
+  // Only names of this major's catalog (vacuum_buffer_usage_limit is 16+);
+  // max_backends is no parameter.
+  std::erase_if(out, [&](const std::string& n) { return n != "max_backends" && !catalog().Find(n); });
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -476,11 +476,11 @@ void SynchronizedStandbySlots(const HookContext& c, const Parameter& p, const st
 }
 
 // The tokens of syncrep_scanner.l.
-enum class SyncRepToken { kName, kNum, kAny, kFirst, kOpen, kClose, kComma, kEnd, kBad };
+enum class SyncRepToken { kName, kNum, kAny, kFirst, kOpen, kClose, kComma, kEnd, kBad, kUnterminated };
 
 // syncrep_scanner.l over one synchronous_standby_names value. Next() returns
-// the next token; text() is the text of the last name, number or bad
-// character. Copyable, to look one token ahead.
+// the next token; text() is its text, which the server's syntax errors quote.
+// Copyable, to look one token ahead.
 class SyncRepLexer {
  public:
   explicit SyncRepLexer(const std::string& t) : t_(&t) {}
@@ -488,7 +488,7 @@ class SyncRepLexer {
   const std::string& text() const { return text_; }
 
  private:
-  SyncRepToken QuotedName(size_t begin);
+  SyncRepToken QuotedName();
   SyncRepToken Word(size_t begin);
   const std::string* t_;
   size_t i_ = 0;
@@ -497,28 +497,28 @@ class SyncRepLexer {
 
 SyncRepToken SyncRepLexer::Next() {
   const std::string& t = *t_;
-  while (i_ < t.size() && (t[i_] == ' ' || t[i_] == '\t' || t[i_] == '\n' || t[i_] == '\r')) ++i_;
+  while (i_ < t.size() && IsSpace(t[i_])) ++i_;
   if (i_ >= t.size()) return SyncRepToken::kEnd;
   unsigned char ch = static_cast<unsigned char>(t[i_]);
   size_t b = i_;
+  text_ = std::string(1, static_cast<char>(ch));
   if (ch == '(') return ++i_, SyncRepToken::kOpen;
   if (ch == ')') return ++i_, SyncRepToken::kClose;
   if (ch == ',') return ++i_, SyncRepToken::kComma;
-  if (ch == '*') return ++i_, text_ = "*", SyncRepToken::kName;
+  if (ch == '*') return ++i_, SyncRepToken::kName;
   if (isdigit(ch)) {
     while (i_ < t.size() && isdigit(static_cast<unsigned char>(t[i_]))) ++i_;
     text_ = t.substr(b, i_ - b);
     return SyncRepToken::kNum;
   }
-  if (ch == '"') return QuotedName(b);
+  if (ch == '"') return QuotedName();
   if (isalpha(ch) || ch == '_' || ch >= 0x80) return Word(b);
-  text_ = std::string(1, static_cast<char>(ch));
   ++i_;
   return SyncRepToken::kBad;
 }
 
-// A "quoted" name; "" stands for one quote.
-SyncRepToken SyncRepLexer::QuotedName(size_t begin) {
+// A "quoted" name; "" stands for one quote. An unterminated one is kUnterminated.
+SyncRepToken SyncRepLexer::QuotedName() {
   const std::string& t = *t_;
   for (++i_; i_ < t.size(); ++i_)
     if (t[i_] == '"') {
@@ -527,11 +527,10 @@ SyncRepToken SyncRepLexer::QuotedName(size_t begin) {
         continue;
       }
       ++i_;
-      text_ = t.substr(begin, i_ - begin);
+      text_ = "\"";  // the server's scanner stops at the closing quote
       return SyncRepToken::kName;
     }
-  text_ = t.substr(begin);
-  return SyncRepToken::kBad;
+  return SyncRepToken::kUnterminated;
 }
 
 // An identifier, or one of the key words ANY and FIRST.
@@ -546,20 +545,26 @@ SyncRepToken SyncRepLexer::Word(size_t begin) {
   return SyncRepToken::kName;
 }
 
+// The count of a group as the server reads it: atoi, so that digits beyond
+// the int range wrap (4294967297 is 1, 2147483648 is negative).
+int SyncRepNumber(const std::string& digits) {
+  return static_cast<int>(strtol(digits.c_str(), nullptr, 10));
+}
+
 // The head of a grouped list, [FIRST|ANY] N '(', when *tok starts one: sets
 // *num and *grouped and reads the list's first token into *tok. False at a
 // syntax error, *tok being the offending token.
-bool SyncRepHead(SyncRepLexer* lex, SyncRepToken* tok, long* num, bool* grouped) {
+bool SyncRepHead(SyncRepLexer* lex, SyncRepToken* tok, int* num, bool* grouped) {
   if (*tok == SyncRepToken::kAny || *tok == SyncRepToken::kFirst) {
     if ((*tok = lex->Next()) != SyncRepToken::kNum) return false;
-    *num = atol(lex->text().c_str());
+    *num = SyncRepNumber(lex->text());
     if ((*tok = lex->Next()) != SyncRepToken::kOpen) return false;
     *grouped = true;
   } else if (*tok == SyncRepToken::kNum) {
     // N '(' starts a group; otherwise the number is the first name of a plain list.
     SyncRepLexer ahead = *lex;
     if (ahead.Next() == SyncRepToken::kOpen) {
-      *num = atol(lex->text().c_str());
+      *num = SyncRepNumber(lex->text());
       *lex = ahead;
       *grouped = true;
     }
@@ -569,12 +574,11 @@ bool SyncRepHead(SyncRepLexer* lex, SyncRepToken* tok, long* num, bool* grouped)
 }
 
 // name [, name ...] from *tok on, then the ')' of a group and the end of the
-// value. False at a syntax error, *tok being the offending token.
+// value. ANY and FIRST are key words, no names. False at a syntax error, *tok
+// being the offending token.
 bool SyncRepList(SyncRepLexer* lex, bool grouped, SyncRepToken* tok) {
   for (;;) {
-    if (*tok != SyncRepToken::kName && *tok != SyncRepToken::kNum && *tok != SyncRepToken::kAny &&
-        *tok != SyncRepToken::kFirst)
-      return false;
+    if (*tok != SyncRepToken::kName && *tok != SyncRepToken::kNum) return false;
     *tok = lex->Next();
     if (*tok != SyncRepToken::kComma) break;
     *tok = lex->Next();
@@ -589,20 +593,24 @@ bool SyncRepList(SyncRepLexer* lex, bool grouped, SyncRepToken* tok) {
 // synchronous_standby_names: [FIRST|ANY] N (name, ...) or a plain list of
 // names; names are identifiers, "quoted" names or *.
 void SynchronousStandbyNames(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (t.empty()) return;  // synchronous replication off; blanks alone are a syntax error
   SyncRepLexer lex(t);
   SyncRepToken tok = lex.Next();
-  if (tok == SyncRepToken::kEnd) return;  // empty: synchronous replication off
-  long num = -1;
+  int num = -1;
   bool grouped = false;
   if (!SyncRepHead(&lex, &tok, &num, &grouped) || !SyncRepList(&lex, grouped, &tok)) {
     Refuse(p, t,
-           tok == SyncRepToken::kEnd ? "syntax error at end of input"
-                                     : "syntax error at or near \"" + lex.text() + "\"",
+           tok == SyncRepToken::kEnd            ? "syntax error at end of input"
+           : tok == SyncRepToken::kUnterminated ? "unterminated quoted identifier at end of input"
+                                                : "syntax error at or near \"" + lex.text() + "\"",
            out);
     return;
   }
-  if (grouped && num <= 0)
-    Refuse(p, t, "number of synchronous standbys (" + std::to_string(num) + ") must be greater than zero", out);
+  if (grouped && num <= 0) {
+    // The server's own message, without the "invalid value" line.
+    Refuse(p, t, "", out);
+    out->message = "number of synchronous standbys (" + std::to_string(num) + ") must be greater than zero";
+  }
 }
 
 const char* const kLogDestinations[] = {"stderr", "csvlog", "jsonlog", "syslog"};

@@ -93,7 +93,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"synchronous_standby_names", "ANY x (s1)", nullptr},
         Case{"synchronous_standby_names", "3 (a", nullptr},
         Case{"synchronous_standby_names", "ANY 1 (s1,,s2)", nullptr},
-        Case{"synchronous_standby_names", "s1 (s2)", nullptr}));
+        Case{"synchronous_standby_names", "s1 (s2)", nullptr},
+        // ANY and FIRST are key words, never names.
+        Case{"synchronous_standby_names", "FIRST 1 (any, first)", nullptr},
+        // Blanks are \f and \v too; blanks alone are no empty value.
+        Case{"synchronous_standby_names", "\f2", "\f2"}, Case{"synchronous_standby_names", "\v*", "\v*"},
+        Case{"synchronous_standby_names", " ", nullptr}, Case{"synchronous_standby_names", "\t\f", nullptr},
+        // The count is read with atoi: beyond the int range it wraps.
+        Case{"synchronous_standby_names", "2147483648 (s1)", nullptr},
+        Case{"synchronous_standby_names", "ANY 4294967296 (s1)", nullptr},
+        Case{"synchronous_standby_names", "99999999999999999999 (s1)", nullptr}));
 
 // The server's DETAIL for a syntax error names the token it stopped at.
 TEST(HooksTest, SynchronousStandbyNamesSyntaxDetail) {
@@ -108,6 +117,18 @@ TEST(HooksTest, SynchronousStandbyNamesSyntaxDetail) {
       {"2 s1", "syntax error at or near \"s1\""},
       {"ANY x (s1)", "syntax error at or near \"x\""},
       {"3 (a", "syntax error at end of input"},
+      {" ", "syntax error at end of input"},
+      {"first (s1)", "syntax error at or near \"(\""},
+      {"bogus(", "syntax error at or near \"(\""},
+      {"s1 (s2)", "syntax error at or near \"(\""},
+      {"s1)", "syntax error at or near \")\""},
+      {"ANY 1 ()", "syntax error at or near \")\""},
+      {"any, first", "syntax error at or near \",\""},
+      {"ANY 1 (s1,,s2)", "syntax error at or near \",\""},
+      {"FIRST 1 (any, first)", "syntax error at or near \"any\""},
+      {"s1 \"a\"", "syntax error at or near \"\"\""},  // the scanner stops at the closing quote
+      {"ANY 1 (s1) \"x\"\"y\"", "syntax error at or near \"\"\""},
+      {"\"unterminated", "unterminated quoted identifier at end of input"},
   };
   for (const auto& [value, detail] : cases) {
     ParsedValue v = Check("synchronous_standby_names", value);
@@ -115,6 +136,24 @@ TEST(HooksTest, SynchronousStandbyNamesSyntaxDetail) {
     EXPECT_EQ(v.message, std::string("invalid value for parameter \"synchronous_standby_names\": \"") + value + "\"");
     EXPECT_EQ(v.hint, detail) << value;
   }
+}
+
+// The count must be positive; the server says so in its message, with no detail.
+TEST(HooksTest, SynchronousStandbyNamesCount) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"ANY 0 (s1)", "number of synchronous standbys (0) must be greater than zero"},
+      {"0 (s1)", "number of synchronous standbys (0) must be greater than zero"},
+      {"ANY 4294967296 (s1)", "number of synchronous standbys (0) must be greater than zero"},
+      {"2147483648 (s1)", "number of synchronous standbys (-2147483648) must be greater than zero"},
+      {"99999999999999999999 (s1)", "number of synchronous standbys (-1) must be greater than zero"},
+  };
+  for (const auto& [value, message] : cases) {
+    ParsedValue v = Check("synchronous_standby_names", value);
+    EXPECT_FALSE(v.ok()) << value;
+    EXPECT_EQ(v.message, message) << value;
+    EXPECT_EQ(v.hint, "") << value;
+  }
+  EXPECT_TRUE(Check("synchronous_standby_names", "4294967297 (s1)").ok()) << "wraps to 1";
 }
 
 // --- The host seam ------------------------------------------------------------

@@ -62,47 +62,51 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"notify_buffers", "17", nullptr}, Case{"notify_buffers", "32", "32"}));
 
 // syncrep_gram.y: [FIRST|ANY] N (name, ...) or a plain list of names.
+constexpr Case Ssn(const char* value, const char* expect) { return {"synchronous_standby_names", value, expect}; }
+
 INSTANTIATE_TEST_SUITE_P(
     SynchronousStandbyNames, ValueCases,
     ::testing::Values(
-        Case{"synchronous_standby_names", "", ""}, Case{"synchronous_standby_names", "s1", "s1"},
-        Case{"synchronous_standby_names", "FIRST 2 (s1, s2)", "FIRST 2 (s1, s2)"},
-        Case{"synchronous_standby_names", "ANY 1 (s1,s2)", "ANY 1 (s1,s2)"},
-        Case{"synchronous_standby_names", "2 (s1, s2)", "2 (s1, s2)"},
-        Case{"synchronous_standby_names", "\"s 1\"", "\"s 1\""},
-        Case{"synchronous_standby_names", "2", "2"}, Case{"synchronous_standby_names", "1, s2", "1, s2"},
-        Case{"synchronous_standby_names", "*", "*"},
-        Case{"synchronous_standby_names", "any 1 (\"a\"\"b\", *, 3)", "any 1 (\"a\"\"b\", *, 3)"},
-        Case{"synchronous_standby_names", "s$1, _x", "s$1, _x"},
-        Case{"synchronous_standby_names", "\"\" , s", "\"\" , s"},
-        Case{"synchronous_standby_names", "\xc3\xbfx", "\xc3\xbfx"},
-        Case{"synchronous_standby_names", "4294967297 (s1)", "4294967297 (s1)"},
-        Case{"synchronous_standby_names", "first (s1)", nullptr},
-        Case{"synchronous_standby_names", "bogus(", nullptr},
-        Case{"synchronous_standby_names", "ANY 0 (s1)", nullptr},
-        Case{"synchronous_standby_names", "0 (s1)", nullptr}, Case{"synchronous_standby_names", "s1,", nullptr},
-        Case{"synchronous_standby_names", "ANY 1 s1", nullptr},
-        Case{"synchronous_standby_names", "FIRST 1 (s1", nullptr},
-        Case{"synchronous_standby_names", "s1 s2", nullptr}, Case{"synchronous_standby_names", "ANY", nullptr},
-        Case{"synchronous_standby_names", "any, first", nullptr},
-        Case{"synchronous_standby_names", "\"unterminated", nullptr},
-        Case{"synchronous_standby_names", "s1)", nullptr},
-        Case{"synchronous_standby_names", "ANY 2 (s1) extra", nullptr},
-        Case{"synchronous_standby_names", "s1;", nullptr}, Case{"synchronous_standby_names", "2 s1", nullptr},
-        Case{"synchronous_standby_names", "ANY 1 ()", nullptr},
-        Case{"synchronous_standby_names", "ANY x (s1)", nullptr},
-        Case{"synchronous_standby_names", "3 (a", nullptr},
-        Case{"synchronous_standby_names", "ANY 1 (s1,,s2)", nullptr},
-        Case{"synchronous_standby_names", "s1 (s2)", nullptr},
+        // Accepted; `postgres -C` prints them as written.
+        Ssn("", ""), Ssn("s1", "s1"),
+        Ssn("FIRST 2 (s1, s2)", "FIRST 2 (s1, s2)"),
+        Ssn("ANY 1 (s1,s2)", "ANY 1 (s1,s2)"),
+        Ssn("2 (s1, s2)", "2 (s1, s2)"),
+        Ssn("\"s 1\"", "\"s 1\""),
+        Ssn("2", "2"), Ssn("1, s2", "1, s2"),
+        Ssn("*", "*"),
+        Ssn("any 1 (\"a\"\"b\", *, 3)", "any 1 (\"a\"\"b\", *, 3)"),
+        Ssn("s$1, _x", "s$1, _x"),
+        Ssn("\"\" , s", "\"\" , s"),
+        Ssn("\xc3\xbfx", "\xc3\xbfx"),
+        Ssn("4294967297 (s1)", "4294967297 (s1)"),
+        // Refused: syntax errors and a count below 1.
+        Ssn("first (s1)", nullptr),
+        Ssn("bogus(", nullptr),
+        Ssn("ANY 0 (s1)", nullptr),
+        Ssn("0 (s1)", nullptr), Ssn("s1,", nullptr),
+        Ssn("ANY 1 s1", nullptr),
+        Ssn("FIRST 1 (s1", nullptr),
+        Ssn("s1 s2", nullptr), Ssn("ANY", nullptr),
+        Ssn("any, first", nullptr),
+        Ssn("\"unterminated", nullptr),
+        Ssn("s1)", nullptr),
+        Ssn("ANY 2 (s1) extra", nullptr),
+        Ssn("s1;", nullptr), Ssn("2 s1", nullptr),
+        Ssn("ANY 1 ()", nullptr),
+        Ssn("ANY x (s1)", nullptr),
+        Ssn("3 (a", nullptr),
+        Ssn("ANY 1 (s1,,s2)", nullptr),
+        Ssn("s1 (s2)", nullptr),
         // ANY and FIRST are key words, never names.
-        Case{"synchronous_standby_names", "FIRST 1 (any, first)", nullptr},
+        Ssn("FIRST 1 (any, first)", nullptr),
         // Blanks are \f and \v too; blanks alone are no empty value.
-        Case{"synchronous_standby_names", "\f2", "\f2"}, Case{"synchronous_standby_names", "\v*", "\v*"},
-        Case{"synchronous_standby_names", " ", nullptr}, Case{"synchronous_standby_names", "\t\f", nullptr},
+        Ssn("\f2", "\f2"), Ssn("\v*", "\v*"),
+        Ssn(" ", nullptr), Ssn("\t\f", nullptr),
         // The count is read with atoi: beyond the int range it wraps.
-        Case{"synchronous_standby_names", "2147483648 (s1)", nullptr},
-        Case{"synchronous_standby_names", "ANY 4294967296 (s1)", nullptr},
-        Case{"synchronous_standby_names", "99999999999999999999 (s1)", nullptr}));
+        Ssn("2147483648 (s1)", nullptr),
+        Ssn("ANY 4294967296 (s1)", nullptr),
+        Ssn("99999999999999999999 (s1)", nullptr)));
 
 // The server's DETAIL for a syntax error names the token it stopped at.
 TEST(HooksTest, SynchronousStandbyNamesSyntaxDetail) {

@@ -165,11 +165,11 @@ TEST(ProjectConfigTest, SelectorListsAreArraysOfNonEmptyStrings) {
 }
 
 TEST(ProjectConfigTest, ExtraRulesResolveAgainstTheConfigsDirectory) {
-  Loaded l = Load("extra-rules = [\"policies\", \"./a/../b.toml\", \"../shared/org.toml\", \"/etc/pg/rules\"]\n",
+  Loaded l = Load("extra-rules = [\"policies\", \"./a/../b.toml\", \"../common/org.toml\", \"/etc/pg/rules\"]\n",
                   "sub/dir/.pgconflint.toml");
   ASSERT_TRUE(l.ok) << l.error;
   EXPECT_EQ(l.config.extra_rules, (std::vector<std::string>{"/project/sub/dir/policies", "/project/sub/dir/b.toml",
-                                                            "/project/sub/shared/org.toml", "/etc/pg/rules"}));
+                                                            "/project/sub/common/org.toml", "/etc/pg/rules"}));
 }
 
 TEST(ProjectConfigTest, SeverityValues) {

@@ -1,4 +1,5 @@
-// Derived values, computed as the server computes them.
+// Derived values, computed as the server computes them: one function per
+// derived name, listed in one table (kDerivations).
 #include "core/effective.h"
 
 #include <algorithm>
@@ -6,7 +7,6 @@
 #include <cstdlib>
 
 #include "core/quantity.h"
-#include "core/rule_names.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -57,108 +57,171 @@ ExprValue EffectiveConfig::Typed(std::string_view name) const {
   return v ? TypedValue(*p, *v) : ExprValue::Null();
 }
 
-double EffectiveConfig::Number(std::string_view name) const {
-  std::optional<std::string> v = Configured(name);
-  return v ? strtod(v->c_str(), nullptr) : 0;
-}
+namespace {
 
-std::vector<std::string> EffectiveConfig::DerivedNames() const {
-  // The names come from the table rule files are validated against; a name is
-  // listed when this major's catalog gives it a value.
-  std::vector<std::string> out;
-  for (const char* name : DerivedValueNames())
-    if (Derived(name)) out.push_back(name);
-  return out;
-}
+ExprValue Bytes(double v) { return ExprValue::Number(v, Dim::kBytes); }
 
-std::optional<DerivedValue> EffectiveConfig::Derived(std::string_view name) const {
-  const Catalog& cat = catalog();
-  const int major = cat.major();
-  const double block = cat.build().block_size;
-  const double nbuffers = Number("shared_buffers");
-  auto bytes = [](double v) { return ExprValue::Number(v, Dim::kBytes); };
+// What a derivation reads: configured values in their base unit, the major
+// and its build.
+class Inputs {
+ public:
+  explicit Inputs(const EffectiveConfig& eff) : eff_(eff) {}
+  double Number(std::string_view name) const {
+    std::optional<std::string> v = eff_.Configured(name);
+    return v ? strtod(v->c_str(), nullptr) : 0;
+  }
+  std::optional<std::string> Configured(std::string_view name) const { return eff_.Configured(name); }
+  int major() const { return eff_.catalog().major(); }
+  const BuildInfo& build() const { return eff_.catalog().build(); }
 
-  // MaxBackends, as InitializeMaxBackends computes it.
-  double max_backends;
-  std::string mb_explain;
-  if (major >= 18) {
-    max_backends = Number("max_connections") + Number("autovacuum_worker_slots") +
-                   Number("max_worker_processes") + Number("max_wal_senders") + kSpecialWorkerProcs18;
-    mb_explain = "max_connections + autovacuum_worker_slots + max_worker_processes + max_wal_senders + " +
-                 N(kSpecialWorkerProcs18);
+ private:
+  const EffectiveConfig& eff_;
+};
+
+// MaxBackends, as InitializeMaxBackends computes it.
+DerivedValue MaxBackends(const Inputs& in) {
+  double v;
+  std::string explain;
+  if (in.major() >= 18) {
+    v = in.Number("max_connections") + in.Number("autovacuum_worker_slots") + in.Number("max_worker_processes") +
+        in.Number("max_wal_senders") + kSpecialWorkerProcs18;
+    explain = "max_connections + autovacuum_worker_slots + max_worker_processes + max_wal_senders + " +
+              N(kSpecialWorkerProcs18);
   } else {
     // Up to 17: autovacuum_max_workers plus the launcher, and in 17 the slot
     // sync worker too (verified against real 14-17 servers by
     // test_server_claims.py).
-    const int special = major >= 17 ? 2 : 1;
-    max_backends = Number("max_connections") + Number("autovacuum_max_workers") + special +
-                   Number("max_worker_processes") + Number("max_wal_senders");
-    mb_explain = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + " + N(special);
+    const int special = in.major() >= 17 ? 2 : 1;
+    v = in.Number("max_connections") + in.Number("autovacuum_max_workers") + special +
+        in.Number("max_worker_processes") + in.Number("max_wal_senders");
+    explain = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + " + N(special);
   }
+  return DerivedValue{ExprValue::Number(v), explain + " = " + N(v)};
+}
 
-  if (name == "max_backends") return DerivedValue{ExprValue::Number(max_backends), mb_explain + " = " + N(max_backends)};
+DerivedValue IoMaxConcurrency(const Inputs& in) {
+  double configured = in.Number("io_max_concurrency");
+  if (configured != -1) return DerivedValue{ExprValue::Number(configured), "set explicitly"};
+  const double nbuffers = in.Number("shared_buffers");
+  const double max_backends = MaxBackends(in).value.number;
+  double v = std::floor(nbuffers / (max_backends + kAuxiliaryProcs18));
+  v = std::clamp(v, 1.0, static_cast<double>(kMaxAutoIoConcurrency));
+  return DerivedValue{ExprValue::Number(v), "-1: min(" + N(kMaxAutoIoConcurrency) + ", max(1, shared_buffers " +
+                                                N(nbuffers) + " buffers / (MaxBackends " + N(max_backends) +
+                                                " + " + N(kAuxiliaryProcs18) + " auxiliary processes)))"};
+}
 
-  if (name == "io_max_concurrency" && major >= 18) {
-    double configured = Number("io_max_concurrency");
-    if (configured != -1) return DerivedValue{ExprValue::Number(configured), "set explicitly"};
-    double denom = max_backends + kAuxiliaryProcs18;
-    double v = std::floor(nbuffers / denom);
-    v = std::clamp(v, 1.0, static_cast<double>(kMaxAutoIoConcurrency));
-    return DerivedValue{ExprValue::Number(v), "-1: min(" + N(kMaxAutoIoConcurrency) + ", max(1, shared_buffers " +
-                                                  N(nbuffers) + " buffers / (MaxBackends " + N(max_backends) +
-                                                  " + " + N(kAuxiliaryProcs18) + " auxiliary processes)))"};
+DerivedValue WalBuffers(const Inputs& in) {
+  double configured = in.Number("wal_buffers");
+  double wal_block = in.build().wal_block_size;
+  if (configured != -1) return DerivedValue{Bytes(configured * wal_block), "set explicitly"};
+  double cap = static_cast<double>(in.build().wal_segment_size) / wal_block;
+  double pages = std::floor(in.Number("shared_buffers") / 32);
+  double v = std::max(std::min(pages, cap), 8.0);
+  return DerivedValue{Bytes(v * wal_block), "-1: shared_buffers/32 = " + N(pages) +
+                                                " pages, between 8 and one WAL segment (" + N(cap) + ")"};
+}
+
+DerivedValue IoCombineLimit(const Inputs& in) {
+  const double block = in.build().block_size;
+  double v = in.Number("io_combine_limit");
+  if (in.major() >= 18) {
+    double cap = in.Number("io_max_combine_limit");
+    if (cap < v)
+      return DerivedValue{Bytes(cap * block),
+                          "capped by io_max_combine_limit (" + FormatHuman(cap * block, Dim::kBytes) + ")"};
   }
-  if (name == "wal_buffers") {
-    double configured = Number("wal_buffers");
-    double wal_block = cat.build().wal_block_size;
-    if (configured != -1) return DerivedValue{bytes(configured * wal_block), "set explicitly"};
-    double cap = static_cast<double>(cat.build().wal_segment_size) / wal_block;
-    double v = std::floor(nbuffers / 32);
-    v = std::max(std::min(v, cap), 8.0);
-    return DerivedValue{bytes(v * wal_block), "-1: shared_buffers/32 = " + N(std::floor(nbuffers / 32)) +
-                                                 " pages, between 8 and one WAL segment (" + N(cap) + ")"};
-  }
-  if (name == "io_combine_limit" && major >= 17) {
-    double v = Number("io_combine_limit");
-    if (major >= 18) {
-      double cap = Number("io_max_combine_limit");
-      if (cap < v)
-        return DerivedValue{bytes(cap * block), "capped by io_max_combine_limit (" + FormatHuman(cap * block, Dim::kBytes) + ")"};
-    }
-    return DerivedValue{bytes(v * block), "as configured"};
-  }
-  if (name == "autovacuum_work_mem") {
-    double v = Number("autovacuum_work_mem");
-    if (v == -1) return DerivedValue{bytes(Number("maintenance_work_mem") * 1024), "-1: maintenance_work_mem"};
-    return DerivedValue{bytes(v * 1024), "as configured"};
-  }
-  if (name == "vacuum_buffer_usage_limit" && cat.Find("vacuum_buffer_usage_limit")) {
-    double v = Number("vacuum_buffer_usage_limit") * 1024;
-    double cap = std::floor(nbuffers / 8) * block;
-    if (v > cap) return DerivedValue{bytes(cap), "capped at shared_buffers/8"};
-    return DerivedValue{bytes(v), v == 0 ? "0: no ring (VACUUM may use all of shared_buffers)" : "as configured"};
-  }
-  double mwp = Number("max_worker_processes");
-  double mpw = std::min(Number("max_parallel_workers"), mwp);
-  if (name == "max_parallel_workers")
-    return DerivedValue{ExprValue::Number(mpw), mpw < Number("max_parallel_workers") ? "capped by max_worker_processes" : "as configured"};
-  if (name == "max_parallel_workers_per_gather") {
-    double v = Number("max_parallel_workers_per_gather");
-    return DerivedValue{ExprValue::Number(std::min(v, mpw)), v > mpw ? "capped by max_parallel_workers" : "as configured"};
-  }
-  if (name == "max_parallel_maintenance_workers") {
-    double v = Number("max_parallel_maintenance_workers");
-    return DerivedValue{ExprValue::Number(std::min(v, mpw)), v > mpw ? "capped by max_parallel_workers" : "as configured"};
-  }
-  if (name == "autovacuum_max_workers" && major >= 18) {
-    double v = Number("autovacuum_max_workers"), slots = Number("autovacuum_worker_slots");
-    return DerivedValue{ExprValue::Number(std::min(v, slots)), v > slots ? "capped by autovacuum_worker_slots" : "as configured"};
-  }
-  if (name == "io_workers" && major >= 18) {
-    std::optional<std::string> method = Configured("io_method");
-    if (method && *method != "worker") return DerivedValue{ExprValue::Number(0), "io_method is " + *method + ": no I/O workers run"};
-    return DerivedValue{ExprValue::Number(Number("io_workers")), "as configured"};
-  }
+  return DerivedValue{Bytes(v * block), "as configured"};
+}
+
+DerivedValue AutovacuumWorkMem(const Inputs& in) {
+  double v = in.Number("autovacuum_work_mem");
+  if (v == -1) return DerivedValue{Bytes(in.Number("maintenance_work_mem") * 1024), "-1: maintenance_work_mem"};
+  return DerivedValue{Bytes(v * 1024), "as configured"};
+}
+
+DerivedValue VacuumBufferUsageLimit(const Inputs& in) {
+  double v = in.Number("vacuum_buffer_usage_limit") * 1024;
+  double cap = std::floor(in.Number("shared_buffers") / 8) * in.build().block_size;
+  if (v > cap) return DerivedValue{Bytes(cap), "capped at shared_buffers/8"};
+  return DerivedValue{Bytes(v), v == 0 ? "0: no ring (VACUUM may use all of shared_buffers)" : "as configured"};
+}
+
+// A worker count that cannot exceed `ceiling`, named in the explanation.
+DerivedValue Capped(double v, double ceiling, const char* by) {
+  return DerivedValue{ExprValue::Number(std::min(v, ceiling)), v > ceiling ? std::string("capped by ") + by
+                                                                              : "as configured"};
+}
+
+// Parallel workers are background workers: at most max_worker_processes.
+double ParallelWorkers(const Inputs& in) {
+  return std::min(in.Number("max_parallel_workers"), in.Number("max_worker_processes"));
+}
+
+DerivedValue MaxParallelWorkers(const Inputs& in) {
+  return Capped(in.Number("max_parallel_workers"), in.Number("max_worker_processes"), "max_worker_processes");
+}
+
+DerivedValue MaxParallelWorkersPerGather(const Inputs& in) {
+  return Capped(in.Number("max_parallel_workers_per_gather"), ParallelWorkers(in), "max_parallel_workers");
+}
+
+DerivedValue MaxParallelMaintenanceWorkers(const Inputs& in) {
+  return Capped(in.Number("max_parallel_maintenance_workers"), ParallelWorkers(in), "max_parallel_workers");
+}
+
+DerivedValue AutovacuumMaxWorkers(const Inputs& in) {
+  return Capped(in.Number("autovacuum_max_workers"), in.Number("autovacuum_worker_slots"),
+                "autovacuum_worker_slots");
+}
+
+DerivedValue IoWorkers(const Inputs& in) {
+  std::optional<std::string> method = in.Configured("io_method");
+  if (method && *method != "worker")
+    return DerivedValue{ExprValue::Number(0), "io_method is " + *method + ": no I/O workers run"};
+  return DerivedValue{ExprValue::Number(in.Number("io_workers")), "as configured"};
+}
+
+// Every derived name, sorted: from which major the server derives it, and how.
+// Besides max_backends (no parameter), a name is derived only in the majors
+// whose catalog has it.
+struct Derivation {
+  const char* name;
+  int first_major;
+  DerivedValue (*derive)(const Inputs&);
+};
+
+constexpr Derivation kDerivations[] = {
+    {"autovacuum_max_workers", 18, AutovacuumMaxWorkers},
+    {"autovacuum_work_mem", 14, AutovacuumWorkMem},
+    {"io_combine_limit", 17, IoCombineLimit},
+    {"io_max_concurrency", 18, IoMaxConcurrency},
+    {"io_workers", 18, IoWorkers},
+    {"max_backends", 14, MaxBackends},
+    {"max_parallel_maintenance_workers", 14, MaxParallelMaintenanceWorkers},
+    {"max_parallel_workers", 14, MaxParallelWorkers},
+    {"max_parallel_workers_per_gather", 14, MaxParallelWorkersPerGather},
+    {"vacuum_buffer_usage_limit", 16, VacuumBufferUsageLimit},
+    {"wal_buffers", 14, WalBuffers},
+};
+
+bool Applies(const Derivation& d, const Catalog& catalog) {
+  return catalog.major() >= d.first_major &&
+         (std::string_view(d.name) == "max_backends" || catalog.Find(d.name) != nullptr);
+}
+
+}  // namespace
+
+std::vector<std::string> EffectiveConfig::DerivedNames() const {
+  std::vector<std::string> out;
+  for (const Derivation& d : kDerivations)
+    if (Applies(d, catalog())) out.push_back(d.name);
+  return out;
+}
+
+std::optional<DerivedValue> EffectiveConfig::Derived(std::string_view name) const {
+  for (const Derivation& d : kDerivations)
+    if (name == d.name) return Applies(d, catalog()) ? std::optional(d.derive(Inputs(*this))) : std::nullopt;
   return std::nullopt;
 }
 

@@ -46,7 +46,6 @@ class EffectiveConfig {
   std::vector<std::string> DerivedNames() const;
 
  private:
-  double Number(std::string_view name) const;  // configured value in the base unit
   const Analysis& analysis_;
 };
 

@@ -233,18 +233,14 @@ void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, Pa
   if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
   if (strncasecmp(t.c_str(), "interval", 8) == 0) return;
   // "posixrules" and "localtime" are files of the tz database but not zones
-  // the server accepts.
-  if (!t.empty() && t.size() <= 255 && strcasecmp(t.c_str(), "posixrules") != 0 &&
-      strcasecmp(t.c_str(), "localtime") != 0 &&
-      IsPosixTz(t))
-    return;
-  std::optional<bool> has = t.empty() || t.size() > 255 || strcasecmp(t.c_str(), "posixrules") == 0 ||
-                                    strcasecmp(t.c_str(), "localtime") == 0
-                                ? std::optional<bool>(false)
-                                : c.host.HasTimeZone(t);
+  // the server accepts: refused on every host, as are "" and overlong names.
+  const bool never = t.empty() || t.size() > 255 || strcasecmp(t.c_str(), "posixrules") == 0 ||
+                     strcasecmp(t.c_str(), "localtime") == 0;
+  if (!never && IsPosixTz(t)) return;
+  std::optional<bool> has = never ? std::optional<bool>(false) : c.host.HasTimeZone(t);
   if (!has || *has) return;
   Refuse(p, t, "Time zone \"" + t + "\" is not recognized.", out);
-  if (!c.host.is_server_host() && !t.empty() && t.size() <= 255) {
+  if (!c.host.is_server_host() && !never) {
     out->host_dependent = true;
     out->hint += " (Checked against the time zone database of the machine running pgconflint; the server "
                  "uses its own.)";
@@ -479,95 +475,142 @@ void SynchronizedStandbySlots(const HookContext& c, const Parameter& p, const st
     }
 }
 
+// The tokens of syncrep_scanner.l.
+enum class SyncRepToken { kName, kNum, kAny, kFirst, kOpen, kClose, kComma, kEnd, kBad, kUnterminated };
+
+// syncrep_scanner.l over one synchronous_standby_names value. Next() returns
+// the next token; text() is its text, which the server's syntax errors quote.
+// Copyable, to look one token ahead.
+class SyncRepLexer {
+ public:
+  explicit SyncRepLexer(const std::string& t) : t_(&t) {}
+  SyncRepToken Next();
+  const std::string& text() const { return text_; }
+
+ private:
+  SyncRepToken QuotedName();
+  SyncRepToken Word(size_t begin);
+  const std::string* t_;
+  size_t i_ = 0;
+  std::string text_;
+};
+
+SyncRepToken SyncRepLexer::Next() {
+  const std::string& t = *t_;
+  while (i_ < t.size() && IsSpace(t[i_])) ++i_;
+  if (i_ >= t.size()) return SyncRepToken::kEnd;
+  unsigned char ch = static_cast<unsigned char>(t[i_]);
+  size_t b = i_;
+  text_ = std::string(1, static_cast<char>(ch));
+  if (ch == '(') return ++i_, SyncRepToken::kOpen;
+  if (ch == ')') return ++i_, SyncRepToken::kClose;
+  if (ch == ',') return ++i_, SyncRepToken::kComma;
+  if (ch == '*') return ++i_, SyncRepToken::kName;
+  if (isdigit(ch)) {
+    while (i_ < t.size() && isdigit(static_cast<unsigned char>(t[i_]))) ++i_;
+    text_ = t.substr(b, i_ - b);
+    return SyncRepToken::kNum;
+  }
+  if (ch == '"') return QuotedName();
+  if (isalpha(ch) || ch == '_' || ch >= 0x80) return Word(b);
+  ++i_;
+  return SyncRepToken::kBad;
+}
+
+// A "quoted" name; "" stands for one quote. An unterminated one is kUnterminated.
+SyncRepToken SyncRepLexer::QuotedName() {
+  const std::string& t = *t_;
+  for (++i_; i_ < t.size(); ++i_)
+    if (t[i_] == '"') {
+      if (i_ + 1 < t.size() && t[i_ + 1] == '"') {
+        ++i_;
+        continue;
+      }
+      ++i_;
+      text_ = "\"";  // the server's scanner stops at the closing quote
+      return SyncRepToken::kName;
+    }
+  return SyncRepToken::kUnterminated;
+}
+
+// An identifier, or one of the key words ANY and FIRST.
+SyncRepToken SyncRepLexer::Word(size_t begin) {
+  const std::string& t = *t_;
+  while (i_ < t.size() && (isalnum(static_cast<unsigned char>(t[i_])) || t[i_] == '_' || t[i_] == '$' ||
+                           static_cast<unsigned char>(t[i_]) >= 0x80))
+    ++i_;
+  text_ = t.substr(begin, i_ - begin);
+  if (strcasecmp(text_.c_str(), "any") == 0) return SyncRepToken::kAny;
+  if (strcasecmp(text_.c_str(), "first") == 0) return SyncRepToken::kFirst;
+  return SyncRepToken::kName;
+}
+
+// The count of a group as the server reads it: atoi, so that digits beyond
+// the int range wrap (4294967297 is 1, 2147483648 is negative).
+int SyncRepNumber(const std::string& digits) {
+  return static_cast<int>(strtol(digits.c_str(), nullptr, 10));
+}
+
+// The head of a grouped list, [FIRST|ANY] N '(', when *tok starts one: sets
+// *num and *grouped and reads the list's first token into *tok. False at a
+// syntax error, *tok being the offending token.
+bool SyncRepHead(SyncRepLexer* lex, SyncRepToken* tok, int* num, bool* grouped) {
+  if (*tok == SyncRepToken::kAny || *tok == SyncRepToken::kFirst) {
+    if ((*tok = lex->Next()) != SyncRepToken::kNum) return false;
+    *num = SyncRepNumber(lex->text());
+    if ((*tok = lex->Next()) != SyncRepToken::kOpen) return false;
+    *grouped = true;
+  } else if (*tok == SyncRepToken::kNum) {
+    // N '(' starts a group; otherwise the number is the first name of a plain list.
+    SyncRepLexer ahead = *lex;
+    if (ahead.Next() == SyncRepToken::kOpen) {
+      *num = SyncRepNumber(lex->text());
+      *lex = ahead;
+      *grouped = true;
+    }
+  }
+  if (*grouped) *tok = lex->Next();
+  return true;
+}
+
+// name [, name ...] from *tok on, then the ')' of a group and the end of the
+// value. ANY and FIRST are key words, no names. False at a syntax error, *tok
+// being the offending token.
+bool SyncRepList(SyncRepLexer* lex, bool grouped, SyncRepToken* tok) {
+  for (;;) {
+    if (*tok != SyncRepToken::kName && *tok != SyncRepToken::kNum) return false;
+    *tok = lex->Next();
+    if (*tok != SyncRepToken::kComma) break;
+    *tok = lex->Next();
+  }
+  if (grouped) {
+    if (*tok != SyncRepToken::kClose) return false;
+    *tok = lex->Next();
+  }
+  return *tok == SyncRepToken::kEnd;
+}
+
 // synchronous_standby_names: [FIRST|ANY] N (name, ...) or a plain list of
 // names; names are identifiers, "quoted" names or *.
 void SynchronousStandbyNames(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
-  enum Tok { kName, kNum, kAny, kFirst, kOpen, kClose, kComma, kEnd, kBad };
-  size_t i = 0;
-  std::string text;
-  auto next = [&]() -> Tok {
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
-    if (i >= t.size()) return kEnd;
-    unsigned char ch = static_cast<unsigned char>(t[i]);
-    size_t b = i;
-    if (ch == '(') return ++i, kOpen;
-    if (ch == ')') return ++i, kClose;
-    if (ch == ',') return ++i, kComma;
-    if (ch == '*') return ++i, text = "*", kName;
-    if (isdigit(ch)) {
-      while (i < t.size() && isdigit(static_cast<unsigned char>(t[i]))) ++i;
-      text = t.substr(b, i - b);
-      return kNum;
-    }
-    if (ch == '"') {
-      for (++i; i < t.size(); ++i)
-        if (t[i] == '"') {
-          if (i + 1 < t.size() && t[i + 1] == '"') {
-            ++i;
-            continue;
-          }
-          ++i;
-          text = t.substr(b, i - b);
-          return kName;
-        }
-      text = t.substr(b);
-      return kBad;
-    }
-    if (isalpha(ch) || ch == '_' || ch >= 0x80) {
-      while (i < t.size() && (isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_' || t[i] == '$' ||
-                              static_cast<unsigned char>(t[i]) >= 0x80))
-        ++i;
-      text = t.substr(b, i - b);
-      if (strcasecmp(text.c_str(), "any") == 0) return kAny;
-      if (strcasecmp(text.c_str(), "first") == 0) return kFirst;
-      return kName;
-    }
-    text = std::string(1, static_cast<char>(ch));
-    ++i;
-    return kBad;
-  };
-  auto fail = [&](Tok tok) {
-    Refuse(p, t, tok == kEnd ? "syntax error at end of input" : "syntax error at or near \"" + text + "\"", out);
-  };
-  Tok tok = next();
-  if (tok == kEnd) return;  // empty: synchronous replication off
-  long num = -1;
+  if (t.empty()) return;  // synchronous replication off; blanks alone are a syntax error
+  SyncRepLexer lex(t);
+  SyncRepToken tok = lex.Next();
+  int num = -1;
   bool grouped = false;
-  if (tok == kAny || tok == kFirst) {
-    Tok n = next();
-    if (n != kNum) return fail(n);
-    num = atol(text.c_str());
-    if ((tok = next()) != kOpen) return fail(tok);
-    grouped = true;
-  } else if (tok == kNum) {
-    std::string num_text = text;
-    size_t save = i;
-    if (next() == kOpen) {
-      num = atol(num_text.c_str());
-      grouped = true;
-    } else {
-      i = save;  // a plain list whose first name is a number
-      text = num_text;
-    }
+  if (!SyncRepHead(&lex, &tok, &num, &grouped) || !SyncRepList(&lex, grouped, &tok)) {
+    Refuse(p, t,
+           tok == SyncRepToken::kEnd            ? "syntax error at end of input"
+           : tok == SyncRepToken::kUnterminated ? "unterminated quoted identifier at end of input"
+                                                : "syntax error at or near \"" + lex.text() + "\"",
+           out);
+    return;
   }
-  if (grouped) tok = next();
-  // standby_list
-  for (;;) {
-    if (tok != kName && tok != kNum && tok != kAny && tok != kFirst) return fail(tok);
-    tok = next();
-    if (tok == kComma) {
-      tok = next();
-      continue;
-    }
-    break;
+  if (grouped && num <= 0) {
+    // The server's own message, without the "invalid value" line.
+    Refuse(p, t, "", out);
+    out->message = "number of synchronous standbys (" + std::to_string(num) + ") must be greater than zero";
   }
-  if (grouped) {
-    if (tok != kClose) return fail(tok);
-    tok = next();
-  }
-  if (tok != kEnd) return fail(tok);
-  if (grouped && num <= 0)
-    Refuse(p, t, "number of synchronous standbys (" + std::to_string(num) + ") must be greater than zero", out);
 }
 
 const char* const kLogDestinations[] = {"stderr", "csvlog", "jsonlog", "syslog"};

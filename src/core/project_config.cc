@@ -97,9 +97,10 @@ class ConfigReader {
       out_->fail_on = *v;
     }
     if (const toml::node* n = t_.get("recommendation-hints")) {
-      auto v = n->value<bool>();
+      // Only a boolean node: toml++'s value<bool>() also converts integers.
+      const toml::value<bool>* v = n->as_boolean();
       if (!v) return Fail(n, "recommendation-hints must be true or false");
-      out_->recommendation_hints = *v;
+      out_->recommendation_hints = v->get();
     }
     return true;
   }
@@ -148,8 +149,11 @@ class ConfigReader {
       std::vector<std::string> sel;
       const toml::array* arr = v.as_array();
       if (!arr) return Fail(&v, "per-file-ignores values must be arrays of codes");
-      for (const auto& x : *arr)
-        if (auto s = x.value<std::string>()) sel.push_back(*s);
+      for (const auto& x : *arr) {
+        const toml::value<std::string>* s = x.as_string();
+        if (!s || s->get().empty()) return Fail(&x, "per-file-ignores values must be arrays of codes");
+        sel.push_back(s->get());
+      }
       out_->per_file_ignores.emplace_back(std::string(k.str()), std::move(sel));
     }
     return true;

@@ -1,16 +1,17 @@
 // The workspace: .pgconflint.toml, user rule files, selection, per-file
 // ignores and severity overrides, the major, roots that include a file. Files
-// live in an in-memory file system (OverlayFileSystem without a base).
+// live on the fake disk (fake_disk.h), except user rule files, which the
+// runtime still reads from the real disk.
 #include "core/workspace.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "core/catalog.h"
+#include "fake_disk.h"
 #include "report/reporter.h"
 
 namespace pgconflint {
@@ -18,23 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A project in memory.
-class MemoryProject {
- public:
-  std::string Write(const std::string& rel, const std::string& text) {
-    fs_.Set("/project/" + rel, text);
-    return "/project/" + rel;
-  }
-  WorkspaceOptions Options() const {
-    WorkspaceOptions o;
-    o.fs = &fs_;
-    return o;
-  }
-  OverlayFileSystem& fs() { return fs_; }
-
- private:
-  OverlayFileSystem fs_{nullptr, "/project"};
-};
+// A workspace over the fake disk.
+WorkspaceOptions On(FakeDisk& disk) {
+  WorkspaceOptions o;
+  o.fs = &disk.fs();
+  return o;
+}
 
 std::vector<std::string> Codes(const Analysis& a) {
   std::vector<std::string> out;
@@ -43,7 +33,7 @@ std::vector<std::string> Codes(const Analysis& a) {
 }
 
 TEST(WorkspaceTest, ConfigFileIsFoundUpwardsAndApplied) {
-  MemoryProject p;
+  FakeDisk p;
   p.Write(".pgconflint.toml",
           "pg-version = 17\n"
           "ignore = [\"value-without-unit\"]\n"
@@ -52,7 +42,7 @@ TEST(WorkspaceTest, ConfigFileIsFoundUpwardsAndApplied) {
           "[profile]\nstorage = \"nvme\"\n");
   std::string main = p.Write("pg/postgresql.conf", "io_method = worker\nwork_mem = 64\nwork_mem = '4MB'\ninclude_dir 'conf.d'\n");
   p.Write("pg/conf.d/a.conf", "sort_mem = '4MB'\n");
-  Workspace linter(p.Options());
+  Workspace linter(On(p));
   Analysis a;
   std::string error;
   ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
@@ -68,29 +58,29 @@ TEST(WorkspaceTest, ConfigFileIsFoundUpwardsAndApplied) {
 }
 
 TEST(WorkspaceTest, MalformedConfigIsAConfigurationError) {
-  MemoryProject p;
+  FakeDisk p;
   p.Write(".pgconflint.toml", "pg-version = 12\n");
   std::string main = p.Write("postgresql.conf", "work_mem = '4MB'\n");
-  Workspace linter(p.Options());
+  Workspace linter(On(p));
   Analysis a;
   std::string error;
   EXPECT_FALSE(linter.Lint(main, &a, &error));
   EXPECT_NE(error.find(".pgconflint.toml:1"), std::string::npos) << error;
   p.Write(".pgconflint.toml", "selct = [\"PGC\"]\n");
-  Workspace again(p.Options());
+  Workspace again(On(p));
   EXPECT_FALSE(again.Lint(main, &a, &error));
   EXPECT_NE(error.find("unknown key"), std::string::npos) << error;
 }
 
 TEST(WorkspaceTest, UserRulesAreOneEntry) {
-  MemoryProject p;
+  FakeDisk p;
   std::string rules = p.Write("policy/org.toml",
                               "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
                               "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
                               "anchor = [\"fsync\"]\n");
   std::string main = p.Write("postgresql.conf", "fsync = off\n");
-  WorkspaceOptions o = p.Options();
-  o.rule_paths = {"/project/policy"};
+  WorkspaceOptions o = On(p);
+  o.rule_paths = {p.dir() + "/policy"};
   o.select = {"ORG"};
   Workspace linter(o);
   Analysis a;
@@ -103,10 +93,10 @@ TEST(WorkspaceTest, UserRulesAreOneEntry) {
 }
 
 TEST(WorkspaceTest, BadUserRuleFileNamesFileAndCause) {
-  MemoryProject p;
+  FakeDisk p;
   p.Write("bad/x.toml", "[[rule]]\ncode = \"ORG002\"\nname = \"x\"\nwhen = \"fsync ==\"\nmessage = \"m\"\n");
-  WorkspaceOptions o = p.Options();
-  o.rule_paths = {"/project/bad"};
+  WorkspaceOptions o = On(p);
+  o.rule_paths = {p.dir() + "/bad"};
   Workspace linter(o);
   Analysis a;
   std::string error;
@@ -116,10 +106,10 @@ TEST(WorkspaceTest, BadUserRuleFileNamesFileAndCause) {
 }
 
 TEST(WorkspaceTest, UserRuleWithAMisspeltNameIsRefused) {
-  MemoryProject p;
+  FakeDisk p;
   p.Write("typo/x.toml", "[[rule]]\ncode = \"ORG003\"\nname = \"fsync-on\"\nwhen = \"fsnyc == false\"\nmessage = \"m\"\n");
-  WorkspaceOptions o = p.Options();
-  o.rule_paths = {"/project/typo"};
+  WorkspaceOptions o = On(p);
+  o.rule_paths = {p.dir() + "/typo"};
   Workspace linter(o);
   Analysis a;
   std::string error;
@@ -144,10 +134,10 @@ TEST(WorkspaceTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {
 }
 
 TEST(WorkspaceTest, PgVersionDirectiveOnlyInRealComments) {
-  MemoryProject p;
+  FakeDisk p;
   std::string quoted = p.Write("a/postgresql.conf", "cluster_name = 'a # pgconflint: pg-version=14'\n");
   std::string real = p.Write("b/postgresql.conf", "# pgconflint: pg-version=14\ncluster_name = 'a'\n");
-  Workspace ws(p.Options());
+  Workspace ws(On(p));
   Analysis a;
   std::string error;
   ASSERT_TRUE(ws.Lint(quoted, &a, &error)) << error;
@@ -189,14 +179,14 @@ TEST(WorkspaceTest, EachFileIsReadOnceAcrossRootsAndAgainAfterForget) {
 }
 
 TEST(WorkspaceTest, RootsIncludingAFragment) {
-  MemoryProject p;
+  FakeDisk p;
   p.Write("data/postgresql.conf", "include_dir 'conf.d'\ninclude 'tuning/t.conf'\n");
   std::string fragment = p.Write("data/conf.d/10-memory.conf", "work_mem = '8MB'\n");
   std::string nested = p.Write("data/tuning/t.conf", "include 'deeper/x.conf'\n");
   std::string deeper = p.Write("data/tuning/deeper/x.conf", "port = 5433\n");
   std::string stray = p.Write("data/conf.d/notes.txt", "not included\n");
   std::string elsewhere = p.Write("other/x.conf", "port = 1\n");
-  Workspace ws(p.Options());
+  Workspace ws(On(p));
   EXPECT_EQ(ws.RootsIncluding(fragment), std::vector<std::string>{"/project/data"});
   EXPECT_EQ(ws.RootsIncluding(nested), std::vector<std::string>{"/project/data"});
   EXPECT_EQ(ws.RootsIncluding(deeper), std::vector<std::string>{"/project/data"});

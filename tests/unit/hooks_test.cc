@@ -1,0 +1,298 @@
+// The check hooks: what a server refuses or adjusts after the generic type and
+// range checks, and how the host seam decides the host-dependent ones
+// (locales, time zones, the stack limit). Expected values and messages were
+// read from real servers (`postgres -C`); the differential suite keeps
+// holding the hooks to them.
+#include "core/hooks.h"
+
+#include <gtest/gtest.h>
+
+#include "core/catalog.h"
+#include "core/host.h"
+
+namespace pgconflint {
+namespace {
+
+const Catalog& Pg18() { return *Catalog::ForMajor(18); }
+
+ParsedValue Check(const HostFacts& host, std::string_view name, std::string_view value, int major = 18) {
+  const Catalog& c = *Catalog::ForMajor(major);
+  const Parameter* p = c.Find(name);
+  EXPECT_NE(p, nullptr) << name;
+  return CheckValue(c, host, *p, value);
+}
+
+ParsedValue Check(std::string_view name, std::string_view value) {
+  static const LocalHost host(true);
+  return Check(host, name, value);
+}
+
+struct Case {
+  const char* name;
+  const char* value;
+  const char* expect;  // what `postgres -C` prints, or nullptr when refused
+};
+
+// Readable test names in CTest: "work_mem = '0x100'".
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name << " = '" << c.value << "'"; }
+
+class ValueCases : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ValueCases, MatchesServer) {
+  const Case& c = GetParam();
+  ParsedValue v = Check(c.name, c.value);
+  if (c.expect) {
+    EXPECT_TRUE(v.ok()) << c.name << " = '" << c.value << "': " << v.message << " " << v.hint;
+    EXPECT_EQ(v.normalized, c.expect) << c.name << " = '" << c.value << "'";
+  } else {
+    EXPECT_FALSE(v.ok()) << c.name << " = '" << c.value << "' gave " << v.normalized;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hooks, ValueCases,
+    ::testing::Values(Case{"io_max_concurrency", "0", nullptr}, Case{"io_max_concurrency", "-1", "-1"},
+                      Case{"vacuum_buffer_usage_limit", "64kB", nullptr},
+                      Case{"vacuum_buffer_usage_limit", "0", "0"},
+                      Case{"vacuum_buffer_usage_limit", "256kB", "256"},
+                      Case{"wal_buffers", "2", "4"}, Case{"autovacuum_work_mem", "10", "64"},
+                      Case{"log_connections", "t", nullptr}, Case{"log_connections", "on", "on"},
+                      Case{"log_connections", "receipt,authentication", "receipt,authentication"},
+                      Case{"log_connections", "on,receipt", nullptr},
+                      Case{"notify_buffers", "17", nullptr}, Case{"notify_buffers", "32", "32"}));
+
+// syncrep_gram.y: [FIRST|ANY] N (name, ...) or a plain list of names.
+constexpr Case Ssn(const char* value, const char* expect) { return {"synchronous_standby_names", value, expect}; }
+
+INSTANTIATE_TEST_SUITE_P(
+    SynchronousStandbyNames, ValueCases,
+    ::testing::Values(
+        // Accepted; `postgres -C` prints them as written.
+        Ssn("", ""), Ssn("s1", "s1"),
+        Ssn("FIRST 2 (s1, s2)", "FIRST 2 (s1, s2)"),
+        Ssn("ANY 1 (s1,s2)", "ANY 1 (s1,s2)"),
+        Ssn("2 (s1, s2)", "2 (s1, s2)"),
+        Ssn("\"s 1\"", "\"s 1\""),
+        Ssn("2", "2"), Ssn("1, s2", "1, s2"),
+        Ssn("*", "*"),
+        Ssn("any 1 (\"a\"\"b\", *, 3)", "any 1 (\"a\"\"b\", *, 3)"),
+        Ssn("s$1, _x", "s$1, _x"),
+        Ssn("\"\" , s", "\"\" , s"),
+        Ssn("\xc3\xbfx", "\xc3\xbfx"),
+        Ssn("4294967297 (s1)", "4294967297 (s1)"),
+        // Refused: syntax errors and a count below 1.
+        Ssn("first (s1)", nullptr),
+        Ssn("bogus(", nullptr),
+        Ssn("ANY 0 (s1)", nullptr),
+        Ssn("0 (s1)", nullptr), Ssn("s1,", nullptr),
+        Ssn("ANY 1 s1", nullptr),
+        Ssn("FIRST 1 (s1", nullptr),
+        Ssn("s1 s2", nullptr), Ssn("ANY", nullptr),
+        Ssn("any, first", nullptr),
+        Ssn("\"unterminated", nullptr),
+        Ssn("s1)", nullptr),
+        Ssn("ANY 2 (s1) extra", nullptr),
+        Ssn("s1;", nullptr), Ssn("2 s1", nullptr),
+        Ssn("ANY 1 ()", nullptr),
+        Ssn("ANY x (s1)", nullptr),
+        Ssn("3 (a", nullptr),
+        Ssn("ANY 1 (s1,,s2)", nullptr),
+        Ssn("s1 (s2)", nullptr),
+        // ANY and FIRST are key words, never names.
+        Ssn("FIRST 1 (any, first)", nullptr),
+        // Blanks are \f and \v too; blanks alone are no empty value.
+        Ssn("\f2", "\f2"), Ssn("\v*", "\v*"),
+        Ssn(" ", nullptr), Ssn("\t\f", nullptr),
+        // The count is read with atoi: beyond the int range it wraps.
+        Ssn("2147483648 (s1)", nullptr),
+        Ssn("ANY 4294967296 (s1)", nullptr),
+        Ssn("99999999999999999999 (s1)", nullptr)));
+
+// The server's DETAIL for a syntax error names the token it stopped at.
+TEST(HooksTest, SynchronousStandbyNamesSyntaxDetail) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"s1,", "syntax error at end of input"},
+      {"ANY 1 s1", "syntax error at or near \"s1\""},
+      {"FIRST 1 (s1", "syntax error at end of input"},
+      {"s1 s2", "syntax error at or near \"s2\""},
+      {"ANY", "syntax error at end of input"},
+      {"ANY 2 (s1) extra", "syntax error at or near \"extra\""},
+      {"s1;", "syntax error at or near \";\""},
+      {"2 s1", "syntax error at or near \"s1\""},
+      {"ANY x (s1)", "syntax error at or near \"x\""},
+      {"3 (a", "syntax error at end of input"},
+      {" ", "syntax error at end of input"},
+      {"first (s1)", "syntax error at or near \"(\""},
+      {"bogus(", "syntax error at or near \"(\""},
+      {"s1 (s2)", "syntax error at or near \"(\""},
+      {"s1)", "syntax error at or near \")\""},
+      {"ANY 1 ()", "syntax error at or near \")\""},
+      {"any, first", "syntax error at or near \",\""},
+      {"ANY 1 (s1,,s2)", "syntax error at or near \",\""},
+      {"FIRST 1 (any, first)", "syntax error at or near \"any\""},
+      {"s1 \"a\"", "syntax error at or near \"\"\""},  // the scanner stops at the closing quote
+      {"ANY 1 (s1) \"x\"\"y\"", "syntax error at or near \"\"\""},
+      {"\"unterminated", "unterminated quoted identifier at end of input"},
+  };
+  for (const auto& [value, detail] : cases) {
+    ParsedValue v = Check("synchronous_standby_names", value);
+    EXPECT_FALSE(v.ok()) << value;
+    EXPECT_EQ(v.message, std::string("invalid value for parameter \"synchronous_standby_names\": \"") + value + "\"");
+    EXPECT_EQ(v.hint, detail) << value;
+  }
+}
+
+// The count must be positive; the server says so in its message, with no detail.
+TEST(HooksTest, SynchronousStandbyNamesCount) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"ANY 0 (s1)", "number of synchronous standbys (0) must be greater than zero"},
+      {"0 (s1)", "number of synchronous standbys (0) must be greater than zero"},
+      {"ANY 4294967296 (s1)", "number of synchronous standbys (0) must be greater than zero"},
+      {"2147483648 (s1)", "number of synchronous standbys (-2147483648) must be greater than zero"},
+      {"99999999999999999999 (s1)", "number of synchronous standbys (-1) must be greater than zero"},
+  };
+  for (const auto& [value, message] : cases) {
+    ParsedValue v = Check("synchronous_standby_names", value);
+    EXPECT_FALSE(v.ok()) << value;
+    EXPECT_EQ(v.message, message) << value;
+    EXPECT_EQ(v.hint, "") << value;
+  }
+  EXPECT_TRUE(Check("synchronous_standby_names", "4294967297 (s1)").ok()) << "wraps to 1";
+}
+
+// --- The host seam ------------------------------------------------------------
+
+// A host that knows only its stack limit.
+class FakeHost : public HostFacts {
+ public:
+  FakeHost(uint64_t stack_bytes, bool is_server_host) : stack_(stack_bytes), server_(is_server_host) {}
+  bool is_server_host() const override { return server_; }
+  std::optional<bool> HasLocale(LocaleCategory, const std::string&) const override { return std::nullopt; }
+  std::optional<bool> HasTimeZone(const std::string&) const override { return std::nullopt; }
+  std::optional<uint64_t> StackLimitBytes() const override { return stack_; }
+  std::optional<bool> IoUring() const override { return std::nullopt; }
+
+ private:
+  uint64_t stack_;
+  bool server_;
+};
+
+// A locale no machine has; the tests check that this one lacks it.
+constexpr char kNoLocale[] = "xx_NOWHERE.UTF-8";
+constexpr char kNoZone[] = "No/Such_Zone";
+constexpr const char* kLocaleParameters[] = {"lc_messages", "lc_monetary", "lc_numeric", "lc_time"};
+
+TEST(HooksTest, UnknownHostAcceptsWhatOnlyTheHostCouldRefuse) {
+  const UnknownHost host;
+  for (const char* p : kLocaleParameters) {
+    ParsedValue v = Check(host, p, kNoLocale);
+    EXPECT_TRUE(v.ok()) << p << ": " << v.message;
+    EXPECT_EQ(v.normalized, kNoLocale);
+  }
+  for (const char* p : {"timezone", "log_timezone"}) {
+    ParsedValue v = Check(host, p, kNoZone);
+    EXPECT_TRUE(v.ok()) << p << ": " << v.message;
+    EXPECT_EQ(v.normalized, kNoZone);
+  }
+  // The largest value the generic range check lets through.
+  const Parameter& msd = *Pg18().Find("max_stack_depth");
+  ParsedValue v = Check(host, "max_stack_depth", msd.max_val);
+  EXPECT_TRUE(v.ok()) << v.message << " " << v.hint;
+  EXPECT_EQ(v.normalized, msd.max_val);
+}
+
+TEST(HooksTest, MissingLocaleOnAnotherHostIsHostDependent) {
+  const LocalHost elsewhere(false);
+  for (LocaleCategory c : {LocaleCategory::kMessages, LocaleCategory::kMonetary, LocaleCategory::kNumeric,
+                           LocaleCategory::kTime})
+    ASSERT_EQ(elsewhere.HasLocale(c, kNoLocale), std::optional<bool>(false)) << "this machine has " << kNoLocale;
+  for (const char* p : kLocaleParameters) {
+    ParsedValue v = Check(elsewhere, p, kNoLocale);
+    EXPECT_FALSE(v.ok()) << p;
+    EXPECT_TRUE(v.host_dependent) << p;
+    EXPECT_EQ(v.message, std::string("invalid value for parameter \"") + p + "\": \"" + kNoLocale + "\"");
+    EXPECT_NE(v.hint.find("server's host"), std::string::npos) << v.hint;
+  }
+  EXPECT_TRUE(Check(elsewhere, "lc_messages", "C").ok());
+}
+
+TEST(HooksTest, MissingLocaleOnTheServersHostIsRefused) {
+  const LocalHost server(true);
+  for (const char* p : kLocaleParameters) {
+    ParsedValue v = Check(server, p, kNoLocale);
+    EXPECT_FALSE(v.ok()) << p;
+    EXPECT_FALSE(v.host_dependent) << p;
+    EXPECT_EQ(v.hint, std::string("This host has no locale \"") + kNoLocale + "\" (see `locale -a`).");
+  }
+  EXPECT_TRUE(Check(server, "lc_time", "POSIX").ok());
+  EXPECT_TRUE(Check(server, "lc_numeric", "").ok()) << "empty: the server's environment decides";
+}
+
+TEST(HooksTest, UnknownTimeZoneFollowsTheHost) {
+  const LocalHost server(true), elsewhere(false);
+  ParsedValue here = Check(server, "timezone", kNoZone);
+  EXPECT_FALSE(here.ok());
+  EXPECT_FALSE(here.host_dependent);
+  ParsedValue there = Check(elsewhere, "log_timezone", kNoZone);
+  EXPECT_FALSE(there.ok());
+  EXPECT_TRUE(there.host_dependent);
+  // Offsets and POSIX TZ strings never ask the host.
+  for (const char* zone : {"-5", "+3.5", "EST5EDT", "<+03>-3", "interval '1 hour'"})
+    EXPECT_TRUE(Check(server, "timezone", zone).ok()) << zone;
+}
+
+// "posixrules" and "localtime" are files of the time zone database that no
+// server accepts as a zone (checked on PostgreSQL 18, which accepts "utc"):
+// refused on every host, never as a host-dependent value.
+TEST(HooksTest, PosixrulesAndLocaltimeAreRefusedEverywhere) {
+  const UnknownHost unknown;
+  const LocalHost server(true), elsewhere(false);
+  for (const HostFacts* host : std::initializer_list<const HostFacts*>{&unknown, &server, &elsewhere})
+    for (const char* zone : {"posixrules", "localtime", "PosixRules", "LOCALTIME"})
+      for (const char* p : {"timezone", "log_timezone"}) {
+        ParsedValue v = Check(*host, p, zone);
+        EXPECT_FALSE(v.ok()) << p << " = " << zone;
+        EXPECT_FALSE(v.host_dependent) << p << " = " << zone << " on a host with is_server_host "
+                                       << host->is_server_host();
+      }
+  EXPECT_TRUE(Check(server, "timezone", "utc").ok());
+}
+
+TEST(HooksTest, MaxStackDepthLeavesHalfAMegabyteOfTheStackLimit) {
+  const FakeHost host(8u << 20, true);
+  ParsedValue ok = Check(host, "max_stack_depth", "7680kB");
+  EXPECT_TRUE(ok.ok()) << ok.message << " " << ok.hint;
+  EXPECT_EQ(ok.normalized, "7680");
+  ParsedValue over = Check(host, "max_stack_depth", "7681kB");
+  EXPECT_FALSE(over.ok());
+  EXPECT_FALSE(over.host_dependent);
+  // The server's DETAIL and HINT, with `ulimit -s 8192`.
+  EXPECT_EQ(over.hint,
+            "\"max_stack_depth\" must not exceed 7680kB. Increase the platform's stack depth limit via "
+            "\"ulimit -s\" or local equivalent.");
+  ParsedValue elsewhere = Check(FakeHost(8u << 20, false), "max_stack_depth", "7681kB");
+  EXPECT_FALSE(elsewhere.ok());
+  EXPECT_TRUE(elsewhere.host_dependent);
+  EXPECT_TRUE(Check(FakeHost(16u << 20, true), "max_stack_depth", "7681kB").ok()) << "a larger stack";
+}
+
+// --- SplitIdentifierList --------------------------------------------------------
+
+TEST(HooksTest, SplitIdentifierList) {
+  std::vector<std::string> items;
+  ASSERT_TRUE(SplitIdentifierList("  A, \"B c\" ,d", ',', &items));
+  EXPECT_EQ(items, (std::vector<std::string>{"a", "B c", "d"}));
+  ASSERT_TRUE(SplitIdentifierList("   ", ',', &items));
+  EXPECT_TRUE(items.empty());
+  ASSERT_TRUE(SplitIdentifierList("\"a\"\"b\"", ',', &items));
+  EXPECT_EQ(items, std::vector<std::string>{"a\"b"});
+  EXPECT_FALSE(SplitIdentifierList("a,", ',', &items));
+  EXPECT_FALSE(SplitIdentifierList("a,,b", ',', &items));
+  EXPECT_FALSE(SplitIdentifierList("\"a", ',', &items));
+  EXPECT_FALSE(SplitIdentifierList("a b", ',', &items));
+  ASSERT_TRUE(SplitIdentifierList(std::string(70, 'x'), ',', &items));
+  EXPECT_EQ(items, std::vector<std::string>{std::string(63, 'x')}) << "NAMEDATALEN - 1";
+}
+
+}  // namespace
+}  // namespace pgconflint

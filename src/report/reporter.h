@@ -1,8 +1,9 @@
 // The output formats of `pgconflint check`, as one table of reporters. Each
-// format is one file (full.cc, concise.cc, json.cc) registered in
-// reporters.cc; the CLI's `--format` choices, its help and the golden-file
-// list of the tests all come from this table. Adding a format is one new file
-// and its line in the table, plus its goldens.
+// format is one file, src/report/formats/NAME.cc, that defines
+// `const Reporter kFormat_NAME`; the build generates the table from the files
+// of that directory. The CLI's `--format` choices, its help and the
+// golden-file list of the tests all come from the table. Adding a format is
+// one new file plus its goldens.
 #ifndef PGCONFLINT_REPORT_REPORTER_H_
 #define PGCONFLINT_REPORT_REPORTER_H_
 
@@ -28,9 +29,10 @@ using RenderFunction = void (*)(const std::vector<Analysis>& analyses, const Rep
                                 std::ostream& out);
 
 struct Reporter {
-  const char* name;         // the `--format` value
+  const char* name;         // the `--format` value; the file is formats/NAME.cc
   const char* description;  // one line, for `--help` and `--list-formats`
   RenderFunction render;
+  int order;                // place in `--help`; the lowest is the default format
 };
 
 /// Every format, in the order `--help` lists them; the first is the default.

@@ -1,27 +1,31 @@
-// The table of output formats. A format's render function is defined in its
-// own file and declared here, next to its entry.
+// The table of output formats, from the generated list of the files in
+// src/report/formats/ (report_formats.inc), ordered by Reporter::order.
+#include <algorithm>
+#include <vector>
+
 #include "report/reporter.h"
 
 namespace pgconflint {
 
-void RenderFull(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out);
-void RenderConcise(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out);
-void RenderJson(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out);
+#define PGC_FORMAT(name) extern const Reporter kFormat_##name;
+#include "report_formats.inc"
+#undef PGC_FORMAT
 
-namespace {
-
-constexpr Reporter kReporters[] = {
-    {"full", "rustc-style: the source line with a caret under the range, help and notes", RenderFull},
-    {"concise", "one line per diagnostic: file:line:col: severity: message [CODE]", RenderConcise},
-    {"json", "the versioned JSON contract (docs/json-format.md)", RenderJson},
-};
-
-}  // namespace
-
-std::span<const Reporter> Reporters() { return kReporters; }
+std::span<const Reporter> Reporters() {
+  static const std::vector<Reporter> table = [] {
+    std::vector<Reporter> t = {
+#define PGC_FORMAT(name) kFormat_##name,
+#include "report_formats.inc"
+#undef PGC_FORMAT
+    };
+    std::sort(t.begin(), t.end(), [](const Reporter& a, const Reporter& b) { return a.order < b.order; });
+    return t;
+  }();
+  return table;
+}
 
 const Reporter* FindReporter(std::string_view name) {
-  for (const Reporter& r : kReporters)
+  for (const Reporter& r : Reporters())
     if (name == r.name) return &r;
   return nullptr;
 }

@@ -16,4 +16,7 @@ void RenderConcise(const std::vector<Analysis>& analyses, const ReportOptions& o
     }
 }
 
+extern const Reporter kFormat_concise;
+const Reporter kFormat_concise = {"concise", "one line per diagnostic: file:line:col: severity: message [CODE]", RenderConcise, 20};
+
 }  // namespace pgconflint

@@ -178,4 +178,7 @@ void RenderJson(const std::vector<Analysis>& analyses, const ReportOptions& opti
   out << "\n}\n";
 }
 
+extern const Reporter kFormat_json;
+const Reporter kFormat_json = {"json", "the versioned JSON contract (docs/json-format.md)", RenderJson, 30};
+
 }  // namespace pgconflint

@@ -109,4 +109,7 @@ void RenderFull(const std::vector<Analysis>& analyses, const ReportOptions& opti
   if (safe_fixes) out << "[*] " << Plural(safe_fixes, "finding") << " with a safe fix.\n";
 }
 
+extern const Reporter kFormat_full;
+const Reporter kFormat_full = {"full", "rustc-style: the source line with a caret under the range, help and notes", RenderFull, 10};
+
 }  // namespace pgconflint

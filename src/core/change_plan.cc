@@ -129,8 +129,11 @@ MemoryPicture MemoryPictureOf(const Analysis& a, const Profile& profile) {
   // Each parallel worker of a query has its own work_mem per node; the
   // workers running at once are capped by max_parallel_workers and the
   // worker processes (core/effective.h derives both caps).
-  double per_gather = eff.Derived("max_parallel_workers_per_gather")->value.number;
-  double workers = std::min(eff.Derived("max_parallel_workers")->value.number, m.connections * per_gather);
+  auto number = [&](const char* name) {
+    std::optional<DerivedValue> d = eff.Derived(name);
+    return d ? d->value.number : eff.Typed(name).number;
+  };
+  double workers = std::min(number("max_parallel_workers"), m.connections * number("max_parallel_workers_per_gather"));
   p.parallel = std::max(0.0, workers) * m.work_mem * m.nodes_per_query * std::max(1.0, m.hash_mem_multiplier);
   p.maintenance = m.maintenance_work_mem + m.autovacuum_workers * m.autovacuum_work_mem;
   p.ram = *profile.ram_bytes;

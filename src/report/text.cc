@@ -42,6 +42,19 @@ void AppendEscaped(std::string_view s, std::string_view tab, std::string* out) {
   out->append(s.substr(run));
 }
 
+// `s` with control characters escaped and invalid UTF-8 replaced, then each
+// byte for which `sub` returns a string replaced by it.
+template <typename Sub>
+std::string Substituted(std::string_view s, Sub sub) {
+  std::string out;
+  for (char c : ValidUtf8(EscapeControls(s))) {
+    const char* r = sub(c);
+    if (r) out += r;
+    else out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string EscapeControls(std::string_view s) {
@@ -128,38 +141,40 @@ std::string ValidUtf8(std::string_view s) {
   return out;
 }
 
+
 std::string XmlEscape(std::string_view s) {
-  std::string out;
-  for (char c : ValidUtf8(EscapeControls(s))) {
+  return Substituted(s, [](char c) -> const char* {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\t': out += "&#9;"; break;
-      default: out += c;
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '"': return "&quot;";
+      case '\'': return "&apos;";
+      case '\t': return "&#9;";
+      default: return nullptr;
     }
-  }
-  return out;
+  });
 }
 
 std::string MarkdownEscape(std::string_view s) {
-  std::string out;
-  for (char c : ValidUtf8(EscapeControls(s))) {
+  return Substituted(s, [](char c) -> const char* {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '@': out += "&#64;"; break;
-      case '|': case '\\': case '*': case '_': case '[': case ']': case '`': case '~': case '#':
-        out += '\\';
-        out += c;
-        break;
-      default: out += c;
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '@': return "&#64;";
+      case '|': return "\\|";
+      case '\\': return "\\\\";
+      case '*': return "\\*";
+      case '_': return "\\_";
+      case '[': return "\\[";
+      case ']': return "\\]";
+      case '`': return "\\`";
+      case '~': return "\\~";
+      case '#': return "\\#";
+      default: return nullptr;
     }
-  }
-  return out;
+  });
 }
 
 }  // namespace pgconflint

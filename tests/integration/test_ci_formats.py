@@ -22,7 +22,6 @@ Environment: PGCONFLINT (binary), SARIF_MULTITOOL_DIR (default build/sarif-multi
 scripts/setup.sh --tests installs the npm package).
 Needs: /usr/bin/python3 with python3-jsonschema and python3-yaml (scripts/setup.sh --tests).
 """
-import glob
 import json
 import os
 import re
@@ -37,6 +36,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "golden")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+from scripted_repo import git  # noqa: E402
+
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 MULTITOOL_DIR = os.environ.get("SARIF_MULTITOOL_DIR", os.path.join(ROOT, "build", "sarif-multitool"))
 PACKAGE = os.path.join(MULTITOOL_DIR, "node_modules", "@microsoft", "sarif-multitool-linux")
@@ -66,10 +68,6 @@ def render(fmt, name):
     return r.stdout.decode("utf-8")
 
 
-def git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.com")
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout
 
 
 class SarifTest(unittest.TestCase):

@@ -8,7 +8,9 @@ postgresql.auto.conf). The change under review:
   * an overridden one (max_connections in postgresql.conf, which postgresql.auto.conf sets
     again): no effect;
   * lines moved without any change (log settings reordered, a finding among them);
-  * a new finding (a value without a unit) and a fixed one.
+  * a new finding (a value without a unit) and a fixed one (the same value with a unit: no
+    value change), and autovacuum_work_mem whose effective value follows
+    maintenance_work_mem.
 The plan must say exactly that, in text, markdown and JSON, from git revisions and from two
 directories; `check --diff-base` must keep only the findings the change explains.
 
@@ -19,11 +21,15 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+from scripted_repo import git, write_tree  # noqa: E402
+
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 
 BASE = {
@@ -54,18 +60,8 @@ HEAD = {
 }
 
 
-def write_tree(d, files):
-    for rel, text in files.items():
-        path = os.path.join(d, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
 
 
-def git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.com")
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout
 
 
 def pgconflint(cwd, *args):
@@ -97,7 +93,13 @@ class DiffTest(unittest.TestCase):
         self.assertEqual([r["root"] for r in plan["roots"]], [root])
         r = plan["roots"][0]
         values = {v["parameter"]: v for v in r["values"]}
-        self.assertEqual(set(values), {"shared_buffers", "checkpoint_timeout", "maintenance_work_mem", "temp_buffers"})
+        # temp_buffers = 1024 (blocks of 8kB) -> '8MB' is the same value: fixed, not changed.
+        self.assertEqual(set(values), {"shared_buffers", "checkpoint_timeout", "maintenance_work_mem",
+                                       "autovacuum_work_mem"})
+        # autovacuum_work_mem stays -1, so the server uses maintenance_work_mem's value.
+        av = values["autovacuum_work_mem"]
+        self.assertEqual((av["before"], av["after"], av["before_effective"], av["after_effective"]),
+                         ("-1", "-1", "64MB", "256kB"))
         sb = values["shared_buffers"]
         self.assertEqual((sb["before"], sb["after"], sb["applies"]), ("1GB", "4GB", "restart"))
         self.assertTrue(sb["set_at"].endswith("conf.d/10-memory.conf:1"), sb)

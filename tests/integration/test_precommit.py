@@ -20,11 +20,15 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+from scripted_repo import environment, git, write_tree  # noqa: E402
+
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 PRE_COMMIT = shutil.which("pre-commit") or "/usr/bin/pre-commit"
 
@@ -36,18 +40,8 @@ CLEAN = {
 }
 
 
-def write_tree(d, files):
-    for rel, text in files.items():
-        path = os.path.join(d, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
 
 
-def git(cwd, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.com")
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env)
 
 
 class PreCommitTest(unittest.TestCase):
@@ -73,9 +67,8 @@ class PreCommitTest(unittest.TestCase):
         return d
 
     def try_repo(self, repo, *files):
-        env = dict(os.environ, PATH=self.bindir + os.pathsep + os.environ["PATH"], PRE_COMMIT_HOME=self.home,
-                   PRE_COMMIT_COLOR="never", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
-                   GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
+        env = environment(PATH=self.bindir + os.pathsep + os.environ["PATH"], PRE_COMMIT_HOME=self.home,
+                          PRE_COMMIT_COLOR="never")
         args = ["--files", *files] if files else ["--all-files"]
         return subprocess.run([PRE_COMMIT, "try-repo", ROOT, "pgconflint", "--verbose", *args], cwd=repo, env=env,
                               capture_output=True, text=True, timeout=600)
@@ -149,7 +142,8 @@ class StdinTest(unittest.TestCase):
             self.assertIn("db/data/conf.d/10-memory.conf:1:1: info: \"work_mem\" is set again later", r.stdout)
             self.assertIn("db/data/conf.d/10-memory.conf:2:", r.stdout)
             # The file on disk was not read: it has neither line.
-            self.assertEqual(open(os.path.join(d, "db/data/conf.d/10-memory.conf")).read(), CLEAN["db/data/conf.d/10-memory.conf"])
+            with open(os.path.join(d, "db/data/conf.d/10-memory.conf")) as f:
+                self.assertEqual(f.read(), CLEAN["db/data/conf.d/10-memory.conf"])
 
     def test_stdin_fix_prints_the_fixed_text(self):
         r = subprocess.run([PGCONFLINT, "check", "--fix", "--stdin-filename", "t.conf"],

@@ -20,9 +20,11 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr ColumnUnit kUnit = ColumnUnit::kCodePoint;
 
-// SARIF asks for messages that are sentences.
-std::string Sentence(const std::string& s) {
-  std::string out = ValidUtf8(EscapeControls(s));
+// SARIF asks for messages that are sentences. Text from configuration files
+// has its control characters escaped; the rules' own documentation keeps its
+// line breaks (`from_file` false).
+std::string Sentence(const std::string& s, bool from_file = true) {
+  std::string out = from_file ? ValidUtf8(EscapeControls(s)) : ValidUtf8(s);
   if (!out.empty() && out.back() != '.' && out.back() != '?' && out.back() != '!') out += '.';
   return out;
 }
@@ -71,13 +73,13 @@ const char* Level(Severity s) {
 ordered_json RuleJson(const RuleInfo& r) {
   std::string why = ValidUtf8(r.why);
   while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-  std::string text = Sentence(r.summary) + (r.fix[0] ? " " + Sentence(r.fix) : "");
+  std::string text = Sentence(r.summary, false) + (r.fix[0] ? " " + Sentence(r.fix, false) : "");
   std::string md = "**" + std::string(r.summary) + "**\n\n" + why + (r.fix[0] ? "\n\n" + ValidUtf8(r.fix) : "");
   ordered_json j;
   j["id"] = r.code;
   j["name"] = PascalName(r.name);
-  j["shortDescription"] = {{"text", Sentence(r.summary)}};
-  j["fullDescription"] = {{"text", Sentence(why.empty() ? r.summary : why)}};
+  j["shortDescription"] = {{"text", Sentence(r.summary, false)}};
+  j["fullDescription"] = {{"text", Sentence(why.empty() ? r.summary : why, false)}};
   j["help"] = {{"text", text}, {"markdown", md}};
   std::string url = RuleDocUrl(r);
   if (!url.empty()) j["helpUri"] = url;

@@ -7,6 +7,7 @@
 // rules and the 2.1.0 schema by tests/integration/test_ci_formats.py.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "core/fingerprint.h"
@@ -83,6 +84,7 @@ ordered_json RuleJson(const RuleInfo& r) {
   j["help"] = {{"text", text}, {"markdown", md}};
   std::string url = RuleDocUrl(r);
   if (!url.empty()) j["helpUri"] = url;
+  j["messageStrings"] = {{"default", {{"text", "{0}"}}}};
   j["defaultConfiguration"] = {{"level", Level(r.default_severity())}};
   j["properties"] = {{"tags", {r.category, r.name}}, {"precision", "very-high"}};
   return j;
@@ -94,6 +96,17 @@ ordered_json Region(const Analysis& a, const Location& where) {
           {"startColumn", s.begin.column},
           {"endLine", s.end.line},
           {"endColumn", s.end.column}};
+}
+
+// The region with the text it covers, and the whole lines around it.
+void AddSnippets(const Analysis& a, const Location& where, ordered_json* physical) {
+  const SourceFile& src = a.files[where.file].source;
+  (*physical)["region"]["snippet"] = {{"text", ValidUtf8(src.Slice(where.range))}};
+  uint32_t first = src.LineOf(where.range.begin);
+  uint32_t last = std::max(first, src.LineOf(where.range.end > where.range.begin ? where.range.end - 1 : where.range.begin));
+  std::string lines;
+  for (uint32_t l = first; l <= last; ++l) lines += std::string(src.LineText(l)) + (l < last ? "\n" : "");
+  (*physical)["contextRegion"] = {{"startLine", first}, {"endLine", last}, {"snippet", {{"text", ValidUtf8(lines)}}}};
 }
 
 // Relative to %SRCROOT% when the file is below the base directory; an
@@ -109,6 +122,7 @@ ordered_json ArtifactLocation(const Analysis& a, int file, const std::string& ba
 ordered_json PhysicalLocation(const Analysis& a, const Location& where, const std::string& base) {
   ordered_json p = {{"artifactLocation", ArtifactLocation(a, where.file, base)}};
   p["region"] = where.file >= 0 ? Region(a, where) : ordered_json{{"startLine", 1}};
+  if (where.file >= 0) AddSnippets(a, where, &p);
   return p;
 }
 
@@ -134,7 +148,10 @@ ordered_json ResultJson(const Analysis& a, const Diagnostic& d, int rule_index, 
   r["ruleId"] = d.rule->code;
   r["ruleIndex"] = rule_index;
   r["level"] = Level(d.severity);
-  r["message"] = {{"text", Sentence(d.message) + (d.help.empty() ? "" : " " + Sentence(d.help))}};
+  // The full text for viewers that show only it (GitHub), and the rule's
+  // "default" message string with the text as its argument for the others.
+  std::string text = Sentence(d.message) + (d.help.empty() ? "" : " " + Sentence(d.help));
+  r["message"] = {{"text", text}, {"id", "default"}, {"arguments", {text}}};
   r["locations"] = {{{"physicalLocation", PhysicalLocation(a, d.where(), base)}}};
   r["partialFingerprints"] = {{"pgconflint/v1", fingerprint}};
   ordered_json related = ordered_json::array();

@@ -49,9 +49,9 @@ TEST(FingerprintTest, UniqueAcrossTheRootsOfOneReport) {
   // Two roots that include the same fragment report its finding twice: the
   // report's fingerprints still differ, while each root's own agree.
   FakeDisk disk;
-  disk.Write("shared/memory.conf", "work_mem = 64\n");
-  disk.Write("a/postgresql.conf", "include '../shared/memory.conf'\n");
-  disk.Write("b/postgresql.conf", "include '../shared/memory.conf'\n");
+  disk.Write("common/memory.conf", "work_mem = 64\n");
+  disk.Write("a/postgresql.conf", "include '../common/memory.conf'\n");
+  disk.Write("b/postgresql.conf", "include '../common/memory.conf'\n");
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(18);
   o.fs = &disk.fs();

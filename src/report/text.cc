@@ -141,6 +141,26 @@ std::string ValidUtf8(std::string_view s) {
   return out;
 }
 
+std::string JsonWithoutRawControls(std::string_view json) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(json[i]);
+    unsigned char next = i + 1 < json.size() ? static_cast<unsigned char>(json[i + 1]) : 0;
+    if (c == 0x7f) {
+      out += "\\u007f";
+    } else if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080..U+009F
+      out += "\\u00";
+      out += kHex[next >> 4];
+      out += kHex[next & 0xf];
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
 
 std::string XmlEscape(std::string_view s) {
   return Substituted(s, [](char c) -> const char* {

@@ -75,6 +75,11 @@ std::string MarkdownEscape(std::string_view s);
 /// `s` with invalid UTF-8 bytes replaced by U+FFFD (JSON and XML need UTF-8).
 std::string ValidUtf8(std::string_view s);
 
+/// Serialized JSON (valid UTF-8) with DEL and the C1 controls, which JSON
+/// allows raw inside strings, written as `\u007f`..`\u009f`: the same
+/// document, with no control byte a terminal or log viewer would obey.
+std::string JsonWithoutRawControls(std::string_view json);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_REPORT_TEXT_H_

@@ -50,10 +50,10 @@ std::vector<Op> Script(const std::vector<std::string_view>& a, const std::vector
       if (i < n && j < m && a[pre + i] == b[pre + j]) {
         ops.push_back({' ', a[pre + i++]});
         ++j;
-      } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        ops.push_back({'+', b[pre + j++]});
+      } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        ops.push_back({'-', a[pre + i++]});  // removals first, as diff -u
       } else {
-        ops.push_back({'-', a[pre + i++]});
+        ops.push_back({'+', b[pre + j++]});
       }
     }
   } else {

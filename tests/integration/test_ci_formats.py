@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -87,23 +88,28 @@ class SarifTest(unittest.TestCase):
         shutil.rmtree(cls.work, ignore_errors=True)
 
     def test_multitool_reports_nothing(self):
+        # One multitool run over every fixture's SARIF (its start-up is most of its time).
+        files = {}
         for name in CASES:
+            files[name] = os.path.join(self.work, f"{name}.sarif")
+            with open(files[name], "w", encoding="utf-8") as f:
+                f.write(render("sarif", name))
+        log = os.path.join(self.work, "validation.log.sarif")
+        r = subprocess.run([self.tool, "validate", "--rule-kind", "Sarif;Gh", "--level", "Error;Warning;Note",
+                            "-o", log, *files.values()], capture_output=True, text=True, timeout=300,
+                           env=dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1"))
+        # The multitool exits 0 even when it finds problems: its log is the verdict.
+        self.assertTrue(os.path.exists(log), f"no validation log:\n{r.stdout}\n{r.stderr}")
+        with open(log, encoding="utf-8") as f:
+            run = json.load(f)["runs"][0]
+        self.assertTrue(all(i.get("executionSuccessful") for i in run["invocations"]), r.stdout)
+        results = run.get("results", [])
+        for name, path in files.items():
             with self.subTest(fixture=name):
-                sarif = os.path.join(self.work, f"{name}.sarif")
-                with open(sarif, "w", encoding="utf-8") as f:
-                    f.write(render("sarif", name))
-                log = os.path.join(self.work, f"{name}.log.sarif")
-                if os.path.exists(log):
-                    os.remove(log)
-                r = subprocess.run([self.tool, "validate", "--rule-kind", "Sarif;Gh", "--level",
-                                    "Error;Warning;Note", "-o", log, sarif], capture_output=True, text=True,
-                                   timeout=300, env=dict(os.environ, DOTNET_CLI_TELEMETRY_OPTOUT="1"))
-                # The multitool exits 0 even when it finds problems: its log is the verdict.
-                self.assertTrue(os.path.exists(log), f"no validation log:\n{r.stdout}\n{r.stderr}")
-                with open(log, encoding="utf-8") as f:
-                    results = json.load(f)["runs"][0].get("results", [])
+                uri = "file://" + urllib.parse.quote(path)
                 problems = [f"{x['ruleId']} {x.get('level', 'warning')}: {x['message']}" for x in results
-                            if not (x.get("level") == "note" and x["ruleId"] in ALLOWED_NOTES)]
+                            if x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+                            and not (x.get("level") == "note" and x["ruleId"] in ALLOWED_NOTES)]
                 self.assertEqual(problems, [], f"{name}.sarif:\n{r.stdout}")
 
     def test_schema(self):

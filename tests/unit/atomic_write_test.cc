@@ -7,19 +7,18 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "core/file_system.h"
 
 namespace pgconflint {
 namespace {
 
 namespace fs = std::filesystem;
 
+// The file's bytes through the project's own reader ("" when unreadable).
 std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text, error;
+  return RealFileSystem().Read(p.string(), &text, &error) == ReadStatus::kOk ? text : "";
 }
 
 class AtomicWriteTest : public ::testing::Test {

@@ -22,7 +22,8 @@ TEST(CheckstyleTest, TextIsValidXml) {
   std::string out = RenderReport("checkstyle", v);
   EXPECT_EQ(out.find('\x1b'), std::string::npos);
   EXPECT_EQ(out.find('\xff'), std::string::npos);
-  EXPECT_NE(out.find("&lt;x&gt;"), std::string::npos) << out;
+  EXPECT_NE(out.find("token &quot;&lt;&quot;"), std::string::npos) << out;  // syntax error near token "<"
+  EXPECT_EQ(out.find("\"<\""), std::string::npos) << out;
 }
 
 }  // namespace

@@ -39,9 +39,10 @@ size_t Count(const std::string& out, const std::string& command) {
 
 TEST(GithubTest, TenPerLevelFatalFirstAndTheRestCounted) {
   static const RuleSet rules;
-  // Twelve values without a unit (warnings), then a fatal syntax error.
+  // Twelve values without a unit (notices; one warning: effective_cache_size
+  // below shared_buffers), then a fatal syntax error.
   std::string conf;
-  for (const char* p : {"work_mem", "maintenance_work_mem", "temp_buffers", "effective_cache_size",
+  for (const char* p : {"work_mem", "maintenance_work_mem", "idle_in_transaction_session_timeout", "effective_cache_size",
                         "logical_decoding_work_mem", "statement_timeout", "lock_timeout", "deadlock_timeout",
                         "checkpoint_warning", "wal_writer_delay", "bgwriter_delay", "autovacuum_naptime"})
     conf += std::string(p) + " = 64\n";
@@ -50,7 +51,9 @@ TEST(GithubTest, TenPerLevelFatalFirstAndTheRestCounted) {
   v.push_back(LintText("/repo/postgresql.conf", conf, *Catalog::ForMajor(18), rules, Profile(), "/repo"));
   std::string out = RenderReport("github", v);
   EXPECT_EQ(out.rfind("::error file=postgresql.conf,line=13", 0), 0u) << "the fatal finding comes first:\n" << out;
-  EXPECT_EQ(Count(out, "::warning "), 10u) << out;
+  EXPECT_EQ(Count(out, "::error "), 1u) << out;
+  EXPECT_EQ(Count(out, "::warning "), 1u) << out;
+  EXPECT_EQ(Count(out, "::notice "), 10u) << out;
   EXPECT_NE(out.find(" not annotated (GitHub shows 10 annotations per level in a step)"), std::string::npos) << out;
 }
 

@@ -33,7 +33,9 @@ TEST(UnifiedDiffTest, FarChangesAreSeparateHunksNearOnesOne) {
   near.replace(near.find("line 10\n"), 8, "ten\n");
   near.replace(near.find("line 16\n"), 8, "sixteen\n");
   std::string d = UnifiedDiff("f", before, near);
-  EXPECT_EQ(d.find("@@", d.find("@@") + 2), d.find("@@ -7,13 +7,13 @@") + 2) << d;
+  // One hunk: changes 6 kept lines apart share their context.
+  EXPECT_EQ(d.find("\n@@ "), d.find("\n@@ -7,13 +7,13 @@\n")) << d;
+  EXPECT_EQ(d.find("\n@@ ", d.find("\n@@ ") + 1), std::string::npos) << d;
 }
 
 TEST(UnifiedDiffTest, CrlfAndNoFinalNewline) {

@@ -67,7 +67,7 @@ void RenderRdjson(const std::vector<Analysis>& analyses, const ReportOptions& op
   for (const Analysis& a : analyses)
     for (const Diagnostic& d : a.diagnostics) diagnostics.push_back(RdjsonDiagnostic(a, d, options.base_dir));
   ordered_json doc = {{"source", {{"name", "pgconflint"}, {"url", HomeUrl()}}}, {"diagnostics", std::move(diagnostics)}};
-  out << doc.dump(2, ' ', false, kRdjsonReplace) << "\n";
+  out << JsonWithoutRawControls(doc.dump(2, ' ', false, kRdjsonReplace)) << "\n";
 }
 
 extern const Reporter kFormat_rdjson;

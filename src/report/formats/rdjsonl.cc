@@ -2,13 +2,14 @@
 // line (`reviewdog -f=rdjsonl`); each line is the Diagnostic of `rdjson`.
 #include "report/rdjson.h"
 #include "report/reporter.h"
+#include "report/text.h"
 
 namespace pgconflint {
 
 void RenderRdjsonl(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out) {
   for (const Analysis& a : analyses)
     for (const Diagnostic& d : a.diagnostics)
-      out << RdjsonDiagnostic(a, d, options.base_dir).dump(-1, ' ', false, kRdjsonReplace) << "\n";
+      out << JsonWithoutRawControls(RdjsonDiagnostic(a, d, options.base_dir).dump(-1, ' ', false, kRdjsonReplace)) << "\n";
 }
 
 extern const Reporter kFormat_rdjsonl;

@@ -84,7 +84,9 @@ ordered_json RuleJson(const RuleInfo& r) {
   j["help"] = {{"text", text}, {"markdown", md}};
   std::string url = RuleDocUrl(r);
   if (!url.empty()) j["helpUri"] = url;
-  j["messageStrings"] = {{"default", {{"text", "{0}"}}}};
+  // A complete sentence with its placeholder quoted (the multitool's SARIF2001
+  // and SARIF2015); results carry their full text too (ResultJson).
+  j["messageStrings"] = {{"default", {{"text", "'{0}'."}}}};
   j["defaultConfiguration"] = {{"level", Level(r.default_severity())}};
   j["properties"] = {{"tags", {r.category, r.name}}, {"precision", "very-high"}};
   return j;
@@ -112,7 +114,9 @@ void AddSnippets(const Analysis& a, const Location& where, ordered_json* physica
 // Relative to %SRCROOT% when the file is below the base directory; an
 // absolute file URI otherwise.
 ordered_json ArtifactLocation(const Analysis& a, int file, const std::string& base) {
-  std::string path = BasePath(a, file, base);
+  // Outside the base, BasePath falls back to the display path, which is not
+  // relative to %SRCROOT%: the absolute path then.
+  std::string path = file >= 0 && !base.empty() ? PathBelow(a.files[file].abs_path, base) : BasePath(a, file, base);
   if (!path.empty() && path[0] == '/') return {{"uri", "file://" + UriPath(path)}};
   ordered_json loc = {{"uri", UriPath(path)}};
   if (!base.empty()) loc["uriBaseId"] = "%SRCROOT%";
@@ -204,7 +208,8 @@ void RenderSarif(const std::vector<Analysis>& analyses, const ReportOptions& opt
   ordered_json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                       {"version", "2.1.0"},
                       {"runs", {std::move(run)}}};
-  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  // Snippets quote the source as it is: DEL and C1 controls become \u escapes.
+  out << JsonWithoutRawControls(doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) << "\n";
 }
 
 extern const Reporter kFormat_sarif;

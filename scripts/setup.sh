@@ -12,8 +12,10 @@ packages=(build-essential cmake ninja-build pkg-config git
           libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpq-dev)
 if [ "${1:-}" = "--tests" ]; then
   # python3 drives the integration suites, psql talks to the test servers,
-  # locales-all gives the locale names the differential suite probes.
-  packages+=(python3 postgresql-client locales-all)
+  # locales-all gives the locale names the differential suite probes; the CI
+  # suites need pre-commit (3.0.4 on Debian 12), jsonschema and yaml for
+  # Python, and patch.
+  packages+=(python3 postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch)
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 missing=()
@@ -28,6 +30,11 @@ fi
 
 if [ "${1:-}" = "--tests" ]; then
   scripts/fetch-postgres.sh
+  # Microsoft's SARIF multitool validates the sarif format (test_ci_formats.py).
+  if [ ! -e build/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ]; then
+    mkdir -p build/sarif-multitool
+    npm install --silent --no-audit --no-fund --prefix build/sarif-multitool @microsoft/sarif-multitool >/dev/null
+  fi
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON >/dev/null

@@ -1,10 +1,17 @@
 // `pgconflint check`: lint roots through the workspace and render them with
-// the reporter the user chose.
+// the reporters the user chose. The CI additions live in their own files:
+// targets.cc (fragments in context, --stdin-filename, --force-exclude),
+// outputs.cc (--output), fix.cc (--fix, --diff), diff_base.cc (--diff-base).
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/diff_base.h"
+#include "cli/fix.h"
+#include "cli/outputs.h"
+#include "cli/targets.h"
 #include "report/reporter.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -21,6 +28,11 @@ struct CheckOptions {
   std::string color = "auto";
   std::vector<std::string> paths;
   CLI::Option* fail_on_option = nullptr;
+  CLI::Option* format_option = nullptr;
+  // CI and pre-commit (see the files named at the top).
+  std::vector<std::string> outputs;  // FMT or FMT=PATH
+  bool fix = false, diff = false, force_exclude = false;
+  std::string diff_base, stdin_filename;
 };
 
 bool UseColor(const std::string& when) {
@@ -33,14 +45,14 @@ bool UseColor(const std::string& when) {
 
 // `--format`, its choices and help from the reporter table, and
 // `--list-formats`, which prints the table (name, description) and exits.
-void AddFormatOptions(CLI::App* check, std::string* format) {
+CLI::Option* AddFormatOptions(CLI::App* check, std::string* format) {
   std::vector<std::string> names;
   std::string help = "Output format:";
   for (const Reporter& r : Reporters()) {
     names.push_back(r.name);
     help += std::string("\n  ") + r.name + ": " + r.description;
   }
-  check->add_option("--format", *format, help)->check(CLI::IsMember(names))->capture_default_str();
+  CLI::Option* option = check->add_option("--format", *format, help)->check(CLI::IsMember(names))->capture_default_str();
   check->add_flag_callback(
       "--list-formats",
       [] {
@@ -48,6 +60,60 @@ void AddFormatOptions(CLI::App* check, std::string* format) {
         throw CLI::Success();
       },
       "Print the output formats (name, tab, description) and exit");
+  return option;
+}
+
+void AddCiOptions(CLI::App* check, CheckOptions* o) {
+  check->add_option("--output", o->outputs,
+                    "FMT or FMT=PATH (repeatable): also render FMT, to standard output or atomically to PATH")
+      ->allow_extra_args(false);
+  check->add_flag("--fix", o->fix, "Apply the safe fixes, write the files atomically and list what changed");
+  check->add_flag("--diff", o->diff, "Print the safe fixes as a unified diff; write nothing")->excludes("--fix");
+  check->add_option("--diff-base", o->diff_base,
+                    "Only findings on lines changed since this git revision, or new in a root the change touches");
+  check->add_option("--stdin-filename", o->stdin_filename, "Lint standard input as if it were this file");
+  check->add_flag("--force-exclude", o->force_exclude,
+                  "Skip PATHs that .pgconflint.toml excludes, and files that are not configuration, even when "
+                  "given explicitly (for pre-commit)");
+}
+
+// The outputs of a run: --output's, and --format's on standard output unless
+// only --output was given.
+bool CollectOutputs(const CheckOptions& o, std::vector<OutputSpec>* out) {
+  for (const std::string& spec : o.outputs) {
+    OutputSpec s;
+    std::string error;
+    if (!ParseOutput(spec, &s, &error)) {
+      PrintError(error);
+      return false;
+    }
+    out->push_back(s);
+  }
+  if (out->empty() || o.format_option->count()) out->insert(out->begin(), {FindReporter(o.format), ""});
+  return true;
+}
+
+// --fix or --diff, re-linting every target through the overlay after each
+// round; returns the exit code when it ends the run (--diff, a failure).
+std::optional<int> Fix(const CheckOptions& o, OverlayFileSystem* overlay, Workspace* ws,
+                       const std::vector<Target>& targets, std::vector<Analysis>* analyses) {
+  auto relint = [&] {
+    ws->ForgetAll();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      std::string error;
+      if (!ws->Lint(targets[i].root, &(*analyses)[i], &error)) {
+        PrintError(error);
+        return false;
+      }
+      KeepFindingsIn(targets[i], &(*analyses)[i]);
+    }
+    return true;
+  };
+  std::string stdin_abs = o.stdin_filename.empty() ? "" : AbsolutePath(*overlay, o.stdin_filename);
+  FixOutcome r = ApplySafeFixes(o.diff ? FixMode::kDiff : FixMode::kWrite, overlay, stdin_abs, relint, analyses);
+  if (r.exit_code != kExitOk) return r.exit_code;
+  if (o.diff) return r.files ? kExitFindings : kExitOk;
+  return std::nullopt;
 }
 
 bool AtOrAbove(const std::vector<Analysis>& analyses, const std::string& fail_on) {
@@ -62,24 +128,42 @@ bool AtOrAbove(const std::vector<Analysis>& analyses, const std::string& fail_on
 
 int Run(CheckOptions& o) {
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
+  if (o.paths.empty() && o.stdin_filename.empty()) {
+    PrintError("check: give a PATH, or --stdin-filename NAME with the file on standard input");
+    return kExitUsage;
+  }
+  std::vector<OutputSpec> outputs;
+  if (!CollectOutputs(o, &outputs)) return kExitUsage;
   std::map<std::string, std::string> running;
   if (!o.common.running_file.empty() && !ReadRunning(o.common.running_file, &running)) return kExitUsage;
-  // Never freed: the process ends right after, and tearing down every parsed
-  // file costs as much as a small lint (the analyses are freed likewise).
-  Workspace& ws = *new Workspace(
-      MakeWorkspaceOptions(o.common, o.common.running_file.empty() ? nullptr : &running, &HostFor(o.common)));
+  // Every read goes through an overlay of the disk: standard input and the
+  // fixes of --fix/--diff live there until they are written. Never freed: the
+  // process ends right after, and tearing down every parsed file costs as much
+  // as a small lint (the analyses are freed likewise).
+  RealFileSystem& disk = *new RealFileSystem();
+  OverlayFileSystem& overlay = *new OverlayFileSystem(&disk);
+  WorkspaceOptions wo = MakeWorkspaceOptions(o.common, o.common.running_file.empty() ? nullptr : &running, &HostFor(o.common));
+  wo.fs = &overlay;
+  Workspace& ws = *new Workspace(wo);
+  std::vector<Target> targets;
+  std::string error;
+  if (!PlanTargets(&ws, &overlay, {o.paths, o.stdin_filename, o.force_exclude, o.common.config, o.common.no_config},
+                   &targets, &error)) {
+    PrintError(error);
+    return kExitUsage;
+  }
   std::vector<Analysis>& analyses = *new std::vector<Analysis>();
-  analyses.reserve(o.paths.size());
+  analyses.reserve(targets.size());
   int exit_code = kExitOk;
   int shown_major = 0;
   std::string fail_on = o.fail_on;
-  for (const std::string& p : o.paths) {
+  for (const Target& t : targets) {
     Analysis a;
-    std::string error;
-    if (!ws.Lint(p, &a, &error)) {
+    if (!ws.Lint(t.root, &a, &error)) {
       PrintError(error);
       return kExitUsage;
     }
+    KeepFindingsIn(t, &a);
     if (!o.fail_on_option->count() && ws.config().fail_on) fail_on = *ws.config().fail_on;
     if (!shown_major) shown_major = ws.major().major;
     if (a.failure != Analysis::Failure::kNone) {
@@ -88,12 +172,22 @@ int Run(CheckOptions& o) {
     }
     analyses.push_back(std::move(a));
   }
+  if (o.fix || o.diff)
+    if (std::optional<int> rc = Fix(o, &overlay, &ws, targets, &analyses)) return *rc;
+  if (!o.diff_base.empty() && !FilterToChange(o.diff_base, wo, &analyses, &error)) {
+    PrintError(error);
+    return kExitUsage;
+  }
   ReportOptions ro;
   ro.pg_version = shown_major ? shown_major : Catalog::DefaultMajor();
   ro.color = UseColor(o.color);
   ro.tool_version = PGCONFLINT_VERSION;
-  FindReporter(o.format)->render(analyses, ro, std::cout);
-  if (!std::cout.flush()) return kExitInternal;
+  ro.base_dir = disk.CurrentDirectory();
+  const char* summary = std::getenv("GITHUB_STEP_SUMMARY");
+  // With --fix on standard input, standard output is the fixed text.
+  std::ostream& report = o.fix && !o.stdin_filename.empty() ? std::cerr : std::cout;
+  int written = WriteOutputs(outputs, analyses, ro, summary ? summary : "", report);
+  if (written != kExitOk) return written;
   if (exit_code != kExitOk) return exit_code;
   return AtOrAbove(analyses, fail_on) ? kExitFindings : kExitOk;
 }
@@ -104,15 +198,17 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* check = app->add_subcommand("check", "Check configuration files or data directories");
   if (with_common_options) AddCommonOptions(check, &o->common);
-  AddFormatOptions(check, &o->format);
+  o->format_option = AddFormatOptions(check, &o->format);
+  AddCiOptions(check, o.get());
   o->fail_on_option = check->add_option("--fail-on", o->fail_on, "Lowest severity that makes the exit code 1")
                           ->check(CLI::IsMember({"error", "warning", "info", "never"}))
                           ->capture_default_str();
   check->add_option("--color", o->color, "Colour the full format")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  check->add_option("PATH", o->paths, "postgresql.conf-style file or data directory; each is analysed on its own")
-      ->required();
+  check->add_option("PATH", o->paths,
+                    "postgresql.conf-style file or data directory; each is analysed on its own (a conf.d fragment "
+                    "in the context of the roots that include it)");
   return {check, [o] { return Run(*o); }};
 }
 

@@ -19,6 +19,17 @@ namespace pgconflint {
 /// absolute path. Diagnostics without a file use the root as given.
 std::vector<std::string> Fingerprints(const Analysis& a, const std::string& base);
 
+/// The fingerprints of a whole report (one vector per analysis, in order),
+/// with occurrences counted across the analyses, so that each fingerprint is
+/// unique in the report even when two roots include the same file.
+std::vector<std::vector<std::string>> ReportFingerprints(const std::vector<Analysis>& analyses,
+                                                         const std::string& base);
+
+/// `abs` relative to the directory `base` (absolute) when it lies below it,
+/// else `abs` unchanged. The path fingerprints use, and the one CI formats
+/// show relative to the repository.
+std::string PathBelow(const std::string& abs, const std::string& base);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_FINGERPRINT_H_

@@ -3,6 +3,8 @@
 
 #include <toml++/toml.h>
 
+#include <fnmatch.h>
+
 #include <charconv>
 #include <utility>
 
@@ -44,6 +46,36 @@ std::string FindProjectConfig(const FileSystem& fs, const std::string& start) {
   }
 }
 
+bool MatchesGlobs(const ProjectConfig& config, const std::vector<std::string>& globs, const std::string& abs) {
+  std::string rel = abs;
+  if (!config.path.empty()) {
+    std::string base = ParentDirectory(config.path);
+    base += base == "/" ? "" : "/";
+    if (rel.compare(0, base.size(), base) == 0) rel = rel.substr(base.size());
+  }
+  std::string name = rel.substr(rel.rfind('/') + 1);
+  for (const std::string& g : globs) {
+    // A glob without '/' may name the file alone ("*.sample"); '*' crosses
+    // directories, as in per-file-ignores.
+    if (fnmatch(g.c_str(), rel.c_str(), 0) == 0) return true;
+    if (g.find('/') == std::string::npos && fnmatch(g.c_str(), name.c_str(), 0) == 0) return true;
+    // "legacy" or "legacy/" excludes everything below that directory.
+    std::string dir = g.back() == '/' ? g : g + "/";
+    if (rel.compare(0, dir.size(), dir) == 0) return true;
+  }
+  return false;
+}
+
+bool IsConfigurationFile(const ProjectConfig& config, const std::string& abs) {
+  std::string name = abs.substr(abs.rfind('/') + 1);
+  if (name == "postgresql.conf" || name == "postgresql.auto.conf") return true;
+  std::string dir = ParentDirectory(abs);
+  bool in_conf_d = dir.size() >= 6 && dir.compare(dir.size() - 6, 6, "conf.d") == 0 &&
+                   (dir.size() == 6 || dir[dir.size() - 7] == '/');
+  if (in_conf_d && name.size() > 5 && name.compare(name.size() - 5, 5, ".conf") == 0) return true;
+  return MatchesGlobs(config, config.include, abs);
+}
+
 bool SelectorMatches(const std::string& selector, const RuleInfo& rule) {
   std::string s = AsciiLower(selector);
   if (s == "all") return true;
@@ -62,7 +94,8 @@ class ConfigReader {
 
   bool Read() {
     return KnownKeys() && Scalars() && Strings("select", &out_->select) && Strings("ignore", &out_->ignore) &&
-           ExtraRules() && Severities() && PerFileIgnores() && ProfileFacts();
+           Strings("include", &out_->include) && Strings("exclude", &out_->exclude) && ExtraRules() &&
+           Severities() && PerFileIgnores() && ProfileFacts();
   }
 
  private:
@@ -73,7 +106,8 @@ class ConfigReader {
 
   bool KnownKeys() {
     static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
-                                        "per-file-ignores", "profile", "recommendation-hints"};
+                                        "per-file-ignores", "profile", "recommendation-hints", "include",
+                                        "exclude"};
     for (const auto& [k, v] : t_) {
       bool ok = false;
       for (const char* known : kKeys) ok |= k.str() == known;

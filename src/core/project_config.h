@@ -6,6 +6,8 @@
 //   select = ["PGC"]                 # codes, names or code prefixes; default all
 //   ignore = ["PGC204", "setting-overridden"]
 //   extra-rules = ["policies"]       # directories or files of [[rule]] entries
+//   include = ["deploy/pg/*.conf"]   # more configuration files (pre-commit, --force-exclude)
+//   exclude = ["legacy/"]            # never checked when given with --force-exclude
 //   [severity]
 //   PGC303 = "warning"
 //   [per-file-ignores]
@@ -42,6 +44,11 @@ struct ProjectConfig {
   std::vector<std::string> extra_rules;  // absolute paths
   Profile profile;
   bool recommendation_hints = true;  // `check` quotes `recommend` for far-off settings
+  /// Globs relative to the config file's directory: files that are
+  /// configuration besides postgresql.conf, postgresql.auto.conf and
+  /// conf.d/*.conf (`include`), and files never checked when a tool passes
+  /// them with --force-exclude (`exclude`).
+  std::vector<std::string> include, exclude;
 };
 
 /// The nearest .pgconflint.toml at or above `start` (a file or directory),
@@ -51,6 +58,16 @@ std::string FindProjectConfig(const FileSystem& fs, const std::string& start);
 /// Reads `path` through `fs`; false with *error ("FILE:LINE: cause") on a
 /// missing or malformed file.
 bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectConfig* out, std::string* error);
+
+/// Whether the absolute path `abs` matches one of `globs` (relative to the
+/// config file's directory; fnmatch, '*' crossing '/'; a glob without '/'
+/// also matches the file name; "dir/" everything below dir).
+bool MatchesGlobs(const ProjectConfig& config, const std::vector<std::string>& globs, const std::string& abs);
+
+/// Whether `abs` is a PostgreSQL configuration file for file-list tools
+/// (pre-commit): postgresql.conf, postgresql.auto.conf, a *.conf file in a
+/// conf.d directory, or a file the config's `include` globs match.
+bool IsConfigurationFile(const ProjectConfig& config, const std::string& abs);
 
 /// Whether `selector` (a code, a kebab name, a code prefix such as "PGC2",
 /// or "ALL") selects `rule`.

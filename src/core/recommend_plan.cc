@@ -1,6 +1,6 @@
-// The rollout plan. Steps are grouped by what applying them takes (a session
-// SET, a reload, a restart: the parameter's context), and a setting capped by
-// a restart-only parameter waits for that restart.
+// The rollout plan: the settings outside the recommended range, as a rollout
+// (core/rollout.h: grouped by what applying them takes, capped settings
+// waiting for the restart that raises their cap) applied with ALTER SYSTEM.
 #include "core/recommend_plan.h"
 
 #include <algorithm>
@@ -10,22 +10,11 @@
 #include <vector>
 
 #include "core/effective.h"
-#include "core/sql_quote.h"
+#include "core/rollout.h"
 #include "core/value.h"
 
 namespace pgconflint {
 namespace {
-
-struct Step {
-  const Cell* cell;
-  const Parameter* param;
-  std::string now;  // the current value as the plan shows it
-};
-
-struct Steps {
-  std::vector<Step> session, reload, restart;
-  bool empty() const { return session.empty() && reload.empty() && restart.empty(); }
-};
 
 // Whether the configured value is already acceptable: within the
 // recommended range (never "raise everything"), or equal to it.
@@ -46,7 +35,7 @@ bool Acceptable(const Catalog& cat, const Parameter& p, const Cell& c, const std
   return c.parameter == "wal_buffers" && cur.number == -1;
 }
 
-void Consider(const Catalog& cat, const EffectiveConfig& eff, const Cell& c, Steps* steps) {
+void Consider(const Catalog& cat, const EffectiveConfig& eff, const Cell& c, Rollout* rollout) {
   const Parameter* p = cat.Find(c.parameter);
   if (!p) return;
   std::optional<std::string> now = eff.Configured(c.parameter);
@@ -54,85 +43,7 @@ void Consider(const Catalog& cat, const EffectiveConfig& eff, const Cell& c, Ste
   if (!want.ok() || Acceptable(cat, *p, c, now, want)) return;
   std::string shown = now.value_or("");
   if (p->type == VarType::kInteger && p->unit_kind != UnitKind::kNone) shown = FormatWithUnit(strtod(shown.c_str(), nullptr), *p);
-  Step s{&c, p, shown};
-  if (p->context == Context::kPostmaster) steps->restart.push_back(s);
-  else if (p->context == Context::kUser) steps->session.push_back(s);
-  else steps->reload.push_back(s);
-}
-
-// A setting capped by a restart-only parameter that the plan raises only
-// takes effect after that restart: move it there.
-void WaitForCaps(Steps* steps) {
-  static const std::pair<const char*, const char*> kCappedBy[] = {
-      {"max_parallel_workers", "max_worker_processes"},
-      {"max_parallel_workers_per_gather", "max_worker_processes"},
-      {"max_parallel_maintenance_workers", "max_worker_processes"},
-      {"autovacuum_max_workers", "autovacuum_worker_slots"},
-      {"io_combine_limit", "io_max_combine_limit"},
-  };
-  auto in_restart = [&](const char* n) {
-    return std::any_of(steps->restart.begin(), steps->restart.end(), [&](const Step& s) { return s.cell->parameter == n; });
-  };
-  for (auto* group : {&steps->session, &steps->reload}) {
-    for (auto it = group->begin(); it != group->end();) {
-      bool capped = false;
-      for (const auto& [dep, cap] : kCappedBy) capped |= it->cell->parameter == dep && in_restart(cap);
-      if (capped) {
-        steps->restart.push_back(*it);
-        it = group->erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
-}
-
-void List(const std::vector<Step>& v, std::ostream& o) {
-  for (const Step& s : v)
-    o << "   " << s.param->name << ": " << s.now << " -> " << s.cell->value << "  (" << s.cell->why << ")\n";
-}
-
-std::string NameList(const std::vector<Step>& v) {
-  std::string n;
-  for (const Step& s : v) n += (n.empty() ? "'" : ", '") + std::string(s.param->name) + "'";
-  return n;
-}
-
-void WriteSteps(const Recommendation& r, const Steps& st, const char* h, std::ostream& o) {
-  int step = 1;
-  if (!st.session.empty()) {
-    o << h << step++ << ". Try per session first (no server change), on the queries that matter:\n";
-    List(st.session, o);
-    o << "   SQL:\n";
-    for (const Step& s : st.session) o << "     SET " << s.param->name << " = " << SettingValueText(s.param, s.cell->value) << ";\n";
-    o << "   verify: EXPLAIN (ANALYZE, BUFFERS) of the query before and after, and a pg_stat_io snapshot:\n"
-         "     SELECT backend_type, object, context, reads, read_bytes, read_time FROM pg_stat_io WHERE reads > 0;\n\n";
-  }
-  if (!r.tablespaces.empty()) {
-    o << h << step++ << ". Per tablespace (takes effect for new queries, no reload):\n";
-    for (const TablespaceAdvice& t : r.tablespaces) o << "     " << t.sql << "\n";
-    o << "   verify: SELECT spcname, spcoptions FROM pg_tablespace;\n\n";
-  }
-  if (!st.session.empty() || !st.reload.empty()) {
-    o << h << step++ << ". Make it permanent with a reload:\n";
-    List(st.reload, o);
-    for (const auto* v : {&st.session, &st.reload})
-      for (const Step& s : *v) o << "     " << AlterSystemStatement(*s.param, s.cell->value) << "\n";
-    o << "     SELECT pg_reload_conf();\n   verify: SELECT name, setting, unit, source FROM pg_settings WHERE name IN ("
-      << NameList(st.session) << (st.session.empty() || st.reload.empty() ? "" : ", ") << NameList(st.reload) << ");\n\n";
-  }
-  if (!st.restart.empty()) {
-    o << h << step++ << ". In a restart window (context postmaster):\n";
-    List(st.restart, o);
-    for (const Step& s : st.restart) o << "     " << AlterSystemStatement(*s.param, s.cell->value) << "\n";
-    o << "   before the restart: SELECT name, pending_restart FROM pg_settings WHERE pending_restart;\n"
-         "   restart (pg_ctl restart, or your service manager), then verify:\n";
-    for (const Step& s : st.restart) o << "     SHOW " << s.param->name << ";\n";
-    if (r.major >= 18)
-      o << "     SELECT name, setting FROM pg_settings WHERE name IN ('io_max_concurrency', 'io_combine_limit', "
-           "'io_max_combine_limit');  -- the effective values: `pgconflint show` explains them\n";
-    o << "\n";
-  }
+  AddRolloutStep({p, shown, c.value, c.why}, RolloutSource::kAlterSystem, rollout);
 }
 
 }  // namespace
@@ -140,11 +51,12 @@ void WriteSteps(const Recommendation& r, const Steps& st, const char* h, std::os
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md) {
   const Catalog& cat = *current.catalog;
   EffectiveConfig eff(current);
-  Steps steps;
+  Rollout steps;
   for (const Cell& c : r.machine) Consider(cat, eff, c, &steps);
   if (r.selected >= 0)
     for (const Cell& c : r.matrix[r.selected].cells) Consider(cat, eff, c, &steps);
   for (const Cell& c : r.autovacuum) Consider(cat, eff, c, &steps);
+  for (const TablespaceAdvice& t : r.tablespaces) steps.tablespace_sql.push_back(t.sql);
   WaitForCaps(&steps);
   std::ostringstream o;
   const char* h = md ? "## " : "";
@@ -152,11 +64,11 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   if (current.fatal())
     o << "First: PostgreSQL would refuse to start with this configuration; fix what `pgconflint check` reports "
          "as fatal before any step below.\n\n";
-  if (steps.empty() && r.tablespaces.empty()) {
+  if (steps.empty()) {
     o << "Every setting is already within the recommended range.\n";
     return o.str();
   }
-  WriteSteps(r, steps, h, o);
+  WriteRollout(steps, r.major, RolloutSource::kAlterSystem, h, o);
   o << "Roll back any step by restoring its previous value (shown left of the arrow); measure each step before the next.\n";
   return o.str();
 }

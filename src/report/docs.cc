@@ -1,15 +1,11 @@
 // Generated rule documentation.
 #include "report/docs.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <sstream>
 
+#include "core/atomic_write.h"
 #include "core/catalog.h"
 #include "core/workspace.h"
 #include "report/reporter.h"
@@ -82,38 +78,6 @@ std::string RuleIndexMarkdown(const RuleSet& rules) {
     o << "| " << r->code << " | [" << r->name << "](" << r->name << ".md) | " << r->severity << " | " << r->fatal
       << " | " << r->summary << " |\n";
   return o.str();
-}
-
-bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error) {
-  std::string tmp = path + ".tmp-" + std::to_string(getpid());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) {
-    *error = tmp + ": " + strerror(errno);
-    return false;
-  }
-  size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      *error = tmp + ": " + strerror(errno);
-      close(fd);
-      unlink(tmp.c_str());
-      return false;
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    *error = tmp + ": " + strerror(errno);
-    unlink(tmp.c_str());
-    return false;
-  }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = path + ": " + strerror(errno);
-    unlink(tmp.c_str());
-    return false;
-  }
-  return true;
 }
 
 bool WriteRuleDocs(const RuleSet& rules, const std::string& dir, std::string* error) {

@@ -17,12 +17,8 @@ std::string RuleDocMarkdown(const RuleInfo& rule, const RuleSet& rules);
 std::string RuleIndexMarkdown(const RuleSet& rules);
 
 /// Writes README.md and <name>.md for every rule into `dir` (created if
-/// needed), each atomically (temp file + rename). False with *error on failure.
+/// needed), each atomically (core/atomic_write.h). False with *error on failure.
 bool WriteRuleDocs(const RuleSet& rules, const std::string& dir, std::string* error);
-
-/// Writes `content` to `path` atomically: a temp file in the same directory,
-/// fsync, rename. False with *error on failure; `path` is then unchanged.
-bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error);
 
 }  // namespace pgconflint
 

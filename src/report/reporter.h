@@ -21,6 +21,10 @@ struct ReportOptions {
   int pg_version = 0;        // the major the run was checked against (summaries, JSON)
   bool color = false;        // ANSI colours, for the formats that have them
   std::string tool_version;  // e.g. "0.1.0"
+  /// Absolute directory that the CI formats' paths (SARIF's %SRCROOT%, GitLab,
+  /// reviewdog) and fingerprints are relative to: the repository, usually the
+  /// current directory. Empty: display paths, and absolute fingerprints.
+  std::string base_dir;
 };
 
 /// Writes the report of one `check` run (one analysis per PATH, in order) to

@@ -1,6 +1,18 @@
 // Escaping and the other helpers of the output formats.
 #include "report/text.h"
 
+#include <algorithm>
+#include <set>
+
+#include "core/fingerprint.h"
+
+#ifndef PGCONFLINT_DOCS_URL
+#define PGCONFLINT_DOCS_URL ""
+#endif
+#ifndef PGCONFLINT_HOME_URL
+#define PGCONFLINT_HOME_URL ""
+#endif
+
 namespace pgconflint {
 namespace {
 
@@ -30,6 +42,19 @@ void AppendEscaped(std::string_view s, std::string_view tab, std::string* out) {
   out->append(s.substr(run));
 }
 
+// `s` with control characters escaped and invalid UTF-8 replaced, then each
+// byte for which `sub` returns a string replaced by it.
+template <typename Sub>
+std::string Substituted(std::string_view s, Sub sub) {
+  std::string out;
+  for (char c : ValidUtf8(EscapeControls(s))) {
+    const char* r = sub(c);
+    if (r) out += r;
+    else out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string EscapeControls(std::string_view s) {
@@ -57,6 +82,119 @@ Summary Summarize(const std::vector<Analysis>& analyses) {
       else ++s.info;
     }
   return s;
+}
+
+std::string BasePath(const Analysis& analysis, int file, const std::string& base) {
+  if (file < 0) return analysis.root;
+  const LoadedFile& f = analysis.files[file];
+  if (base.empty()) return f.source.path();
+  std::string rel = PathBelow(f.abs_path, base);
+  return rel == f.abs_path ? f.source.path() : rel;
+}
+
+Span SpanOf(const Analysis& analysis, const Location& where, ColumnUnit unit) {
+  if (where.file < 0) return {};
+  const SourceFile& src = analysis.files[where.file].source;
+  return {src.PositionOf(where.range.begin, unit), src.PositionOf(where.range.end, unit)};
+}
+
+std::vector<const Fix*> SafeFixes(const Diagnostic& d) {
+  std::vector<const Fix*> out;
+  for (const Fix& f : d.fixes)
+    if (f.safety == FixSafety::kSafe) out.push_back(&f);
+  return out;
+}
+
+std::string HomeUrl() { return PGCONFLINT_HOME_URL; }
+
+std::string RuleDocUrl(const RuleInfo& rule) {
+  // The base comes from the build (CMake's PGCONFLINT_DOCS_URL): one place
+  // to point every format at the published rule pages.
+  if (rule.builtin) return *PGCONFLINT_DOCS_URL ? std::string(PGCONFLINT_DOCS_URL) + rule.name + ".md" : "";
+  for (const char* const* r = rule.references; r && *r; ++r) {
+    std::string_view ref = *r;
+    if (ref.rfind("https://", 0) == 0 || ref.rfind("http://", 0) == 0) return std::string(ref);
+  }
+  return "";
+}
+
+std::vector<const RuleInfo*> RulesInReport(const std::vector<Analysis>& analyses) {
+  std::set<const RuleInfo*> seen;
+  for (const Analysis& a : analyses)
+    for (const Diagnostic& d : a.diagnostics) seen.insert(d.rule);
+  std::vector<const RuleInfo*> out(seen.begin(), seen.end());
+  std::sort(out.begin(), out.end(),
+            [](const RuleInfo* x, const RuleInfo* y) { return std::string_view(x->code) < std::string_view(y->code); });
+  return out;
+}
+
+std::string ValidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t n = 0;
+    char32_t c = DecodeUtf8(s, i, &n);
+    if (c == 0xFFFD && n == 1) out += "\xEF\xBF\xBD";
+    else out.append(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+std::string JsonWithoutRawControls(std::string_view json) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(json[i]);
+    unsigned char next = i + 1 < json.size() ? static_cast<unsigned char>(json[i + 1]) : 0;
+    if (c == 0x7f) {
+      out += "\\u007f";
+    } else if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080..U+009F
+      out += "\\u00";
+      out += kHex[next >> 4];
+      out += kHex[next & 0xf];
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string XmlEscape(std::string_view s) {
+  return Substituted(s, [](char c) -> const char* {
+    switch (c) {
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '"': return "&quot;";
+      case '\'': return "&apos;";
+      case '\t': return "&#9;";
+      default: return nullptr;
+    }
+  });
+}
+
+std::string MarkdownEscape(std::string_view s) {
+  return Substituted(s, [](char c) -> const char* {
+    switch (c) {
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '@': return "&#64;";
+      case '|': return "\\|";
+      case '\\': return "\\\\";
+      case '*': return "\\*";
+      case '_': return "\\_";
+      case '[': return "\\[";
+      case ']': return "\\]";
+      case '`': return "\\`";
+      case '~': return "\\~";
+      case '#': return "\\#";
+      default: return nullptr;
+    }
+  });
 }
 
 }  // namespace pgconflint

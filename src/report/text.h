@@ -1,5 +1,7 @@
 // Helpers shared by the output formats: escaping what comes from files, the
-// path shown for a location, and the counts of a run.
+// path shown for a location, the counts of a run, and what the CI formats
+// share (paths relative to the repository, positions in a unit, rule pages,
+// XML text).
 #ifndef PGCONFLINT_REPORT_TEXT_H_
 #define PGCONFLINT_REPORT_TEXT_H_
 
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/source_file.h"
 
 namespace pgconflint {
 
@@ -33,6 +36,49 @@ struct Summary {
   int info = 0;
 };
 Summary Summarize(const std::vector<Analysis>& analyses);
+
+/// The path of `file` (-1: the root) relative to `base` (absolute; the
+/// directory CI paths and fingerprints start from), or its display path when
+/// `base` is empty or the file lies outside it.
+std::string BasePath(const Analysis& analysis, int file, const std::string& base);
+
+/// The begin and end of a location in `unit` (1-based; the end is exclusive,
+/// the column just after the range). Line 1, column 1 for -1.
+struct Span {
+  Position begin, end;
+};
+Span SpanOf(const Analysis& analysis, const Location& where, ColumnUnit unit);
+
+/// The fixes of `d` that are safe to apply without review.
+std::vector<const Fix*> SafeFixes(const Diagnostic& d);
+
+/// The project's home page (set at build time).
+std::string HomeUrl();
+
+/// The web page of a rule: docs/rules/<name>.md of the project for a
+/// built-in rule, the first http(s) reference of a user rule, else "".
+std::string RuleDocUrl(const RuleInfo& rule);
+
+/// The rules that appear in a report, in code order.
+std::vector<const RuleInfo*> RulesInReport(const std::vector<Analysis>& analyses);
+
+/// `s` as XML 1.0 character data or attribute text: control characters
+/// escaped as EscapeControls does, invalid UTF-8 bytes as U+FFFD, and
+/// `& < > " '` as entities.
+std::string XmlEscape(std::string_view s);
+
+/// `s` as text inside a markdown table cell of a PR comment: control
+/// characters escaped, `|` and markdown punctuation backslash-escaped, `<`,
+/// `>`, `&` and `@` as entities (no HTML, no mentions), invalid UTF-8 as U+FFFD.
+std::string MarkdownEscape(std::string_view s);
+
+/// `s` with invalid UTF-8 bytes replaced by U+FFFD (JSON and XML need UTF-8).
+std::string ValidUtf8(std::string_view s);
+
+/// Serialized JSON (valid UTF-8) with DEL and the C1 controls, which JSON
+/// allows raw inside strings, written as `\u007f`..`\u009f`: the same
+/// document, with no control byte a terminal or log viewer would obey.
+std::string JsonWithoutRawControls(std::string_view json);
 
 }  // namespace pgconflint
 

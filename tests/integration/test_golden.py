@@ -10,7 +10,7 @@ reporter table), the output of
 run from tests/fixtures/golden (so paths are relative) must equal
 tests/golden/<name>.<F> byte for byte, after two normalisations: the tool version in
 JSON becomes "X", and the absolute path of tests/fixtures/golden (which some messages
-quote) becomes [FIXTURES]. A mismatch prints a unified diff.
+quote, and SARIF's %SRCROOT% as a file URI) becomes [FIXTURES]. A mismatch prints a unified diff.
 
 Usage:
     python3 tests/integration/test_golden.py [-v]
@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import unittest
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -49,6 +50,8 @@ CASES = {
     "pg17-with-pg18-names": (["--pg-version", "17"], ["pg17-with-pg18-names/postgresql.conf"]),
     # ESC, BEL, DEL and a C1 control in values, comments and names: escaped in text output.
     "control-characters": ([], ["control-characters/postgresql.conf"]),
+    # A comment and values with é and emoji before findings: columns in every unit.
+    "non-ascii": ([], ["non-ascii/postgresql.conf"]),
 }
 
 DIAGNOSTIC_KEYS = ["root", "file", "line", "column", "end_line", "end_column", "severity", "fatal",
@@ -79,6 +82,8 @@ def run(name, fmt):
         raise AssertionError(f"{' '.join(argv)}: exit {r.returncode} (expected 0 with "
                              f"--fail-on never)\n{err}")
     for prefix in {os.path.realpath(FIXTURES), os.path.abspath(FIXTURES)}:
+        # SARIF's %SRCROOT% is a file URI of the directory it ran in.
+        out = out.replace("file://" + urllib.parse.quote(prefix) + "/", "file://[FIXTURES]/")
         out = out.replace(prefix + os.sep, "[FIXTURES]/")
     if fmt == "json":
         out, n = TOOL_VERSION.subn(r'\1"X"', out, count=1)

@@ -9,7 +9,10 @@ reporter table's formats other than json, with colours on and off) and of `show`
   SGR sequences (ESC [ ... m) remain once they are removed, nothing else;
 * the concise format keeps one line per diagnostic, each starting with the escaped file
   name, however many newlines that name holds;
-* the JSON format still carries the exact name and values (JSON escapes them itself).
+* the JSON format still carries the exact name and values (JSON escapes them itself), and
+  so do the JSON-based CI formats (sarif, gitlab, rdjson, rdjsonl) for the name, while
+  their messages are escaped as in text; none writes a raw control byte;
+* the markdown format shows the escaped name (written with markdown's own escapes).
 
 Usage: python3 tests/integration/test_text_escaping.py [-v]
 Environment: PGCONFLINT (binary, default /tmp/build-tmp/pgconflint).
@@ -34,6 +37,15 @@ CONTENT = (b"work_mem = '4MB\x1b]0;pwned\x07'\n"
            b"maintenance_work_mem =\t'64\x1b[1m'\n")
 # Bytes a terminal acts on: C0 but tab and newline, DEL, and C1 as UTF-8 (C2 80-9F).
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
+# Formats that are JSON documents (rdjsonl: one per line): JSON escapes what they carry.
+JSON_FORMATS = {"json", "sarif", "gitlab", "rdjson", "rdjsonl"}
+
+
+def markdown(text):
+    """`text` with the backslash escapes the markdown format adds to these strings."""
+    return re.sub(r"([\\\[\]])", r"\\\1", text)
+
+
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
 
 
@@ -47,8 +59,9 @@ class TextEscapingTest(unittest.TestCase):
             f.write(CONTENT)
         r = subprocess.run([PGCONFLINT, "check", "--list-formats"], capture_output=True, text=True,
                            timeout=60, check=True)
-        cls.text_formats = [line.split("\t")[0] for line in r.stdout.splitlines()
-                            if line.split("\t")[0] != "json"]
+        names = [line.split("\t")[0] for line in r.stdout.splitlines()]
+        cls.text_formats = [n for n in names if n not in JSON_FORMATS]
+        cls.json_formats = [n for n in names if n in JSON_FORMATS]
 
     @classmethod
     def tearDownClass(cls):
@@ -77,10 +90,22 @@ class TextEscapingTest(unittest.TestCase):
             for color in ("never", "always"):
                 with self.subTest(format=fmt, color=color):
                     out = self.pgconflint("check", "--no-config", "--format", fmt, "--color", color, NAME)
-                    self.assertIn(ESCAPED_NAME.encode(), out)
-                    self.assertIn(b"4MB\\x1b]0;pwned\\x07", out)
+                    shown = markdown if fmt == "markdown" else (lambda text: text)
+                    self.assertIn(shown(ESCAPED_NAME).encode(), out)
+                    self.assertIn(shown("4MB\\x1b]0;pwned\\x07").encode(), out)
                     rest = SGR.sub(b"", out) if color == "always" else out
                     self.assertEqual(CONTROL.findall(rest), [], out)
+
+    def test_json_formats_write_no_control_byte(self):
+        self.assertLessEqual({"sarif", "gitlab", "rdjson", "rdjsonl"}, set(self.json_formats))
+        for fmt in sorted(set(self.json_formats) - {"json"}):  # json's contract: the exact text
+            with self.subTest(format=fmt):
+                out = self.pgconflint("check", "--no-config", "--format", fmt, NAME)
+                self.assertEqual(CONTROL.findall(out), [], out)
+                docs = [json.loads(x) for x in out.splitlines()] if fmt == "rdjsonl" else [json.loads(out)]
+                text = json.dumps(docs)
+                # The exact name, JSON-escaped (SARIF: percent-encoded in its URI).
+                self.assertTrue(json.dumps(NAME)[1:-1] in text or "evil%0A%1B%5B31mname%07.conf" in text, fmt)
 
     def test_concise_keeps_one_line_per_diagnostic(self):
         lines = self.pgconflint("check", "--no-config", "--format", "concise", NAME).decode().splitlines()

@@ -38,18 +38,5 @@ TEST(DocsTest, RulePagesAreInSyncWithTheRegistry) {
   fs::remove_all(fresh);
 }
 
-TEST(DocsTest, AtomicWriteReplacesWholeFiles) {
-  fs::path dir = fs::temp_directory_path() / ("pgconflint-atomic-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::string error;
-  ASSERT_TRUE(WriteFileAtomically((dir / "f").string(), "first", &error)) << error;
-  ASSERT_TRUE(WriteFileAtomically((dir / "f").string(), "second", &error)) << error;
-  EXPECT_EQ(Slurp(dir / "f"), "second");
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no temp file left";
-  EXPECT_FALSE(WriteFileAtomically((dir / "missing" / "f").string(), "x", &error));
-  EXPECT_NE(error, "");
-  fs::remove_all(dir);
-}
-
 }  // namespace
 }  // namespace pgconflint

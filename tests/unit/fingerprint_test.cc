@@ -45,5 +45,30 @@ TEST(FingerprintTest, RepeatedFindingsAreToldApartAndPathsAreRelative) {
   EXPECT_EQ(Fingerprints(Analyze("/elsewhere/pg/postgresql.conf", o), "/elsewhere")[0], Of("work_mem = 64\n")[0]);
 }
 
+TEST(FingerprintTest, UniqueAcrossTheRootsOfOneReport) {
+  // Two roots that include the same fragment report its finding twice: the
+  // report's fingerprints still differ, while each root's own agree.
+  FakeDisk disk;
+  disk.Write("common/memory.conf", "work_mem = 64\n");
+  disk.Write("a/postgresql.conf", "include '../common/memory.conf'\n");
+  disk.Write("b/postgresql.conf", "include '../common/memory.conf'\n");
+  AnalyzeOptions o;
+  o.catalog = Catalog::ForMajor(18);
+  o.fs = &disk.fs();
+  std::vector<Analysis> report;
+  report.push_back(Analyze("/project/a/postgresql.conf", o));
+  report.push_back(Analyze("/project/b/postgresql.conf", o));
+  std::vector<std::vector<std::string>> f = ReportFingerprints(report, "/project");
+  ASSERT_EQ(f.size(), 2u);
+  ASSERT_EQ(f[0].size(), 1u);
+  ASSERT_EQ(f[1].size(), 1u);
+  EXPECT_NE(f[0][0], f[1][0]);
+  EXPECT_EQ(f[0][0], Fingerprints(report[1], "/project")[0]);
+  EXPECT_EQ(PathBelow("/project/a/x.conf", "/project"), "a/x.conf");
+  EXPECT_EQ(PathBelow("/project/a/x.conf", "/project/"), "a/x.conf");
+  EXPECT_EQ(PathBelow("/projects/x.conf", "/project"), "/projects/x.conf");
+  EXPECT_EQ(PathBelow("/project/x.conf", ""), "/project/x.conf");
+}
+
 }  // namespace
 }  // namespace pgconflint

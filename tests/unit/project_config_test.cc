@@ -1,6 +1,7 @@
 // .pgconflint.toml: every key, every refusal with the FILE:LINE of the key
 // that caused it, and the walk up the directories that finds the file. Files
-// live on the in-memory fake disk.
+// live on the in-memory fake disk. Also the file selection (`include` and
+// `exclude` globs) and which files count as configuration for file-list tools.
 #include "core/project_config.h"
 
 #include <gtest/gtest.h>
@@ -283,6 +284,26 @@ TEST(ProjectConfigTest, FindStopsAtTheRoot) {
   other.Write("/srv/.pgconflint.toml/x", "");
   other.Write("/srv/pg/postgresql.conf", "");
   EXPECT_EQ(FindProjectConfig(other.fs(), "/srv/pg/postgresql.conf"), "");
+}
+
+TEST(ProjectConfigTest, IncludeAndExcludeGlobs) {
+  Loaded l = Load("include = [\"deploy/pg/*.conf\"]\nexclude = [\"legacy/\", \"*.sample.conf\"]\n");
+  ASSERT_TRUE(l.ok) << l.error;
+  const ProjectConfig& c = l.config;
+  EXPECT_TRUE(MatchesGlobs(c, c.exclude, "/project/legacy/a/postgresql.conf"));
+  EXPECT_TRUE(MatchesGlobs(c, c.exclude, "/project/x/y.sample.conf"));
+  EXPECT_FALSE(MatchesGlobs(c, c.exclude, "/project/legacyx/postgresql.conf"));
+  EXPECT_TRUE(IsConfigurationFile(c, "/project/deploy/pg/tuning.conf"));
+  EXPECT_TRUE(IsConfigurationFile(c, "/project/any/postgresql.conf"));
+  EXPECT_TRUE(IsConfigurationFile(c, "/project/any/postgresql.auto.conf"));
+  EXPECT_TRUE(IsConfigurationFile(c, "/project/data/conf.d/10-memory.conf"));
+  EXPECT_FALSE(IsConfigurationFile(c, "/project/nginx/nginx.conf"));
+  EXPECT_FALSE(IsConfigurationFile(c, "/project/myconf.d/x.conf"));
+}
+
+TEST(ProjectConfigTest, GlobsMustBeStrings) {
+  std::string error = Refusal("exclude = [1]\n");
+  EXPECT_NE(error.find("exclude must be an array of non-empty strings"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -1,0 +1,110 @@
+// Rounds of safe fixes over an in-memory overlay.
+#include "cli/fix.h"
+
+#include <iostream>
+#include <map>
+
+#include "cli/common.h"
+#include "core/atomic_write.h"
+#include "report/text.h"
+#include "report/unified_diff.h"
+
+namespace pgconflint::cli {
+namespace {
+
+// A fix that makes another possible (a quoted value, then its unit) needs a
+// new round; real configurations settle in two.
+constexpr int kMaxRounds = 10;
+
+struct FileState {
+  std::string display;   // as the report shows it
+  std::string original;  // the bytes before any fix
+  std::vector<std::string> applied;  // "line: title" of each fix, in order
+};
+
+// One round: the safe fixes of each file, taken from the first analysis that
+// read it (two roots may include one fragment). Returns the fixes applied.
+int Round(const std::vector<Analysis>& analyses, OverlayFileSystem* overlay, std::map<std::string, FileState>* files) {
+  int applied_total = 0;
+  std::map<std::string, bool> done;
+  for (const Analysis& a : analyses) {
+    for (size_t f = 0; f < a.files.size(); ++f) {
+      const LoadedFile& file = a.files[f];
+      if (done[file.abs_path]) continue;
+      std::vector<const Fix*> fixes;
+      std::vector<const Diagnostic*> owners;
+      for (const Diagnostic& d : a.diagnostics)
+        for (const Fix* fix : SafeFixes(d))
+          if (!fix->edits.empty() && fix->edits[0].where.file == static_cast<int>(f)) {
+            fixes.push_back(fix);
+            owners.push_back(&d);
+          }
+      if (fixes.empty()) continue;
+      done[file.abs_path] = true;
+      const std::string& text = file.source.text();
+      // ApplyFixes skips a fix that overlaps an earlier one: keep only those
+      // it takes, so that the list of what changed is exact.
+      std::vector<const Fix*> taken;
+      std::vector<std::string> titles;
+      for (size_t k = 0; k < fixes.size(); ++k) {
+        taken.push_back(fixes[k]);
+        int n = 0;
+        ApplyFixes(text, static_cast<int>(f), taken, &n);
+        if (n < static_cast<int>(taken.size())) {
+          taken.pop_back();
+          continue;
+        }
+        titles.push_back(std::to_string(file.source.LineOf(owners[k]->range.begin)) + ": " + fixes[k]->title);
+      }
+      int applied = 0;
+      std::string fixed = ApplyFixes(text, static_cast<int>(f), taken, &applied);
+      if (!applied || fixed == text) continue;
+      FileState& st = (*files)[file.abs_path];
+      if (st.display.empty()) st = {file.source.path(), text, {}};
+      st.applied.insert(st.applied.end(), titles.begin(), titles.end());
+      overlay->Set(file.abs_path, std::move(fixed));
+      applied_total += applied;
+    }
+  }
+  return applied_total;
+}
+
+}  // namespace
+
+FixOutcome ApplySafeFixes(FixMode mode, OverlayFileSystem* overlay, const std::string& stdin_file,
+                          const std::function<bool()>& relint, std::vector<Analysis>* analyses) {
+  FixOutcome outcome;
+  std::map<std::string, FileState> files;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    int n = Round(*analyses, overlay, &files);
+    if (!n) break;
+    outcome.fixes += n;
+    if (!relint()) {
+      outcome.exit_code = kExitUsage;
+      return outcome;
+    }
+  }
+  for (const auto& [abs, st] : files) {
+    std::string now;
+    std::string error;
+    overlay->Read(abs, &now, &error);
+    if (now == st.original) continue;
+    ++outcome.files;
+    if (mode == FixMode::kDiff) {
+      std::cout << UnifiedDiff(EscapeControls(st.display), st.original, now);
+      continue;
+    }
+    if (abs == stdin_file) {
+      std::cout << now;
+    } else if (!WriteFileAtomically(abs, now, &error)) {
+      PrintError("cannot write the fixed file: " + error);
+      outcome.exit_code = kExitInternal;
+      continue;
+    }
+    for (const std::string& a : st.applied) std::cerr << "fixed " << EscapeControls(st.display) << ":" << a << "\n";
+  }
+  if (!std::cout.flush()) outcome.exit_code = kExitInternal;
+  return outcome;
+}
+
+}  // namespace pgconflint::cli

@@ -1,0 +1,73 @@
+// WriteFileAtomically: whole replacement, permissions kept, links followed,
+// nothing left behind on failure.
+#include "core/atomic_write.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/file_system.h"
+
+namespace pgconflint {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The file's bytes through the project's own reader ("" when unreadable).
+std::string Slurp(const fs::path& p) {
+  std::string text, error;
+  return RealFileSystem().Read(p.string(), &text, &error) == ReadStatus::kOk ? text : "";
+}
+
+class AtomicWriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("pgconflint-atomic-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  size_t Entries() const { return std::distance(fs::directory_iterator(dir_), fs::directory_iterator()); }
+  fs::path dir_;
+};
+
+TEST_F(AtomicWriteTest, ReplacesWholeFiles) {
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically((dir_ / "f").string(), "first", &error)) << error;
+  ASSERT_TRUE(WriteFileAtomically((dir_ / "f").string(), "second", &error)) << error;
+  EXPECT_EQ(Slurp(dir_ / "f"), "second");
+  EXPECT_EQ(Entries(), 1u) << "no temp file left";
+}
+
+TEST_F(AtomicWriteTest, KeepsPermissions) {
+  std::string error;
+  fs::path f = dir_ / "postgresql.conf";
+  ASSERT_TRUE(WriteFileAtomically(f.string(), "a = 1\n", &error)) << error;
+  chmod(f.c_str(), 0640);
+  ASSERT_TRUE(WriteFileAtomically(f.string(), "a = 2\n", &error)) << error;
+  struct stat st;
+  ASSERT_EQ(stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+}
+
+TEST_F(AtomicWriteTest, FollowsSymbolicLinks) {
+  std::string error;
+  fs::path target = dir_ / "real.conf", link = dir_ / "link.conf";
+  ASSERT_TRUE(WriteFileAtomically(target.string(), "old\n", &error)) << error;
+  fs::create_symlink(target, link);
+  ASSERT_TRUE(WriteFileAtomically(link.string(), "new\n", &error)) << error;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(Slurp(target), "new\n");
+}
+
+TEST_F(AtomicWriteTest, FailureLeavesNothing) {
+  std::string error;
+  EXPECT_FALSE(WriteFileAtomically((dir_ / "missing" / "f").string(), "x", &error));
+  EXPECT_NE(error.find("missing/f"), std::string::npos) << error;
+  EXPECT_EQ(Entries(), 0u);
+}
+
+}  // namespace
+}  // namespace pgconflint

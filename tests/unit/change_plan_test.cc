@@ -1,0 +1,127 @@
+// The configuration plan of a change: values (configured and effective),
+// what applying them takes, lines without effect, findings matched by
+// fingerprint (moved lines are not new), the rollout and the memory picture.
+#include "core/change_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "core/analyze.h"
+#include "core/workspace.h"
+
+namespace pgconflint {
+namespace {
+
+constexpr double kGB = 1024.0 * 1024 * 1024;
+
+class ChangePlanTest : public ::testing::Test {
+ protected:
+  // Lints `conf` (and `auto_conf` as postgresql.auto.conf) as /repo/data.
+  Analysis Lint(const std::string& conf, const std::string& auto_conf = "") {
+    OverlayFileSystem fs(nullptr, "/repo");
+    fs.Set("/repo/data/postgresql.conf", conf);
+    if (!auto_conf.empty()) fs.Set("/repo/data/postgresql.auto.conf", auto_conf);
+    WorkspaceOptions o;
+    o.fs = &fs;
+    o.display_base = "/repo";
+    o.pg_version = 18;
+    o.use_config = false;
+    Workspace ws(o);
+    Analysis a;
+    std::string error;
+    EXPECT_TRUE(ws.Lint("data", &a, &error)) << error;
+    return a;
+  }
+  RootChange Compare(const Analysis& before, const Analysis& after, const Profile& profile = Profile()) {
+    return CompareRoot(&before, &after, "/repo", "/repo", {"/repo/data/postgresql.conf"}, profile);
+  }
+};
+
+const ValueChange* Find(const RootChange& r, const char* name) {
+  for (const ValueChange& c : r.values)
+    if (std::string_view(c.param->name) == name) return &c;
+  return nullptr;
+}
+
+TEST_F(ChangePlanTest, ValuesInServerUnitsWithWhatApplyingTakes) {
+  Analysis before = Lint("shared_buffers = '128MB'\n");
+  Analysis after = Lint("shared_buffers = '4GB'\nwork_mem = '64MB'\n");
+  RootChange r = Compare(before, after);
+  const ValueChange* sb = Find(r, "shared_buffers");
+  ASSERT_NE(sb, nullptr);
+  EXPECT_EQ(sb->before, "128MB");
+  EXPECT_EQ(sb->after, "4GB");
+  EXPECT_EQ(sb->applies, "restart");
+  const ValueChange* wm = Find(r, "work_mem");
+  ASSERT_NE(wm, nullptr);
+  EXPECT_EQ(wm->before, "4MB");
+  EXPECT_TRUE(wm->before_default);
+  EXPECT_EQ(wm->applies, "reload (or per session)");
+  EXPECT_EQ(r.rollout.restart.size(), 1u);
+  EXPECT_EQ(r.rollout.reload.size(), 1u);
+}
+
+TEST_F(ChangePlanTest, EffectiveValueWhereTheServerUsesAnother) {
+  // io_combine_limit above io_max_combine_limit is capped by the server.
+  Analysis before = Lint("io_combine_limit = '128kB'\n");
+  Analysis after = Lint("io_combine_limit = '512kB'\n");
+  const ValueChange* c = Find(Compare(before, after), "io_combine_limit");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->after, "512kB");
+  EXPECT_EQ(c->after_effective, "128kB");
+}
+
+TEST_F(ChangePlanTest, OverriddenChangeHasNoEffect) {
+  Analysis before = Lint("max_connections = 100\n", "max_connections = '200'\n");
+  Analysis after = Lint("max_connections = 300\n", "max_connections = '200'\n");
+  RootChange r = Compare(before, after);
+  EXPECT_EQ(Find(r, "max_connections"), nullptr);
+  ASSERT_EQ(r.ineffective.size(), 1u);
+  EXPECT_EQ(r.ineffective[0].parameter, "max_connections");
+  EXPECT_EQ(r.ineffective[0].written, "300");
+  EXPECT_EQ(after.files[r.ineffective[0].winner.file].source.path(), "data/postgresql.auto.conf");
+}
+
+TEST_F(ChangePlanTest, MovedLinesAreNotNewFindings) {
+  Analysis before = Lint("work_mem = 64\nport = 5432\n");
+  Analysis after = Lint("port = 5432\n\n# moved\nwork_mem = 64\n");
+  RootChange r = Compare(before, after);
+  EXPECT_TRUE(r.values.empty());
+  EXPECT_TRUE(r.introduced.empty());
+  EXPECT_TRUE(r.fixed.empty());
+  EXPECT_EQ(r.unchanged.size(), 1u);
+  EXPECT_TRUE(r.rollout.empty());
+}
+
+TEST_F(ChangePlanTest, IntroducedAndFixed) {
+  Analysis before = Lint("work_mem = 64\n");
+  Analysis after = Lint("work_mem = '64kB'\nshared_buffers = 64 MB\n");
+  RootChange r = Compare(before, after);
+  ASSERT_EQ(r.fixed.size(), 1u);
+  EXPECT_EQ(std::string(r.fixed[0].diagnostic->rule->code), "PGC204");
+  ASSERT_FALSE(r.introduced.empty());
+  EXPECT_EQ(std::string(r.introduced[0].diagnostic->rule->code), "PGC001");
+}
+
+TEST_F(ChangePlanTest, MemoryPictureAddsUpAgainstRam) {
+  Profile p;
+  p.ram_bytes = 16 * kGB;
+  Analysis before = Lint("shared_buffers = '4GB'\nwork_mem = '4MB'\nmax_connections = 100\n");
+  Analysis after = Lint("shared_buffers = '4GB'\nwork_mem = '256MB'\nmax_connections = 100\n");
+  RootChange r = Compare(before, after, p);
+  ASSERT_TRUE(r.memory_before && r.memory_after);
+  EXPECT_GT(r.memory_before->free(), 0);
+  EXPECT_LT(r.memory_after->free(), 0);  // 100 x 256MB x 2 nodes alone is 50GB
+  EXPECT_DOUBLE_EQ(r.memory_after->ram, 16 * kGB);
+  EXPECT_NEAR(r.memory_after->headroom, 1.6 * kGB, 1);
+  EXPECT_GT(r.memory_after->parallel, 0) << "parallel workers have their own work_mem";
+}
+
+TEST_F(ChangePlanTest, NewRoot) {
+  Analysis after = Lint("work_mem = '8MB'\n");
+  RootChange r = CompareRoot(nullptr, &after, "/repo", "/repo", {}, Profile());
+  EXPECT_TRUE(r.added);
+  ASSERT_NE(Find(r, "work_mem"), nullptr);
+}
+
+}  // namespace
+}  // namespace pgconflint

@@ -1,0 +1,56 @@
+// Rollouts: groups by context, capped settings held for the restart, and the
+// statements of each source (ALTER SYSTEM, or deployed files).
+#include "core/rollout.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace pgconflint {
+namespace {
+
+const Parameter& P(const char* name) { return *Catalog::ForMajor(18)->Find(name); }
+
+TEST(RolloutTest, GroupsByContext) {
+  Rollout r;
+  AddRolloutStep({&P("shared_buffers"), "128MB", "4GB", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("work_mem"), "4MB", "64MB", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("checkpoint_timeout"), "5min", "15min", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("block_size"), "8192", "8192", ""}, RolloutSource::kFiles, &r);  // internal: left out
+  EXPECT_EQ(r.restart.size(), 1u);
+  EXPECT_EQ(r.reload.size(), 2u);  // files: a user-context parameter is reloaded too
+  EXPECT_TRUE(r.session.empty());
+  Rollout s;
+  AddRolloutStep({&P("work_mem"), "4MB", "64MB", ""}, RolloutSource::kAlterSystem, &s);
+  EXPECT_EQ(s.session.size(), 1u);
+}
+
+TEST(RolloutTest, CappedSettingsWaitForTheRestart) {
+  Rollout r;
+  AddRolloutStep({&P("max_parallel_workers"), "8", "16", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("max_worker_processes"), "8", "16", ""}, RolloutSource::kFiles, &r);
+  WaitForCaps(&r);
+  EXPECT_TRUE(r.reload.empty());
+  EXPECT_EQ(r.restart.size(), 2u);
+}
+
+TEST(RolloutTest, FilesAreDeployedNotAlteredBySql) {
+  Rollout r;
+  AddRolloutStep({&P("work_mem"), "4MB", "64MB", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("shared_buffers"), "128MB", "4GB", ""}, RolloutSource::kFiles, &r);
+  std::ostringstream o;
+  WriteRollout(r, 18, RolloutSource::kFiles, "", o);
+  std::string text = o.str();
+  EXPECT_EQ(text.find("ALTER SYSTEM"), std::string::npos) << text;
+  EXPECT_NE(text.find("1. Deploy the changed files, then reload:\n   work_mem: 4MB -> 64MB\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("SELECT pg_reload_conf();"), std::string::npos);
+  EXPECT_NE(text.find("2. In a restart window (context postmaster):\n   shared_buffers: 128MB -> 4GB\n"),
+            std::string::npos)
+      << text;
+  std::ostringstream sql;
+  WriteRollout(r, 18, RolloutSource::kAlterSystem, "", sql);
+  EXPECT_NE(sql.str().find("ALTER SYSTEM SET shared_buffers"), std::string::npos) << sql.str();
+}
+
+}  // namespace
+}  // namespace pgconflint

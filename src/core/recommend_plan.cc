@@ -20,6 +20,7 @@ struct Step {
   const Cell* cell;
   const Parameter* param;
   std::string now;  // the current value as the plan shows it
+  std::string waits_for;  // a restart-only parameter that caps it ("" when its own context needs the restart)
 };
 
 struct Steps {
@@ -54,7 +55,7 @@ void Consider(const Catalog& cat, const EffectiveConfig& eff, const Cell& c, Ste
   if (!want.ok() || Acceptable(cat, *p, c, now, want)) return;
   std::string shown = now.value_or("");
   if (p->type == VarType::kInteger && p->unit_kind != UnitKind::kNone) shown = FormatWithUnit(strtod(shown.c_str(), nullptr), *p);
-  Step s{&c, p, shown};
+  Step s{&c, p, shown, ""};
   if (p->context == Context::kPostmaster) steps->restart.push_back(s);
   else if (p->context == Context::kUser) steps->session.push_back(s);
   else steps->reload.push_back(s);
@@ -75,9 +76,11 @@ void WaitForCaps(Steps* steps) {
   };
   for (auto* group : {&steps->session, &steps->reload}) {
     for (auto it = group->begin(); it != group->end();) {
-      bool capped = false;
-      for (const auto& [dep, cap] : kCappedBy) capped |= it->cell->parameter == dep && in_restart(cap);
-      if (capped) {
+      const char* capped_by = nullptr;
+      for (const auto& [dep, cap] : kCappedBy)
+        if (it->cell->parameter == dep && in_restart(cap)) capped_by = cap;
+      if (capped_by) {
+        it->waits_for = capped_by;
         steps->restart.push_back(*it);
         it = group->erase(it);
       } else {
@@ -88,8 +91,13 @@ void WaitForCaps(Steps* steps) {
 }
 
 void List(const std::vector<Step>& v, std::ostream& o) {
-  for (const Step& s : v)
-    o << "   " << s.param->name << ": " << s.now << " -> " << s.cell->value << "  (" << s.cell->why << ")\n";
+  for (const Step& s : v) {
+    o << "   " << s.param->name << ": " << s.now << " -> " << s.cell->value << "  (" << s.cell->why << ")";
+    if (!s.waits_for.empty())
+      o << "  [context " << ContextName(s.param->context) << ", but capped by " << s.waits_for
+        << ", which needs the restart]";
+    o << "\n";
+  }
 }
 
 std::string NameList(const std::vector<Step>& v) {
@@ -122,7 +130,9 @@ void WriteSteps(const Recommendation& r, const Steps& st, const char* h, std::os
       << NameList(st.session) << (st.session.empty() || st.reload.empty() ? "" : ", ") << NameList(st.reload) << ");\n\n";
   }
   if (!st.restart.empty()) {
-    o << h << step++ << ". In a restart window (context postmaster):\n";
+    bool capped = std::any_of(st.restart.begin(), st.restart.end(), [](const Step& s) { return !s.waits_for.empty(); });
+    o << h << step++ << ". In a restart window (context postmaster"
+      << (capped ? ", and the settings capped by those" : "") << "):\n";
     List(st.restart, o);
     for (const Step& s : st.restart) o << "     " << AlterSystemStatement(*s.param, s.cell->value) << "\n";
     o << "   before the restart: SELECT name, pending_restart FROM pg_settings WHERE pending_restart;\n"

@@ -105,7 +105,12 @@ void ReportOverriddenByFile(Analysis* a, int file, int by, const std::vector<std
     names += (names.empty() ? "" : ", ") + std::string(s.param ? s.param->name : s.name);
   }
   const bool auto_conf = a->files[by].auto_conf;
-  std::string msg = by_path + (!site ? "" : chain.back().file == file ? " (included here)" : " (included through this line)") +
+  // A file included twice: its second reading overrides the first.
+  const bool itself = a->files[by].abs_path == a->files[file].abs_path;
+  std::string msg = (itself ? "this file is read again later (included twice), and that reading"
+                            : by_path + (!site                      ? ""
+                                         : chain.back().file == file ? " (included here)"
+                                                                     : " (included through this line)")) +
                     " overrides " + std::to_string(pairs.size()) + " setting" + (pairs.size() == 1 ? "" : "s") +
                     " of this file: " + names;
   std::string help = auto_conf ? "ALTER SYSTEM values in postgresql.auto.conf win over this file: change them with "

@@ -38,13 +38,14 @@ bool IsWholeConfiguration(const Analysis& a) {
 Location DefaultLocation(const Analysis& a, std::string_view parameter) {
   const LoadedFile& root = a.files[0];
   const std::string& text = root.source.text();
-  // A commented-out setting of the parameter: "#shared_buffers = 128MB ...".
+  // A commented-out setting of the parameter: "#shared_buffers = 128MB ..."
+  // (the name, then '=': prose that starts with the name is not one).
   for (const CommentLine& c : root.parsed.comments) {
     if (!c.own_line) continue;
     std::string_view body = Trim(root.source.Slice(c.range).substr(1));
-    if (body.size() > parameter.size() && AsciiLower(body.substr(0, parameter.size())) == parameter &&
-        (body[parameter.size()] == ' ' || body[parameter.size()] == '\t' || body[parameter.size()] == '='))
-      return {0, c.range};
+    if (body.size() <= parameter.size() || AsciiLower(body.substr(0, parameter.size())) != parameter) continue;
+    std::string_view rest = Trim(body.substr(parameter.size()));
+    if (!rest.empty() && rest[0] == '=') return {0, c.range};
   }
   // The end of the last line, before a final newline.
   uint32_t end = static_cast<uint32_t>(text.size());

@@ -21,7 +21,8 @@ namespace pgconflint {
 bool IsWholeConfiguration(const Analysis& a);
 
 /// Where a finding about `parameter` at its default goes: the commented-out
-/// line for it in the root file (`#shared_buffers = 128MB`, where a reader
+/// line for it in the root file (`#shared_buffers = 128MB`: the name, then
+/// '='), where a reader
 /// would set it), else the end of the root file's last line (where one would
 /// add it). REQUIRES: a.files non-empty.
 Location DefaultLocation(const Analysis& a, std::string_view parameter);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <utility>
@@ -96,6 +97,7 @@ Analysis SettingsOnly(const Catalog& cat, const std::vector<std::pair<std::strin
 struct Machine {
   double shared_buffers, effective_cache, maintenance, autovacuum_mem, max_wal;
   int autovacuum_workers, worker_processes, parallel_workers, per_gather, parallel_maintenance;
+  int reserved_slots;  // superuser_reserved_connections + reserved_connections (16+), at their defaults
   MemoryModel memory;  // solved: work_mem fits the RAM for the connections
 };
 
@@ -205,8 +207,13 @@ void MemoryCells(const Profile& p, const WorkloadFacts& w, const Machine& m,
   const MemoryModel& mm = m.memory;
   const double sb = m.shared_buffers, wm = mm.work_mem, maint = m.maintenance, avmem = m.autovacuum_mem;
   const double sbf = w.shared_buffers_fraction, ecf = w.effective_cache_fraction;
-  cell({"max_connections", std::to_string(static_cast<int>(mm.connections)), "", "",
-        p.connections ? "the expected concurrent connections (--connections); more clients belong behind a pooler"
+  // With --connections, the clients plus the reserved slots (the memory
+  // model counts the clients); else the workload's connections, all counted.
+  cell({"max_connections", std::to_string(static_cast<int>(mm.connections) + (p.connections ? m.reserved_slots : 0)),
+        "", "",
+        p.connections ? "the expected concurrent connections (--connections) plus the " +
+                            std::to_string(m.reserved_slots) +
+                            " slots reserved for superusers and privileged roles; more clients belong behind a pooler"
                       : "the workload's expected concurrent connections; more clients belong behind a pooler",
         "formula"});
   // The same band shared-buffers-share (PGC602) accepts: 40% of the
@@ -340,6 +347,10 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   auto cell = [&](Cell c) {
     if (cat.Find(c.parameter)) r.machine.push_back(std::move(c));  // else not in this major
   };
+  // The slots max_connections keeps from ordinary clients, at their defaults.
+  m.reserved_slots = 0;
+  for (const char* name : {"superuser_reserved_connections", "reserved_connections"})
+    if (const Parameter* param = cat.Find(name)) m.reserved_slots += std::atoi(param->boot_val);
   MemoryCells(p, w, m, cell);
   WalAndProcessCells(cat, p, w, m, cell);
   const double io_max = ResolvedIoMaxConcurrency(cat, r.machine);

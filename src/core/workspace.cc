@@ -239,6 +239,7 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
   AddRecommendationHints(eo, &a);
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(rules, &a);
+  FoldRelatedFindings(&a);
   a.SortDiagnostics();
   return a;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "core/catalog.h"
 #include "fake_disk.h"
@@ -72,16 +73,23 @@ TEST(WorkspaceTest, MalformedConfigIsAConfigurationError) {
   EXPECT_NE(error.find("unknown key"), std::string::npos) << error;
 }
 
-TEST(WorkspaceTest, UserRulesAreOneEntry) {
-  FakeDisk p;
-  std::string rules = p.Write("policy/org.toml",
-                              "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
-                              "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
-                              "anchor = [\"fsync\"]\n");
-  std::string main = p.Write("postgresql.conf", "fsync = off\n");
+// Options over `p` with one user rule (ORG001, fsync must stay on) loaded
+// from policy/ and the selection `select`.
+WorkspaceOptions WithOrgRule(FakeDisk& p, std::vector<std::string> select) {
+  p.Write("policy/org.toml",
+          "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
+          "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
+          "anchor = [\"fsync\"]\n");
   WorkspaceOptions o = On(p);
   o.rule_paths = {p.dir() + "/policy"};
-  o.select = {"ORG"};
+  o.select = std::move(select);
+  return o;
+}
+
+TEST(WorkspaceTest, UserRulesAreOneEntry) {
+  FakeDisk p;
+  WorkspaceOptions o = WithOrgRule(p, {"ORG"});
+  std::string main = p.Write("postgresql.conf", "fsync = off\n");
   Workspace linter(o);
   Analysis a;
   std::string error;
@@ -263,13 +271,8 @@ TEST(WorkspaceTest, MajorIsInferredFromPgVersion) {
 // A rule file's rule that the selection excludes is said, once.
 TEST(WorkspaceTest, ExcludedUserRuleIsANotice) {
   FakeDisk p;
-  std::string rules = p.Write("policy/org.toml",
-                              "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
-                              "when = \"fsync == false\"\nmessage = \"fsync must stay on\"\nanchor = [\"fsync\"]\n");
+  WorkspaceOptions o = WithOrgRule(p, {"PGC"});
   std::string main = p.Write("postgresql.conf", "fsync = off\n");
-  WorkspaceOptions o = On(p);
-  o.rule_paths = {p.dir() + "/policy"};
-  o.select = {"PGC"};
   Workspace linter(o);
   Analysis a;
   std::string error;

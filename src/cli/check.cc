@@ -156,6 +156,7 @@ int Run(CheckOptions& o) {
   analyses.reserve(targets.size());
   int exit_code = kExitOk;
   int shown_major = 0;
+  std::string shown_reason;
   std::string fail_on = o.fail_on;
   for (const Target& t : targets) {
     Analysis a;
@@ -164,8 +165,14 @@ int Run(CheckOptions& o) {
       return kExitUsage;
     }
     KeepFindingsIn(t, &a);
+    for (const std::string& n : ws.TakeNotices()) std::cerr << "pgconflint: warning: " << n << "\n";
     if (!o.fail_on_option->count() && ws.config().fail_on) fail_on = *ws.config().fail_on;
-    if (!shown_major) shown_major = ws.major().major;
+    if (!shown_major) {
+      shown_major = ws.major().major;
+      shown_reason = ws.major().reason;
+    } else if (ws.major().major != shown_major || ws.major().reason != shown_reason) {
+      shown_reason = "the first root's; the roots differ";
+    }
     if (a.failure != Analysis::Failure::kNone) {
       PrintError(a.failure_message);
       exit_code = std::max(exit_code, a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage);
@@ -180,6 +187,10 @@ int Run(CheckOptions& o) {
   }
   ReportOptions ro;
   ro.pg_version = shown_major ? shown_major : Catalog::DefaultMajor();
+  ro.pg_version_reason = shown_reason == "--pg-version" ? "from --pg-version"
+                         : shown_reason.rfind("the ", 0) == 0 ? shown_reason
+                         : shown_reason.empty()               ? ""
+                                                              : "from " + shown_reason;
   ro.color = UseColor(o.color);
   ro.tool_version = PGCONFLINT_VERSION;
   ro.base_dir = disk.CurrentDirectory();

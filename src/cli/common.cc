@@ -25,7 +25,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
                   "JSON object of the running server's pg_settings (name -> setting), for restart checks");
   sub->add_option("--server-host", o->server_host,
                   "yes: pgconflint runs on the server's host, so locale, time zone and stack checks are "
-                  "authoritative; no: a value this machine refuses is only a warning")
+                  "authoritative; no (the default): a value this machine refuses is a warning, never fatal")
       ->check(CLI::IsMember({"yes", "no"}))
       ->capture_default_str();
   static const char* const kFacts[][2] = {
@@ -39,7 +39,9 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
       {"io-uring", "yes if the kernel, the build and seccomp allow io_uring"},
       {"storage-safe-without-fsync", "yes for throwaway databases and atomic-write storage"},
       {"baseline-measurement", "yes while measuring a baseline with io_method = sync"},
-      {"nodes-per-query", "Sort/hash nodes per query in the memory model (default 2)"},
+      {"data-size", "Size of the databases on disk, e.g. 200GB (the AIO settings matter only when it exceeds memory)"},
+      {"build-features", "Optional libraries of the server's build: liburing, lz4, zstd (comma-separated), or none"},
+      {"nodes-per-query", "Sort/hash nodes per backend in the memory model (default 1)"},
       {"headroom", "Fraction of RAM kept free in the memory model (default 0.1)"},
   };
   for (const auto& f : kFacts) {
@@ -86,6 +88,49 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   return o;
 }
 
+namespace {
+
+// " at line L, column C" of the first byte the JSON reader refuses.
+std::string JsonErrorPosition(const std::string& text) {
+  struct Locator : nlohmann::json_sax<nlohmann::json> {
+    size_t at = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+      at = position;
+      return false;
+    }
+  } locator;
+  try {
+    nlohmann::json::sax_parse(text, &locator);
+  } catch (const std::exception&) {
+    return "";
+  }
+  if (locator.at == 0) return "";
+  size_t offset = std::min(locator.at - 1, text.size()), line = 1, column = 1;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return " at line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+}  // namespace
+
 bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
   RealFileSystem fs;
   std::string text, error;
@@ -93,17 +138,18 @@ bool ReadRunning(const std::string& path, std::map<std::string, std::string>* ou
     PrintError(path + ": " + error);
     return false;
   }
-  try {
-    nlohmann::json j = nlohmann::json::parse(text);
-    if (!j.is_object()) {
-      PrintError(path + ": expected a JSON object of parameter name -> setting");
-      return false;
-    }
-    for (const auto& [k, v] : j.items()) (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  } catch (const std::exception& e) {
-    PrintError(path + ": not valid JSON: " + e.what());
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) {
+    PrintError(path + ": not valid JSON" + JsonErrorPosition(text) +
+               ": expected an object of parameter name -> setting, such as the output of "
+               "SELECT json_object_agg(name, setting) FROM pg_settings");
     return false;
   }
+  if (!j.is_object()) {
+    PrintError(path + ": expected a JSON object of parameter name -> setting");
+    return false;
+  }
+  for (const auto& [k, v] : j.items()) (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
   return true;
 }
 

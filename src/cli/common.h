@@ -30,7 +30,7 @@ struct CommonOptions {
   std::string config;
   std::vector<std::string> rules, select, ignore;
   std::string running_file;
-  std::string server_host = "yes";  // does pgconflint run on the server's host?
+  std::string server_host = "no";  // does pgconflint run on the server's host?
   std::map<std::string, std::string> profile;  // flag name -> value
   std::vector<std::string> tablespaces;
 };

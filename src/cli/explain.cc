@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/catalog.h"
 #include "core/rules.h"
 #include "report/docs.h"
 
@@ -33,7 +34,12 @@ int RunExplain(const ExplainOptions& o) {
   }
   const RuleInfo* r = rules.Find(o.rule);
   if (!r) {
-    PrintError("no rule \"" + o.rule + "\" (see `pgconflint explain --list`)");
+    // A parameter name is a common mistake: point to its catalog entry.
+    if (!MajorsWithParameter(o.rule).empty())
+      PrintError("no rule \"" + o.rule + "\": it is a parameter; `pgconflint params " + o.rule +
+                 "` describes it (type, unit, range, default, majors), and `pgconflint explain --list` lists the rules");
+    else
+      PrintError("no rule \"" + o.rule + "\" (see `pgconflint explain --list`, or `pgconflint params` for parameters)");
     return kExitUsage;
   }
   std::cout << RuleDocMarkdown(*r, rules);

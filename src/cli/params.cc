@@ -123,8 +123,17 @@ int RunParams(const ParamsOptions& o) {
   if (!std::cout.flush()) return kExitInternal;
   for (const std::string& n : unknown) {
     std::string message = "unknown parameter \"" + n + "\" in PostgreSQL " + std::to_string(o.major);
+    std::vector<int> majors = MajorsWithParameter(n);
     std::vector<std::string> s = catalog->Suggest(n, 1);
-    if (!s.empty()) message += " (did you mean \"" + s[0] + "\"?)";
+    if (!majors.empty()) {
+      std::string list;
+      for (int m : majors) list += (list.empty() ? "" : ", ") + std::to_string(m);
+      message += majors.front() > o.major ? " (it exists from PostgreSQL " + std::to_string(majors.front()) + ": "
+                                          : " (it exists in PostgreSQL " + list + ": ";
+      message += "see `pgconflint params --pg-version " + std::to_string(majors.back()) + " " + n + "`)";
+    } else if (!s.empty()) {
+      message += " (did you mean \"" + s[0] + "\"?)";
+    }
     PrintError(message);
   }
   return unknown.empty() ? kExitOk : kExitUsage;

@@ -65,6 +65,11 @@ int RunRecommend(const RecommendOptions& o) {
   if ((o.format == "conf" || o.format == "sql") && !config.profile.storage)
     std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << o.format
               << " output\n";
+  if (!o.plan.empty() && o.format != "table" && o.format != "markdown") {
+    PrintError("--plan prints a rollout as text (--format table) or markdown; --format " + o.format +
+               " is not available with --plan (without --plan, --format " + o.format + " prints the settings)");
+    return kExitUsage;
+  }
   std::string out;
   if (!o.plan.empty()) {
     Workspace ws(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));

@@ -125,16 +125,11 @@ MemoryPicture MemoryPictureOf(const Analysis& a, const Profile& profile) {
   MemoryModel m = MemoryModelOf(eff, profile);
   MemoryPicture p;
   p.shared = m.shared_buffers + m.wal_buffers;
-  p.work = m.connections * m.PerConnection();
-  // Each parallel worker of a query has its own work_mem per node; the
-  // workers running at once are capped by max_parallel_workers and the
-  // worker processes (core/effective.h derives both caps).
-  auto number = [&](const char* name) {
-    std::optional<DerivedValue> d = eff.Derived(name);
-    return d ? d->value.number : eff.Typed(name).number;
-  };
-  double workers = std::min(number("max_parallel_workers"), m.connections * number("max_parallel_workers_per_gather"));
-  p.parallel = std::max(0.0, workers) * m.work_mem * m.nodes_per_query * std::max(1.0, m.hash_mem_multiplier);
+  // The memory model's worst case, every node a hash table (HashTotal):
+  // client connections and the parallel workers that can run at once.
+  double per_backend = m.work_mem * m.nodes_per_query * std::max(1.0, m.hash_mem_multiplier);
+  p.work = m.connections * per_backend;
+  p.parallel = m.parallel_workers * per_backend;
   p.maintenance = m.maintenance_work_mem + m.autovacuum_workers * m.autovacuum_work_mem;
   p.ram = *profile.ram_bytes;
   p.headroom = p.ram - MemoryBudget(profile);
@@ -157,7 +152,7 @@ RootChange CompareRoot(const Analysis* before, const Analysis* after, const std:
   FindIneffective(old, *after, changed, &out);
   for (const ValueChange& c : out.values)
     if (c.before != c.after)  // an effective value follows the change of another parameter
-      AddRolloutStep({c.param, c.before, c.after, ""}, RolloutSource::kFiles, &out.rollout);
+      AddRolloutStep({c.param, c.before, c.after, "", ""}, RolloutSource::kFiles, &out.rollout);
   WaitForCaps(&out.rollout);
   if (profile.ram_bytes) {
     if (old) out.memory_before = MemoryPictureOf(*old, profile);

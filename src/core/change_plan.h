@@ -49,8 +49,8 @@ struct FindingRef {
 /// The worst-case memory of a revision, by part (bytes), against RAM.
 struct MemoryPicture {
   double shared = 0;       // shared_buffers + wal_buffers
-  double work = 0;         // connections x work_mem x nodes x hash_mem_multiplier, + temp_buffers
-  double parallel = 0;     // parallel workers' work_mem: min(max_parallel_workers, connections x per gather) x ...
+  double work = 0;         // connections x work_mem x nodes x hash_mem_multiplier
+  double parallel = 0;     // the memory model's parallel workers x the same
   double maintenance = 0;  // maintenance_work_mem + autovacuum workers x autovacuum_work_mem
   double ram = 0;
   double headroom = 0;     // the profile's share of RAM kept for the OS, in bytes

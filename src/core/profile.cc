@@ -45,7 +45,45 @@ std::string Choices(const Names<E> (&table)[N]) {
   return out;
 }
 
+// The libraries of PostgreSQL's configure options --with-liburing,
+// --with-lz4 and --with-zstd, and the enum values the harvested catalogs list
+// as build-dependent because of them.
+constexpr BuildFeature kBuildFeatures[] = {
+    {"liburing", "io_method", "io_uring"},
+    {"lz4", "default_toast_compression", "lz4"},
+    {"lz4", "wal_compression", "lz4"},
+    {"zstd", "wal_compression", "zstd"},
+};
+
+// "lz4,zstd", "liburing", or "none" (a build without any of them).
+bool ParseBuildFeatures(const std::string& value, std::set<std::string>* out, std::string* why) {
+  if (value == "none") return true;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    std::string f = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    bool known = false;
+    for (const BuildFeature& b : kBuildFeatures) known = known || f == b.name;
+    if (!known) {
+      *why = "expected a comma-separated list of liburing, lz4, zstd, or none";
+      return false;
+    }
+    out->insert(f);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::span<const BuildFeature> BuildFeatures() { return kBuildFeatures; }
+
+const BuildFeature* FeatureFor(std::string_view parameter, std::string_view value) {
+  for (const BuildFeature& b : kBuildFeatures)
+    if (parameter == b.parameter && value == b.value) return &b;
+  return nullptr;
+}
 
 std::string WorkloadName(Workload w) { return NameOf(kWorkloads, w); }
 bool ParseWorkload(const std::string& s, Workload* out) { return Lookup(kWorkloads, s, out); }
@@ -139,6 +177,14 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     if (key == "io-uring") p->io_uring = b;
     else if (key == "storage-safe-without-fsync") p->storage_safe_without_fsync = b;
     else p->baseline_measurement = b;
+  } else if (key == "data-size") {
+    double b;
+    if (!ParseBytes(value, &b, &why)) return refuse(why);
+    p->data_size_bytes = b;
+  } else if (key == "build-features") {
+    std::set<std::string> features;
+    if (!ParseBuildFeatures(value, &features, &why)) return refuse(why);
+    p->build_features = std::move(features);
   } else if (key == "nodes-per-query" || key == "headroom") {
     double d;
     if (!ParseQuantityOf(value, Dim::kNone, &d, &why)) return refuse(why);
@@ -160,6 +206,14 @@ ExprValue NumberOr(const std::optional<T>& v, Dim dim = Dim::kNone) {
   return v ? ExprValue::Number(static_cast<double>(*v), dim) : ExprValue::Null();
 }
 
+// The workload's starting share of RAM for shared_buffers (the recommender
+// assumes mixed when the profile names none).
+ExprValue SharedBuffersFraction(const Profile& p) {
+  const StorageFacts& facts = BuiltinStorageFacts();
+  auto w = facts.workloads.find(WorkloadName(p.workload.value_or(Workload::kMixed)));
+  return w == facts.workloads.end() ? ExprValue::Null() : ExprValue::Number(w->second.shared_buffers_fraction);
+}
+
 // Sorted by name (FindProfileFact's binary search relies on it).
 constexpr ProfileFact kProfileFacts[] = {
     {"baseline_measurement", [](const Profile& p) { return ExprValue::Bool(p.baseline_measurement.value_or(false)); }},
@@ -168,12 +222,18 @@ constexpr ProfileFact kProfileFacts[] = {
        return p.container ? ExprValue::String(ContainerName(*p.container)) : ExprValue::Null();
      }},
     {"cpus", [](const Profile& p) { return NumberOr(p.cpus); }},
+    {"data_size", [](const Profile& p) { return NumberOr(p.data_size_bytes, Dim::kBytes); }},
     {"headroom", [](const Profile& p) { return ExprValue::Number(p.headroom); }},
     {"io_uring", [](const Profile& p) { return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null(); }},
     {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(p.nodes_per_query); }},
     {"os", [](const Profile& p) { return p.os ? ExprValue::String(*p.os) : ExprValue::Null(); }},
     {"ram", [](const Profile& p) { return NumberOr(p.ram_bytes, Dim::kBytes); }},
+    {"shared_buffers_fraction", SharedBuffersFraction},
     {"storage", [](const Profile& p) { return p.storage ? ExprValue::String(StorageName(*p.storage)) : ExprValue::Null(); }},
+    {"storage_io_concurrency_limit",
+     [](const Profile& p) {
+       return p.storage ? ExprValue::Number(p.storage->type().io_concurrency_far_above) : ExprValue::Null();
+     }},
     {"storage_safe_without_fsync",
      [](const Profile& p) { return ExprValue::Bool(p.storage_safe_without_fsync.value_or(false)); }},
     {"workload",

@@ -5,6 +5,7 @@
 #define PGCONFLINT_CORE_PROFILE_H_
 
 #include <map>
+#include <set>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,16 +32,32 @@ struct Profile {
   std::optional<bool> io_uring;                 // kernel + build + seccomp allow io_uring
   std::optional<bool> storage_safe_without_fsync;  // e.g. a throwaway CI database
   std::optional<bool> baseline_measurement;    // io_method=sync on purpose, to measure
+  std::optional<double> data_size_bytes;       // the databases' size on disk (--data-size)
+  /// The optional libraries the server was built with (--build-features:
+  /// liburing, lz4, zstd); nullopt when the profile does not say.
+  std::optional<std::set<std::string>> build_features;
 
   /// Knobs of the memory model (documented in docs/rules/memory-overcommit.md).
-  double nodes_per_query = 2;    // sort/hash nodes a typical query runs at once
+  double nodes_per_query = 1;    // sort/hash nodes a backend runs at once
   double headroom = 0.10;        // RAM kept for the OS and page cache, fraction
 
   bool empty() const {
     return !ram_bytes && !cpus && !storage && tablespaces.empty() && !workload && !connections && !os &&
-           !container && !io_uring && !storage_safe_without_fsync && !baseline_measurement;
+           !container && !io_uring && !storage_safe_without_fsync && !baseline_measurement && !data_size_bytes &&
+           !build_features;
   }
 };
+
+/// The optional libraries --build-features names, and the enum values each
+/// makes available ("liburing": io_method = io_uring).
+struct BuildFeature {
+  const char* name;       // "liburing"
+  const char* parameter;  // "io_method"
+  const char* value;      // "io_uring"
+};
+std::span<const BuildFeature> BuildFeatures();
+/// The feature that makes `value` of `parameter` available, or null.
+const BuildFeature* FeatureFor(std::string_view parameter, std::string_view value);
 
 std::string WorkloadName(Workload w);
 bool ParseWorkload(const std::string& s, Workload* out);

@@ -65,6 +65,9 @@ struct Recommendation {
   std::vector<Cell> autovacuum;    // global autovacuum settings
   std::vector<TableClass> tables;
   std::vector<std::string> sources;  // "key: text" of the sources cited
+  /// Set when the profile's data size fits in effective_cache_size: why the
+  /// asynchronous I/O settings keep their defaults ("" otherwise).
+  std::string data_in_memory;
 };
 
 /// Computes the recommendation for `profile`. It needs the profile's RAM and

@@ -43,7 +43,7 @@ void Consider(const Catalog& cat, const EffectiveConfig& eff, const Cell& c, Rol
   if (!want.ok() || Acceptable(cat, *p, c, now, want)) return;
   std::string shown = now.value_or("");
   if (p->type == VarType::kInteger && p->unit_kind != UnitKind::kNone) shown = FormatWithUnit(strtod(shown.c_str(), nullptr), *p);
-  AddRolloutStep({p, shown, c.value, c.why}, RolloutSource::kAlterSystem, rollout);
+  AddRolloutStep({p, shown, c.value, c.why, ""}, RolloutSource::kAlterSystem, rollout);
 }
 
 }  // namespace

@@ -139,14 +139,15 @@ void WriteMatrix(const Recommendation& r, const std::vector<const StorageRow*>& 
     }
     return;
   }
+  // Transposed: a column per storage type, its name on top.
+  o << "  " << Pad("", 28);
+  for (const StorageRow* row : rows) o << Pad(StorageName(row->storage), 25);
+  o << "\n";
   for (const std::string& p : params) {
     o << "  " << Pad(p, 28);
     for (const StorageRow* row : rows) o << Pad(value_of(row, p), 25);
     o << "\n";
   }
-  o << "  " << Pad("", 28);
-  for (const StorageRow* row : rows) o << Pad(StorageName(row->storage), 25);
-  o << "\n";
 }
 
 void WriteWhy(const std::vector<const StorageRow*>& rows, bool md, std::ostream& o) {

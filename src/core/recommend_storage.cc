@@ -3,11 +3,13 @@
 // per-tablespace options, and autovacuum sized for the data directory's
 // storage and per table size.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/expr.h"
 #include "core/recommend_internal.h"
 #include "core/sql_quote.h"
+#include "core/value.h"
 
 namespace pgconflint::recommend_internal {
 namespace {
@@ -36,9 +38,16 @@ Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max)
   return c;
 }
 
+// io_workers: the storage type's workers per CPU, at least 1, at most one
+// per CPU and 32 (MAX_IO_WORKERS).
+Cell IoWorkersCell(const StorageType& t, int cpus) {
+  int high = std::clamp(cpus, 1, 32);
+  int workers = std::clamp(static_cast<int>(std::ceil(cpus * t.io_workers_per_cpu - 1e-9)), 1, high);
+  return {"io_workers", std::to_string(workers), "1", std::to_string(high), t.io_workers_why, t.io_workers_source};
+}
+
 // io_method, and io_workers when the workers run (18 and later).
 void AddIoMethod(const StorageType& t, const Profile& p, std::vector<Cell>* cells) {
-  const int cpus = *p.cpus;
   Cell method = StartingCell(t, "io_method");
   bool uring = p.io_uring.value_or(false) && t.high_latency && (!p.os || *p.os == "linux");
   if (uring) {
@@ -47,13 +56,7 @@ void AddIoMethod(const StorageType& t, const Profile& p, std::vector<Cell>* cell
     method.why = "io_uring is available and the storage is high-latency: the candidate to measure, with worker as the rollback";
   }
   cells->push_back(method);
-  if (uring) return;
-  int low = std::min(3, 2 * cpus);
-  int workers = std::clamp((cpus + 3) / 4, low, 32);
-  cells->push_back({"io_workers", std::to_string(workers), std::to_string(low),
-                    std::to_string(std::max(workers, std::min(32, cpus))),
-                    "about one I/O worker per 4 CPUs, at least 3: more workers than CPUs only add context switches",
-                    "measured-combine"});
+  if (!uring) cells->push_back(IoWorkersCell(t, *p.cpus));
 }
 
 // io_combine_limit within what the major allows, and io_max_combine_limit
@@ -70,8 +73,33 @@ void AddCombineLimit(const StorageType& t, const Catalog& cat, std::vector<Cell>
                       "docs-aio"});
 }
 
-StorageRow RowFor(Storage s, const Catalog& cat, const Profile& p, double io_max) {
+// When the data fits in memory, reads rarely reach the storage: the
+// asynchronous I/O settings keep PostgreSQL's defaults, and random reads
+// cost about what sequential ones do (the documentation of random_page_cost).
+void KeepIoDefaults(const Catalog& cat, const std::string& reason, std::vector<Cell>* cells) {
+  for (Cell& c : *cells) {
+    const Parameter* p = cat.Find(c.parameter);
+    if (c.parameter == "random_page_cost") {
+      c.max = c.value;
+      c.min = c.value = "1.1";
+      c.why = reason + ": reads are served from memory, where random ones cost about what sequential ones do";
+      c.source = "docs-query";
+      continue;
+    }
+    if (!p || c.parameter == "seq_page_cost" || c.parameter == "io_max_combine_limit") continue;
+    c.value = p->type == VarType::kInteger && p->unit_kind != UnitKind::kNone
+                  ? FormatWithUnit(strtod(p->boot_val, nullptr), *p)
+                  : std::string(p->boot_val);
+    c.min = c.max = "";
+    c.why = reason + ": reads rarely reach the storage, so this asynchronous I/O setting changes little; "
+                     "PostgreSQL's default is kept";
+    c.source = "docs-resource";
+  }
+}
+
+StorageRow RowFor(Storage s, const Catalog& cat, const Recommendation& r, double io_max) {
   const StorageType& t = s.type();
+  const Profile& p = r.profile;
   StorageRow row{s, t.title, {}, t.scheduler, t.mount, t.notes};
   for (const char* param : {"effective_io_concurrency", "maintenance_io_concurrency"})
     row.cells.push_back(CappedIoConcurrency(t, param, io_max));
@@ -79,6 +107,7 @@ StorageRow RowFor(Storage s, const Catalog& cat, const Profile& p, double io_max
   row.cells.push_back(StartingCell(t, "seq_page_cost"));
   if (cat.major() >= 18) AddIoMethod(t, p, &row.cells);
   if (cat.Find("io_combine_limit")) AddCombineLimit(t, cat, &row.cells);
+  if (!r.data_in_memory.empty()) KeepIoDefaults(cat, r.data_in_memory, &row.cells);
   return row;
 }
 
@@ -146,7 +175,7 @@ TableClass TableClassFor(const SizeClass& c, const std::string& wl, const Storag
 void AddStorage(const Catalog& cat, double io_max, Recommendation* r) {
   const Profile& p = r->profile;
   for (Storage s : Storage::All()) {
-    r->matrix.push_back(RowFor(s, cat, p, io_max));
+    r->matrix.push_back(RowFor(s, cat, *r, io_max));
     if (p.storage && *p.storage == s) r->selected = static_cast<int>(r->matrix.size() - 1);
   }
   for (const auto& [name, storage] : p.tablespaces) r->tablespaces.push_back(TablespaceFor(name, storage, r->matrix));
@@ -154,9 +183,9 @@ void AddStorage(const Catalog& cat, double io_max, Recommendation* r) {
 
 void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* r) {
   r->autovacuum.push_back({"autovacuum_vacuum_cost_limit", std::to_string(data.autovacuum_cost_limit), "", "",
-                           "the I/O budget per round; the default 200 (via vacuum_cost_limit) is sized for spinning disks",
-                           "docs-vacuum"});
-  r->autovacuum.push_back({"autovacuum_vacuum_cost_delay", "2ms", "", "", "the default since PostgreSQL 12 (20ms in 11 and earlier, as older tuning guides still say)", "docs-vacuum"});
+                           data.autovacuum_cost_limit_why + " (" + data.name + ")", "docs-vacuum-cost"});
+  r->autovacuum.push_back({"autovacuum_vacuum_cost_delay", "2ms", "", "",
+                           "the default since PostgreSQL 12; 20ms was the default in 11 and earlier", "release-12"});
   // From 18, autovacuum_vacuum_max_threshold caps the trigger (0: no cap).
   const double max_threshold = BootValue(cat, "autovacuum_vacuum_max_threshold");
   static const SizeClass kClasses[] = {{"~1M rows", 1e6, 0.05, 0.1, 0.1},

@@ -22,6 +22,14 @@ bool AlreadyReported(const Analysis& a, const RuleInfo& rule, const Setting& s) 
   return false;
 }
 
+// Whether the server would refuse a line of the parameter (then no hint
+// reasons from its value).
+bool Refused(const Analysis& a, const Parameter& p) {
+  for (const Setting& s : a.settings)
+    if (s.param == &p && !s.ignored && !s.problem.empty()) return true;
+  return false;
+}
+
 // Whether the setting's value lies outside the cell's min .. max.
 bool Outside(const Catalog& cat, const Setting& s, const Cell& c) {
   const Parameter& param = *s.param;
@@ -52,13 +60,15 @@ void AddRecommendationHints(const EngineOptions& o, Analysis* a) {
   for (const Cell& c : rec.matrix[rec.selected].cells) {
     if (c.min.empty() || c.max.empty() || (c.parameter == "io_workers" && !cpus_known)) continue;
     const Setting* s = eff.SettingFor(c.parameter);
-    if (!s || !s->param || !s->value || !Outside(*a->catalog, *s, c) || AlreadyReported(*a, *rule, *s)) continue;
+    if (!s || !s->param || !s->value || Refused(*a, *s->param)) continue;
+    if (!Outside(*a->catalog, *s, c) || AlreadyReported(*a, *rule, *s)) continue;
     a->diagnostics.push_back(MakeDiagnostic(
         *rule, {s->file, {s->name_range.begin, s->value_range.end}},
         std::string(s->param->name) + " = " + s->raw + " is outside the range recommended for " + storage +
             " storage (" + c.min + " .. " + c.max + ", start at " + c.value + "): " + c.why,
         "see `pgconflint recommend --storage " + storage +
-            "`; measure before and after (pg_stat_io); silence with recommendation-hints = false",
+            "`; measure before and after with pg_stat_io (track_io_timing = on for its timings); silence with "
+            "recommendation-hints = false",
         s->param->name));
   }
 }

@@ -12,6 +12,9 @@ void List(const std::vector<RolloutStep>& v, std::ostream& o) {
   for (const RolloutStep& s : v) {
     o << "   " << s.param->name << ": " << s.now << " -> " << s.value;
     if (!s.why.empty()) o << "  (" << s.why << ")";
+    if (!s.waits_for.empty())
+      o << "  [context " << ContextName(s.param->context) << ", but capped by " << s.waits_for
+        << ", which needs the restart]";
     o << "\n";
   }
 }
@@ -23,7 +26,9 @@ std::string NameList(const std::vector<RolloutStep>& v) {
 }
 
 void WriteRestart(const Rollout& r, int major, RolloutSource source, const std::string& heading, std::ostream& o) {
-  o << heading << ". In a restart window (context postmaster):\n";
+  bool capped = std::any_of(r.restart.begin(), r.restart.end(), [](const RolloutStep& s) { return !s.waits_for.empty(); });
+  o << heading << ". In a restart window (context postmaster" << (capped ? ", and the settings capped by those" : "")
+    << "):\n";
   List(r.restart, o);
   if (source == RolloutSource::kAlterSystem)
     for (const RolloutStep& s : r.restart) o << "     " << AlterSystemStatement(*s.param, s.value) << "\n";
@@ -65,9 +70,11 @@ void WaitForCaps(Rollout* r) {
   };
   for (auto* group : {&r->session, &r->reload}) {
     for (auto it = group->begin(); it != group->end();) {
-      bool capped = false;
-      for (const auto& [dep, cap] : kCappedBy) capped |= std::string_view(it->param->name) == dep && in_restart(cap);
-      if (capped) {
+      const char* capped_by = nullptr;
+      for (const auto& [dep, cap] : kCappedBy)
+        if (std::string_view(it->param->name) == dep && in_restart(cap)) capped_by = cap;
+      if (capped_by) {
+        it->waits_for = capped_by;
         r->restart.push_back(*it);
         it = group->erase(it);
       } else {

@@ -21,6 +21,7 @@ struct RolloutStep {
   std::string now;    // the current value as shown ("4MB")
   std::string value;  // the new value, postgresql.conf spelling ("'64MB'")
   std::string why;    // shown after the change; may be empty
+  std::string waits_for;  // set by WaitForCaps: the restart-only parameter that caps it
 };
 
 struct Rollout {

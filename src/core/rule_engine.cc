@@ -1,14 +1,17 @@
 // The rule engine. Declarative rules come first; custom evaluators are listed
-// in kEvaluators, one function each.
+// in kEvaluators, one function each. No rule reasons from a value the server
+// would refuse: such a parameter reads as unknown (null), and so do the
+// derived values and the memory model, which combine several parameters.
 #include "core/rule_engine.h"
 
 #include <cmath>
-#include <mutex>
-#include <unordered_map>
 #include <cstring>
+#include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/expr.h"
+#include "core/finding_placement.h"
 #include "core/memory_model.h"
 #include "core/rule_names.h"
 #include "core/value.h"
@@ -34,15 +37,18 @@ const CompiledExpr* AnchorGuard(const std::string& text) {
 
 // Where a rule's diagnostic goes: the deciding line of the first anchor
 // parameter that a file sets and whose guard (after '|') holds; else of any
-// parameter the condition reads.
+// parameter the condition reads. Null when no line sets any of them: then
+// *about is the parameter the finding is about (the first anchor, else the
+// first parameter the condition reads).
 const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const EffectiveConfig& eff,
-                          const ExprEnv& env) {
+                          const ExprEnv& env, std::string* about) {
   std::string_view anchors = rule.anchor;
   while (!anchors.empty()) {
     size_t nl = anchors.find('\n');
     std::string_view a = anchors.substr(0, nl);
     anchors = nl == std::string_view::npos ? std::string_view() : anchors.substr(nl + 1);
     size_t bar = a.find('|');
+    if (about->empty()) *about = std::string(a.substr(0, bar));
     const Setting* s = eff.SettingFor(a.substr(0, bar));
     if (!s) continue;
     if (bar != std::string_view::npos) {
@@ -55,21 +61,36 @@ const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const 
     for (const std::string& id : cond->identifiers()) {
       std::string_view n = id;
       if (StartsWith(n, "effective.")) n.remove_prefix(10);
+      if (about->empty() && eff.catalog().Find(n)) *about = std::string(n);
       if (const Setting* s = eff.SettingFor(n)) return s;
     }
   return nullptr;
 }
 
+// Adds a finding at `at`, or, when no line sets what it is about, a finding
+// about `about`'s default: only for a whole configuration, placed where a
+// reader would set it, and as information (the defaults are untuned, not a
+// mistake of the file).
 void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string message, std::string help,
-          std::string parameter) {
+          std::string parameter, const std::string& about = "") {
   Location where;
+  bool about_default = false;
   if (at) {
     where = {at->file, {at->name_range.begin, at->value_range.end}};
     if (parameter.empty()) parameter = at->param ? at->param->name : at->name;
-  } else if (!a->files.empty()) {
-    where = {0, {0, 0}};  // no line sets the parameters: the defaults are at fault, report at the root file
+  } else {
+    if (a->files.empty() || !IsWholeConfiguration(*a)) return;
+    if (parameter.empty()) parameter = about;
+    where = DefaultLocation(*a, parameter);
+    about_default = true;
+    if (!parameter.empty())
+      message += where.range.begin == where.range.end
+                     ? " (the default: no line of this configuration sets " + parameter + ")"
+                     : " (the default: this line is commented out, and no other line sets " + parameter + ")";
   }
-  a->diagnostics.push_back(MakeDiagnostic(rule, where, std::move(message), std::move(help), std::move(parameter)));
+  Diagnostic d = MakeDiagnostic(rule, where, std::move(message), std::move(help), std::move(parameter));
+  if (about_default && d.severity == Severity::kWarning) d.severity = Severity::kInfo;
+  a->diagnostics.push_back(std::move(d));
 }
 
 // --- Custom evaluators ------------------------------------------------------
@@ -79,11 +100,21 @@ using Evaluator = void (*)(const RuleInfo&, const RuleEnv&, const EffectiveConfi
 
 std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
 
+// A value as `postgres -C` prints it, shown with its unit where it has one.
+std::string Shown(const Parameter& p, const std::string& value) {
+  if (p.type != VarType::kInteger || p.unit_kind == UnitKind::kNone) return value;
+  char* end = nullptr;
+  double v = strtod(value.c_str(), &end);
+  return end && *end == '\0' && end != value.c_str() ? FormatWithUnit(v, p) : value;
+}
+
 // Worst-case memory (core/memory_model.h) against the profile's RAM, with the breakdown.
-void MemoryOvercommit(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff,
-                      const EngineOptions& o, Analysis* a) {
+void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveConfig& eff, const EngineOptions& o,
+                      Analysis* a) {
   const Profile& p = *o.profile;
   if (!p.ram_bytes) return;
+  for (const char* input : MemoryModelInputs())
+    if (env.Refused(input)) return;
   MemoryModel model = MemoryModelOf(eff, p);
   double total = model.Total();
   double budget = MemoryBudget(p);
@@ -98,31 +129,107 @@ void MemoryOvercommit(const RuleInfo& rule, const RuleEnv&, const EffectiveConfi
   Emit(a, rule, at, m.str(),
        "lower work_mem (set it per role or per query where big sorts need it), use a connection pooler to "
        "cap connections, or set --connections to the real concurrency",
-       "work_mem");
+       at ? std::string(at->param->name) : "work_mem");
 }
 
-// Postmaster-context parameters set through ALTER SYSTEM (postgresql.auto.conf),
-// or differing from what the running server reports, need a restart.
+// Postmaster-context parameters whose file value differs from what the
+// running server uses (with --running), comparing resolved values where the
+// file asks for an automatic one (wal_buffers = -1).
+void RestartPending(const RuleInfo& rule, const EffectiveConfig& eff, const std::map<std::string, std::string>& running,
+                    Analysis* a) {
+  for (const Setting& s : a->settings) {
+    if (!s.applied || !s.param || s.param->context != Context::kPostmaster || !s.value) continue;
+    if (&s != eff.SettingFor(s.param->name)) continue;  // only the deciding line
+    auto it = running.find(s.param->name);
+    if (it == running.end() || it->second == *s.value) continue;
+    std::optional<DerivedValue> derived = eff.Derived(s.param->name);
+    if (derived && *s.value == "-1" && TypedValue(*s.param, it->second).number == derived->value.number) continue;
+    Emit(a, rule, &s,
+         std::string(s.param->name) + " is " + Shown(*s.param, *s.value) + " in the file but the running server uses " +
+             Shown(*s.param, it->second) + ": a reload will not apply it (context postmaster)",
+         "schedule a restart; until then pg_settings.pending_restart is true", s.param->name);
+  }
+}
+
+// Without running values: per postgresql.auto.conf, one finding listing the
+// postmaster-context parameters ALTER SYSTEM wrote, which only a restart
+// applies (whether one is pending cannot be known from the file).
+void RestartNeededForAlterSystem(const RuleInfo& rule, const EffectiveConfig& eff, Analysis* a) {
+  std::map<int, std::vector<const Setting*>> by_file;
+  for (const Setting& s : a->settings)
+    if (s.applied && s.param && s.param->context == Context::kPostmaster && a->files[s.file].auto_conf &&
+        &s == eff.SettingFor(s.param->name))
+      by_file[s.file].push_back(&s);
+  for (const auto& [file, list] : by_file) {
+    std::string names;
+    for (const Setting* s : list) names += (names.empty() ? "" : ", ") + std::string(s->param->name);
+    std::string message =
+        list.size() == 1 ? names + " was set with ALTER SYSTEM, but its context is postmaster: pg_reload_conf() does "
+                                   "not apply it, only a restart does"
+                         : std::to_string(list.size()) + " parameters set with ALTER SYSTEM have context postmaster (" +
+                               names + "): pg_reload_conf() does not apply them, only a restart does";
+    Emit(a, rule, list[0], message,
+         "if the server has not been restarted since, restart it; SELECT name FROM pg_settings WHERE pending_restart "
+         "tells (or pass the running values with --running)",
+         list[0]->param->name);
+    Diagnostic& d = a->diagnostics.back();
+    d.severity = Severity::kInfo;
+    for (size_t i = 1; i < list.size(); ++i)
+      d.notes.push_back({{list[i]->file, {list[i]->name_range.begin, list[i]->value_range.end}},
+                         std::string(list[i]->param->name) + " (context postmaster)"});
+  }
+}
+
 void RestartRequired(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions& o,
                      Analysis* a) {
+  if (o.running) RestartPending(rule, eff, *o.running, a);
+  else RestartNeededForAlterSystem(rule, eff, a);
+}
+
+// enable_* planner methods turned off for every session.
+void PlannerMethodDisabled(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions&,
+                           Analysis* a) {
   for (const Setting& s : a->settings) {
-    if (!s.applied || !s.param || s.param->context != Context::kPostmaster) continue;
-    if (&s != eff.SettingFor(s.param->name)) continue;  // only the deciding line
-    if (o.running) {
-      auto it = o.running->find(s.param->name);
-      if (it == o.running->end() || !s.value || it->second == *s.value) continue;
-      Emit(a, rule, &s,
-           std::string(s.param->name) + " is " + FormatWithUnit(strtod(s.value->c_str(), nullptr), *s.param) +
-               " in the file but the running server uses " + it->second +
-               ": a reload will not apply it (context postmaster)",
-           "schedule a restart; until then pg_settings.pending_restart is true", s.param->name);
-    } else if (a->files[s.file].auto_conf) {
-      Emit(a, rule, &s,
-           std::string(s.param->name) + " was set with ALTER SYSTEM but its context is postmaster: "
-               "pg_reload_conf() does not apply it",
-           "restart the server, then check SELECT name, setting, pending_restart FROM pg_settings WHERE "
-           "pending_restart",
+    if (!s.applied || !s.param || s.param->type != VarType::kBool || !s.value || *s.value != "off") continue;
+    std::string_view name = s.param->name;
+    if (!StartsWith(name, "enable_") || std::string_view(s.param->boot_val) != "on") continue;
+    if (&s != eff.SettingFor(name)) continue;
+    Emit(a, rule, &s,
+         std::string(name) + " is off for every session: the planner avoids these plans wherever another plan "
+                             "exists, however much cheaper they would be (" + s.param->short_desc + ")",
+         "remove it from the configuration; to compare plans, SET " + std::string(name) +
+             " = off in one session, or per role or database where a workload needs it",
+         std::string(name));
+  }
+}
+
+// Enum values that exist only in builds with an optional library
+// (io_method = io_uring, wal_compression = lz4...), against the build
+// features the profile states.
+void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig&, const EngineOptions& o,
+                         Analysis* a) {
+  const std::optional<std::set<std::string>>& features = o.profile->build_features;
+  for (const Setting& s : a->settings) {
+    if (s.ignored || !s.param || !s.value || s.param->type != VarType::kEnum) continue;
+    const BuildFeature* f = FeatureFor(s.param->name, *s.value);
+    if (!f) continue;
+    std::string what = std::string(s.param->name) + " = " + *s.value + " needs a server built with " + f->name +
+                       " (configure --with-" + f->name + ")";
+    if (features && features->count(f->name)) continue;
+    if (features) {
+      Emit(a, rule, &s, what + ", and the profile says this build lacks it: PostgreSQL refuses to start",
+           "use a value every build has, or a server built with " + std::string(f->name) +
+               " (pg_config --configure lists the options it was built with)",
            s.param->name);
+      a->diagnostics.back().fatal = true;
+    } else {
+      Emit(a, rule, &s, what + ": a build without it refuses the value and does not start",
+           "check the server's build (pg_config --configure), and state it with --build-features (e.g. lz4,zstd "
+           "or none) to have this checked",
+           s.param->name);
+      Diagnostic& d = a->diagnostics.back();
+      d.severity = Severity::kInfo;
+      d.fatal = false;
     }
   }
 }
@@ -132,30 +239,59 @@ struct NamedEvaluator {
   Evaluator fn;
 };
 constexpr NamedEvaluator kEvaluators[] = {
+    {"build-dependent-value", BuildDependentValue},
     {"memory-overcommit", MemoryOvercommit},
+    {"planner-method-disabled", PlannerMethodDisabled},
     {"restart-required", RestartRequired},
     // "recommendation" (PGC703) runs after the rules, above both this engine
     // and the recommender: core/recommendation_hints.h.
 };
 
-// build.FACT: the build lists the value (true), lists it as depending on the
-// build (null: the profile must say), or does not know it (false).
-ExprValue BuildOffers(const Catalog& catalog, const BuildFact& fact) {
-  const Parameter* p = catalog.Find(fact.parameter);
+}  // namespace
+
+RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running)
+    : eff_(eff), profile_(profile), running_(running) {
+  // A parameter whose applied line has a value the server refuses: the
+  // server would not start, so nothing is reasoned from it.
+  for (const Setting& s : eff.analysis().settings)
+    if (s.param && !s.ignored && !s.problem.empty()) refused_.insert(s.param->name);
+}
+
+bool RuleEnv::IsSet(std::string_view name) const { return eff_.SettingFor(name) != nullptr; }
+
+bool RuleEnv::Refused(std::string_view name) const {
+  const Parameter* p = eff_.catalog().Find(name);
+  return p && refused_.count(p->name);
+}
+
+// build.FACT: what the profile's --build-features say; else whether the
+// catalog lists the value (true), lists it as depending on the build (null:
+// the profile must say), or does not know it (false).
+ExprValue RuleEnv::BuildOffers(const BuildFact& fact) const {
+  const Parameter* p = eff_.catalog().Find(fact.parameter);
   if (!p) return ExprValue::Bool(false);
   for (const char* e : p->enumvals)
     if (std::string_view(e) == fact.value) return ExprValue::Bool(true);
   for (const char* e : p->build_dependent_enumvals)
-    if (std::string_view(e) == fact.value) return ExprValue::Null();
+    if (std::string_view(e) == fact.value) {
+      const BuildFeature* f = FeatureFor(fact.parameter, fact.value);
+      if (f && profile_.build_features) return ExprValue::Bool(profile_.build_features->count(f->name) > 0);
+      return ExprValue::Null();
+    }
   return ExprValue::Bool(false);
 }
 
-}  // namespace
-
-RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running)
-    : eff_(eff), profile_(profile), running_(running) {}
-
-bool RuleEnv::IsSet(std::string_view name) const { return eff_.SettingFor(name) != nullptr; }
+ExprValue RuleEnv::MemoryValue(std::string_view name) const {
+  for (const char* input : MemoryModelInputs())
+    if (Refused(input)) return ExprValue::Null();
+  MemoryModel m = MemoryModelOf(eff_, profile_);
+  if (name == "worst_case") return ExprValue::Number(m.Total(), Dim::kBytes);
+  if (name == "hash_worst_case") return ExprValue::Number(m.HashTotal(), Dim::kBytes);
+  if (name == "backends") return ExprValue::Number(m.Backends());
+  if (name == "nodes_per_query") return ExprValue::Number(m.nodes_per_query);
+  if (name == "budget" && profile_.ram_bytes) return ExprValue::Number(MemoryBudget(profile_), Dim::kBytes);
+  return ExprValue::Null();
+}
 
 ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
   // The kinds of names and their tables are in core/rule_names.h, shared with
@@ -168,6 +304,8 @@ ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
       if (const ProfileFact* f = FindProfileFact(rest)) return f->value(profile_);
       break;
     case NameKind::kEffective:
+      // Derived values combine several parameters: unknown when any is refused.
+      if (!refused_.empty()) return ExprValue::Null();
       if (auto d = eff_.Derived(rest)) return d->value;
       return eff_.Typed(rest);
     case NameKind::kRunning: {
@@ -177,10 +315,11 @@ ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
       return it == running_->end() ? ExprValue::Null() : TypedValue(*param, it->second);
     }
     case NameKind::kBuild:
-      if (const BuildFact* f = FindBuildFact(rest)) return BuildOffers(eff_.catalog(), *f);
+      if (const BuildFact* f = FindBuildFact(rest)) return BuildOffers(*f);
       break;
+    case NameKind::kMemory: return MemoryValue(rest);
     case NameKind::kParameter:
-      if (eff_.catalog().Find(name)) return eff_.Typed(name);
+      if (eff_.catalog().Find(name)) return Refused(name) ? ExprValue::Null() : eff_.Typed(name);
       *known = !MajorsWithParameter(name).empty();
       return ExprValue::Null();
   }
@@ -202,8 +341,9 @@ void RunRules(const EngineOptions& o, Analysis* a) {
     }
     const CompiledExpr* cond = o.rules->Condition(rule);
     if (!cond || !cond->Eval(env).is_true()) continue;
-    const Setting* at = FindAnchor(*rule, cond, eff, env);
-    Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "");
+    std::string about;
+    const Setting* at = FindAnchor(*rule, cond, eff, env, &about);
+    Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "", about);
   }
 }
 

@@ -5,11 +5,13 @@
 #define PGCONFLINT_CORE_RULE_ENGINE_H_
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "core/analysis.h"
 #include "core/effective.h"
 #include "core/profile.h"
+#include "core/rule_names.h"
 #include "core/rules.h"
 
 namespace pgconflint {
@@ -34,11 +36,19 @@ class RuleEnv : public ExprEnv {
           const std::map<std::string, std::string>* running);
   ExprValue Lookup(std::string_view name, bool* known) const override;
   bool IsSet(std::string_view name) const override;
+  /// Whether the server would refuse the value of parameter `name` (its
+  /// applied line is invalid): rules read it, and what derives from it, as
+  /// unknown.
+  bool Refused(std::string_view name) const;
 
  private:
+  ExprValue BuildOffers(const BuildFact& fact) const;
+  ExprValue MemoryValue(std::string_view name) const;
+
   const EffectiveConfig& eff_;
   const Profile& profile_;
   const std::map<std::string, std::string>* running_;
+  std::set<std::string> refused_;  // canonical parameter names
 };
 
 }  // namespace pgconflint

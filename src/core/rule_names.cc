@@ -15,7 +15,8 @@ struct Prefix {
 constexpr Prefix kPrefixes[] = {{"profile.", NameKind::kProfile},
                                 {"effective.", NameKind::kEffective},
                                 {"running.", NameKind::kRunning},
-                                {"build.", NameKind::kBuild}};
+                                {"build.", NameKind::kBuild},
+                                {"memory.", NameKind::kMemory}};
 constexpr char kPgMajor[] = "pg.major";
 
 // In name order.
@@ -25,12 +26,33 @@ constexpr const char* kDerivedValues[] = {
     "max_parallel_workers_per_gather", "vacuum_buffer_usage_limit", "wal_buffers",
 };
 
-constexpr BuildFact kBuildFacts[] = {{"io_uring", "io_method", "io_uring"}};
+// In name order; rule_engine.cc evaluates exactly these.
+constexpr const char* kMemoryNames[] = {"backends", "budget", "hash_worst_case", "nodes_per_query", "worst_case"};
+
+// In name order.
+constexpr BuildFact kBuildFacts[] = {
+    {"io_uring", "io_method", "io_uring"},
+    {"lz4", "wal_compression", "lz4"},
+    {"zstd", "wal_compression", "zstd"},
+};
 
 // In name order; profile.cc evaluates exactly these (tests/unit/profile_test.cc).
 constexpr const char* kProfileFactNames[] = {
-    "baseline_measurement", "connections", "container", "cpus",    "headroom", "io_uring",
-    "nodes_per_query",      "os",          "ram",       "storage", "storage_safe_without_fsync", "workload",
+    "baseline_measurement",
+    "connections",
+    "container",
+    "cpus",
+    "data_size",
+    "headroom",
+    "io_uring",
+    "nodes_per_query",
+    "os",
+    "ram",
+    "shared_buffers_fraction",
+    "storage",
+    "storage_io_concurrency_limit",
+    "storage_safe_without_fsync",
+    "workload",
 };
 
 bool IsProfileFactName(std::string_view name) {
@@ -92,6 +114,8 @@ bool IsDerivedValueName(std::string_view name) {
                             [](std::string_view a, std::string_view b) { return a < b; });
 }
 
+std::span<const char* const> MemoryModelNames() { return kMemoryNames; }
+
 std::span<const BuildFact> BuildFacts() { return kBuildFacts; }
 
 const BuildFact* FindBuildFact(std::string_view name) {
@@ -139,6 +163,11 @@ bool CheckRuleName(std::string_view name, const ParameterNames& parameters, std:
       if (FindBuildFact(rest)) return true;
       for (const BuildFact& f : kBuildFacts) s.Consider(f.name);
       return Refuse(error, "unknown build fact", name, prefix, s);
+    case NameKind::kMemory:
+      for (const char* m : kMemoryNames)
+        if (rest == m) return true;
+      for (const char* m : kMemoryNames) s.Consider(m);
+      return Refuse(error, "unknown memory model value", name, prefix, s);
   }
   return false;
 }

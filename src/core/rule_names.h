@@ -8,6 +8,7 @@
 //   effective.NAME      a derived value (DerivedValueNames()) or a parameter
 //   running.PARAMETER   the running server's value (--running)
 //   build.FACT          what the PostgreSQL build offers (BuildFacts())
+//   memory.NAME         the worst-case memory model (MemoryModelNames())
 //
 // Parameter names come from the caller: the runtime takes them from the
 // catalogs, the build-time generator (which cannot link the catalogs it
@@ -23,7 +24,7 @@
 
 namespace pgconflint {
 
-enum class NameKind { kParameter, kPgMajor, kProfile, kEffective, kRunning, kBuild };
+enum class NameKind { kParameter, kPgMajor, kProfile, kEffective, kRunning, kBuild, kMemory };
 
 /// The kind of `name` by its prefix; *rest is the part after the prefix
 /// ("profile.ram" -> kProfile, "ram"; "work_mem" -> kParameter, "work_mem").
@@ -37,6 +38,10 @@ std::span<const char* const> ProfileFactNames();
 /// value in some supported major (EffectiveConfig::DerivedNames filters by major).
 std::span<const char* const> DerivedValueNames();
 bool IsDerivedValueName(std::string_view name);
+
+/// memory.NAME: the worst-case memory model of core/memory_model.h under the
+/// profile (budget is null without the profile's RAM), in name order.
+std::span<const char* const> MemoryModelNames();
 
 /// build.NAME: whether this build offers `value` among the values of the enum
 /// parameter `parameter` (true), lists it as build-dependent (null: ask the

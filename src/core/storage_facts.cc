@@ -75,10 +75,23 @@ bool ParseStorageType(const StorageFacts& facts, const toml::table& notes, const
     return false;
   }
   out->high_latency = row["high_latency"].value_or(false);
+  out->io_workers_per_cpu = row["io_workers"]["per_cpu"].value_or(0.0);
+  out->io_workers_why = Text(row["io_workers"]["why"].node());
+  out->io_workers_source = Text(row["io_workers"]["source"].node());
+  if (!(out->io_workers_per_cpu > 0) || out->io_workers_why.empty() || !facts.sources.count(out->io_workers_source)) {
+    *error = Where(row) + "storage type \"" + out->name +
+             "\" needs io_workers = { per_cpu = N, why = \"...\", source = KEY of [sources] }";
+    return false;
+  }
+  out->io_concurrency_far_above = row["io_concurrency_far_above"].value_or(0);
   out->autovacuum_cost_limit = row["autovacuum_cost_limit"]["server"].value_or(0);
   out->large_table_autovacuum_cost_limit = row["autovacuum_cost_limit"]["large_tables"].value_or(0);
-  if (out->autovacuum_cost_limit <= 0 || out->large_table_autovacuum_cost_limit <= 0) {
-    *error = Where(row) + "storage type \"" + out->name + "\" needs autovacuum_cost_limit = { server = N, large_tables = N }";
+  out->autovacuum_cost_limit_why = Text(row["autovacuum_cost_limit"]["why"].node());
+  if (out->io_concurrency_far_above <= 0 || out->autovacuum_cost_limit <= 0 ||
+      out->large_table_autovacuum_cost_limit <= 0 || out->autovacuum_cost_limit_why.empty()) {
+    *error = Where(row) + "storage type \"" + out->name +
+             "\" needs io_concurrency_far_above = N and autovacuum_cost_limit = { server = N, large_tables = N, why = "
+             "\"...\" }";
     return false;
   }
   if (const toml::array* keys = row["notes"].as_array())
@@ -98,12 +111,12 @@ bool ParseWorkload(const toml::table& t, WorkloadFacts* out, std::string* error)
   out->shared_buffers_fraction = t["shared_buffers_fraction"].value_or(0.0);
   out->effective_cache_fraction = t["effective_cache_fraction"].value_or(0.0);
   out->checkpoint_timeout = Text(t.get("checkpoint_timeout"));
-  out->max_wal_size_fraction_of_ram = t["max_wal_size_fraction_of_ram"].value_or(0.0);
+  out->peak_wal_mb_per_second_per_cpu = t["peak_wal_mb_per_second_per_cpu"].value_or(0.0);
   out->why = Text(t.get("why"));
   if (out->connections <= 0 || out->shared_buffers_fraction <= 0 || out->effective_cache_fraction <= 0 ||
-      out->checkpoint_timeout.empty() || out->max_wal_size_fraction_of_ram <= 0) {
+      out->checkpoint_timeout.empty() || out->peak_wal_mb_per_second_per_cpu <= 0) {
     *error = Where(t) + "a workload needs connections, shared_buffers_fraction, effective_cache_fraction, "
-                        "checkpoint_timeout and max_wal_size_fraction_of_ram";
+                        "checkpoint_timeout and peak_wal_mb_per_second_per_cpu";
     return false;
   }
   return true;

@@ -33,8 +33,15 @@ struct StorageType {
   /// Requests wait on a network or a controller: io_uring's lower
   /// per-request overhead can pay (the io_method candidate where allowed).
   bool high_latency = false;
+  /// io_workers per CPU (at least 1, at most one per CPU and 32), why, source.
+  double io_workers_per_cpu = 0;
+  std::string io_workers_why, io_workers_source;
+  /// effective_io_concurrency beyond which PGC701 warns (far outside the
+  /// useful range).
+  int io_concurrency_far_above = 0;
   int autovacuum_cost_limit = 0;              // autovacuum_vacuum_cost_limit, server-wide
   int large_table_autovacuum_cost_limit = 0;  // per table from ~100M rows
+  std::string autovacuum_cost_limit_why;
 };
 
 /// The parameters every storage type gives a starting point for.
@@ -48,7 +55,8 @@ struct WorkloadFacts {
   double shared_buffers_fraction = 0;   // of RAM
   double effective_cache_fraction = 0;  // of RAM
   std::string checkpoint_timeout;       // postgresql.conf spelling: "15min"
-  double max_wal_size_fraction_of_ram = 0;
+  /// WAL a busy moment writes per CPU, MB/s (an assumption): sizes max_wal_size.
+  double peak_wal_mb_per_second_per_cpu = 0;
   std::string why;
 };
 

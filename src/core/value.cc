@@ -243,7 +243,7 @@ std::string FormatWithUnit(double value, const Parameter& param) {
   if (param.unit_kind == UnitKind::kNone) return FormatWhole(std::trunc(value));
   int64_t v = static_cast<int64_t>(value);
   if (v == -1) return "-1";  // the "automatic"/"disabled" sentinel has no unit
-  if (v == 0) return "0" + std::string(param.unit);
+  if (v == 0) return "0";  // as SHOW: units only for positive values
   return FormatExactUnit(v, BaseAmount(param), UnitDim(param));
 }
 

@@ -4,7 +4,10 @@
 
 #include <fnmatch.h>
 
+#include <cstdlib>
+
 #include "core/directives.h"
+#include "core/finding_placement.h"
 #include "core/passes.h"
 #include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
@@ -22,9 +25,20 @@ const RealFileSystem& RealDisk() {
   return real;
 }
 
+// This machine's facts, not taken to be the server's host: a value only this
+// machine refuses (a locale, a time zone) depends on the server's host.
 const HostFacts& ThisMachine() {
-  static const LocalHost local(true);
+  static const LocalHost local(false);
   return local;
+}
+
+// The major in a data directory's PG_VERSION file ("17\n"), or 0.
+int PgVersionFile(const FileSystem& fs, const std::string& dir) {
+  std::string text, error;
+  if (fs.Read(dir + "/PG_VERSION", &text, &error) != ReadStatus::kOk) return 0;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return std::atoi(text.c_str());
 }
 
 bool Selected(const std::vector<std::string>& selectors, const RuleInfo& r) {
@@ -79,6 +93,12 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
   p->select = options_.select.empty() ? p->config.select : options_.select;
   p->ignore = p->config.ignore;
   p->ignore.insert(p->ignore.end(), options_.ignore.begin(), options_.ignore.end());
+  // A rule file loaded for nothing is a surprise: say so.
+  for (const RuleInfo* r : p->rules.rules())
+    if (!r->builtin && !p->select.empty() && !Selected(p->select, *r))
+      notices_.push_back("rule " + std::string(r->code) + " (" + r->name + ") is loaded from a rule file but the "
+                         "selection (select = ...) excludes it: add its code or a prefix such as \"" +
+                         std::string(r->code).substr(0, 3) + "\" to the selection");
   *out = p.get();
   projects_[path] = std::move(p);
   return true;
@@ -97,7 +117,13 @@ MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& ro
     if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + root};
   }
   if (project.config.pg_version) return {*project.config.pg_version, project.config.path};
-  return {Catalog::DefaultMajor(), "default"};
+  // The data directory says which major created it: the root itself, or the
+  // directory of a root file.
+  std::string dir = abs.substr(0, abs.rfind('/'));
+  if (int v = PgVersionFile(*fs_, dir)) {
+    if (Catalog::ForMajor(v)) return {v, "PG_VERSION in " + dir};
+  }
+  return {Catalog::DefaultMajor(), "the default, as no --pg-version, pg-version directive, .pgconflint.toml or PG_VERSION names one"};
 }
 
 void Workspace::Filter(const Project& project, Analysis* a) const {
@@ -146,6 +172,7 @@ bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error)
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(project->rules, &a);
   Filter(*project, &a);
+  FoldRelatedFindings(&a);
   // Rules and directives appended their findings at the end.
   a.SortDiagnostics();
   return true;
@@ -177,6 +204,12 @@ std::vector<std::string> Workspace::RootsIncluding(const std::string& file) {
   return roots;
 }
 
+std::vector<std::string> Workspace::TakeNotices() {
+  std::vector<std::string> out;
+  out.swap(notices_);
+  return out;
+}
+
 void Workspace::Forget(const std::string& path) {
   std::string abs = AbsolutePath(*fs_, path);
   cache_.Forget(abs);
@@ -206,6 +239,7 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
   AddRecommendationHints(eo, &a);
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(rules, &a);
+  FoldRelatedFindings(&a);
   a.SortDiagnostics();
   return a;
 }

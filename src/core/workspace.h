@@ -25,7 +25,7 @@ namespace pgconflint {
 
 struct WorkspaceOptions {
   const FileSystem* fs = nullptr;  // null: the real disk. REQUIRES: outlives the workspace
-  const HostFacts* host = nullptr; // null: this machine, taken to be the server's host
+  const HostFacts* host = nullptr; // null: this machine, not taken to be the server's host
   int pg_version = 0;              // 0: the config file's, a root's `pg-version=` directive, else the default
   bool use_config = true;          // false: ignore .pgconflint.toml (--no-config)
   std::string config_path;         // --config FILE: use it for every root
@@ -42,7 +42,8 @@ struct WorkspaceOptions {
 /// --pg-version)").
 struct MajorChoice {
   int major = 0;
-  std::string reason;  // "--pg-version", ".pgconflint.toml", "pg-version directive", "default"
+  std::string reason;  // "--pg-version", the .pgconflint.toml path, "pg-version directive in ROOT",
+                       // "PG_VERSION in DIR", "the default (...)"
 };
 
 /// Not thread-safe: one workspace per thread of work.
@@ -70,6 +71,10 @@ class Workspace {
   /// it is such a root.
   std::vector<std::string> RootsIncluding(const std::string& file);
 
+  /// What the user should know about the configuration loaded since the last
+  /// call (each said once): a rule file's rule that the selection excludes.
+  std::vector<std::string> TakeNotices();
+
   /// Forgets what was read of `path` (it changed), or of every file.
   void Forget(const std::string& path);
   void ForgetAll();
@@ -89,6 +94,7 @@ class Workspace {
   std::map<std::string, std::unique_ptr<Project>> projects_;  // by config path ("" = none)
   const Project* last_project_ = nullptr;
   MajorChoice last_major_;
+  std::vector<std::string> notices_;
 };
 
 /// Analysis, rules and suppressions over configuration text named `name` (for

@@ -37,6 +37,7 @@ std::string ExampleFindings(const RuleInfo& r, const RuleSet& rules) {
   a.diagnostics = std::move(mine);
   ReportOptions ro;
   ro.pg_version = cat->major();
+  ro.summary = false;
   std::vector<Analysis> v;
   v.push_back(std::move(a));
   std::ostringstream o;

@@ -19,6 +19,8 @@ namespace pgconflint {
 
 struct ReportOptions {
   int pg_version = 0;        // the major the run was checked against (summaries, JSON)
+  std::string pg_version_reason;  // why that major: "--pg-version", "PG_VERSION in DIR"... ("" = not said)
+  bool summary = true;       // the text formats end with the summary line
   bool color = false;        // ANSI colours, for the formats that have them
   std::string tool_version;  // e.g. "0.1.0"
   /// Absolute directory that the CI formats' paths (SARIF's %SRCROOT%, GitLab,

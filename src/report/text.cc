@@ -197,4 +197,25 @@ std::string MarkdownEscape(std::string_view s) {
   });
 }
 
+namespace {
+
+std::string Plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
+std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason) {
+  int fatal_roots = 0, unread = 0;
+  for (const Analysis& a : analyses) {
+    if (a.failure != Analysis::Failure::kNone) ++unread;
+    else fatal_roots += a.fatal();
+  }
+  Summary sum = Summarize(analyses);
+  std::string out = "Found " + Plural(sum.errors, "error") + ", " + Plural(sum.warnings, "warning") + ", " +
+                    std::to_string(sum.info) + " info in " + Plural(static_cast<int>(analyses.size()), "root") +
+                    " (PostgreSQL " + std::to_string(pg_version) + (reason.empty() ? "" : ": " + reason) + ")";
+  if (fatal_roots) out += "; PostgreSQL would refuse to start with " + Plural(fatal_roots, "root");
+  if (unread) out += "; " + Plural(unread, "root") + (unread == 1 ? " was" : " were") + " not read (see the errors above)";
+  return out + ".";
+}
+
 }  // namespace pgconflint

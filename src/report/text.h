@@ -80,6 +80,11 @@ std::string ValidUtf8(std::string_view s);
 /// document, with no control byte a terminal or log viewer would obey.
 std::string JsonWithoutRawControls(std::string_view json);
 
+/// The last line of the text formats: "Found 1 error, 2 warnings, 0 info in 1
+/// root (PostgreSQL 17, from PG_VERSION in /srv/pg)", and which roots
+/// PostgreSQL would refuse to start with or could not be read at all.
+std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_REPORT_TEXT_H_

@@ -199,8 +199,10 @@ def run_pgconflint(binary, major, paths, timeout=600):
     # (PGC0xx-PGC3xx) are compared here; test_server_claims.py holds the
     # start-up rules to real server starts. --no-config keeps the repo's own
     # .pgconflint.toml (if any) out of it.
+    # --server-host yes: the oracle server runs on this machine, so this
+    # machine's locales and time zones are the server's.
     argv = [binary, "check", "--no-config", "--select", "PGC0,PGC1,PGC2,PGC3", "--pg-version", str(major),
-            "--format", "json", *paths]
+            "--format", "json", "--server-host", "yes", *paths]
     try:
         r = subprocess.run(argv, capture_output=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as e:

@@ -110,7 +110,7 @@ class CliErrorTest(unittest.TestCase):
         proc = run("recommend", "--config", path, "--format", "json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("25% of RAM kept for the OS", proc.stdout)
-        self.assertIn("3 sort/hash nodes per query", proc.stdout)
+        self.assertIn("3 sort/hash nodes per backend", proc.stdout)
 
 
 if __name__ == "__main__":

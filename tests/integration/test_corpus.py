@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pgconflint over the real-world corpus (../shared/corpus/real-world, 122 files).
 
-Two properties, on configuration files people actually wrote:
+Three properties, on configuration files people actually wrote:
 
 * robustness: `check --format json` reads every file, all at once and one by one, exits
   0 or 1, prints valid JSON with one root per file, and every diagnostic's range lies
@@ -11,6 +11,10 @@ Two properties, on configuration files people actually wrote:
   must equal pgconflint's root "fatal" under --pg-version 18. Includes of files that do
   not exist fail on both sides. Files whose verdict depends on the host or on the server
   build go in EXPECTED_DIFFERENCES, one reason each; nothing else may disagree.
+
+* reviewed findings: under the acceptance profile of issue 9 (--ram 16GB --cpus 4 --storage
+  sata-ssd --workload mixed) every finding is listed, with its line and code, in
+  tests/corpus/expected-16GB-4cpu-sata-ssd-mixed.txt; any difference fails until reviewed.
 
 The test prints the totals, every disagreement (first server error line and pgconflint's
 fatal diagnostics) and how often each rule fires on the corpus.
@@ -64,6 +68,23 @@ EXPECTED_DIFFERENCES = {
 }
 
 
+# The acceptance profile of issue 9 (a typical DBA's machine) and the reviewed
+# list of every finding pgconflint reports on the corpus under it.
+EXPECTED_PROFILE = ["--ram", "16GB", "--cpus", "4", "--storage", "sata-ssd", "--workload", "mixed"]
+EXPECTED_FILE = os.path.join(ROOT, "tests", "corpus", "expected-16GB-4cpu-sata-ssd-mixed.txt")
+
+
+def expectation_lines(out):
+    """`FILE:LINE: CODE name` per finding of a `check --format json` run, sorted."""
+    return sorted(f"{d['file']}:{d['line']}: {d['code']} {d['name']}" for d in out["diagnostics"])
+
+
+def read_expectations(path):
+    """The finding lines of an expectation file (comments and blank lines skipped)."""
+    with open(path, encoding="utf-8") as f:
+        return [ln.rstrip("\n") for ln in f if ln.strip() and not ln.startswith("#")]
+
+
 def corpus_files():
     """The corpus file names listed in MANIFEST.tsv, sorted."""
     with open(os.path.join(CORPUS, "MANIFEST.tsv"), encoding="utf-8") as f:
@@ -71,11 +92,12 @@ def corpus_files():
     return sorted(row[0] for row in rows[1:])
 
 
-def run_check(paths, cwd, major=None):
+def run_check(paths, cwd, major=None, flags=()):
     """Runs `pgconflint check --format json`; returns the CompletedProcess (text)."""
-    argv = [PGCONFLINT, "check", "--no-config", "--format", "json"]
+    argv = [PGCONFLINT, "check", "--no-config", "--format", "json", *flags]
     if major is not None:
-        argv += ["--pg-version", str(major)]
+        # Compared with a server on this machine: its locales are the server's.
+        argv += ["--pg-version", str(major), "--server-host", "yes"]
     argv += list(paths)
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace",
                           env=dict(os.environ, NO_COLOR="1"), timeout=300)
@@ -169,6 +191,26 @@ class CorpusTest(unittest.TestCase):
     def test_all_files_at_once(self):
         out = self.check_output(run_check(self.files, CORPUS), self.files, CORPUS)
         print_rule_frequencies(out)
+
+    def test_reviewed_findings_under_the_acceptance_profile(self):
+        """Every finding under EXPECTED_PROFILE is listed, reviewed, in EXPECTED_FILE: a
+        change must be reviewed and the file updated with it (UPDATE_CORPUS_EXPECTED=1
+        rewrites the list and keeps the header), never accepted silently."""
+        out = self.check_output(run_check(self.files, CORPUS, flags=EXPECTED_PROFILE), self.files, CORPUS)
+        got = expectation_lines(out)
+        if os.environ.get("UPDATE_CORPUS_EXPECTED"):
+            with open(EXPECTED_FILE, encoding="utf-8") as f:
+                header = [ln for ln in f if ln.startswith("#")]
+            with open(EXPECTED_FILE, "w", encoding="utf-8") as f:
+                f.writelines(header)
+                f.write("\n".join(got) + "\n")
+        expected = read_expectations(EXPECTED_FILE)
+        missing = sorted((collections.Counter(expected) - collections.Counter(got)).elements())
+        new = sorted((collections.Counter(got) - collections.Counter(expected)).elements())
+        self.assertEqual((missing, new), ([], []),
+                         f"findings differ from {os.path.relpath(EXPECTED_FILE, ROOT)}: "
+                         f"{len(missing)} listed but not reported, {len(new)} reported but not listed; "
+                         "review each, then UPDATE_CORPUS_EXPECTED=1 rewrites the list")
 
     def test_each_file(self):
         for name in self.files:

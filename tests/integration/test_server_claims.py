@@ -77,8 +77,9 @@ def pgconflint(*args):
 
 def lint(major, path, flags=()):
     """`check --format json` of one file: (root fatal, diagnostics, settings)."""
+    # --server-host yes: the servers compared with run on this machine.
     out = pgconflint("check", "--pg-version", str(major), "--format", "json", "--fail-on", "never",
-                     "--no-config", *flags, path)
+                     "--no-config", "--server-host", "yes", *flags, path)
     return out["roots"][0]["fatal"], out["diagnostics"], out["roots"][0]["settings"]
 
 

@@ -109,8 +109,10 @@ class TextEscapingTest(unittest.TestCase):
 
     def test_concise_keeps_one_line_per_diagnostic(self):
         lines = self.pgconflint("check", "--no-config", "--format", "concise", NAME).decode().splitlines()
-        self.assertEqual(len(lines), len(self.json_diagnostics()))
-        for line in lines:
+        # One line per diagnostic, then the summary line.
+        self.assertEqual(len(lines), len(self.json_diagnostics()) + 1)
+        self.assertTrue(lines[-1].startswith("Found "), lines[-1])
+        for line in lines[:-1]:
             self.assertTrue(line.startswith(ESCAPED_NAME + ":"), line)
             self.assertTrue(re.search(r" \[PGC\d{3}\]$", line), line)
 

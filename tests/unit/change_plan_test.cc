@@ -82,8 +82,8 @@ TEST_F(ChangePlanTest, OverriddenChangeHasNoEffect) {
 }
 
 TEST_F(ChangePlanTest, MovedLinesAreNotNewFindings) {
-  Analysis before = Lint("work_mem = 64\nport = 5432\n");
-  Analysis after = Lint("port = 5432\n\n# moved\nwork_mem = 64\n");
+  Analysis before = Lint("wal_buffers = 64\nport = 5432\n");
+  Analysis after = Lint("port = 5432\n\n# moved\nwal_buffers = 64\n");
   RootChange r = Compare(before, after);
   EXPECT_TRUE(r.values.empty());
   EXPECT_TRUE(r.introduced.empty());
@@ -93,8 +93,8 @@ TEST_F(ChangePlanTest, MovedLinesAreNotNewFindings) {
 }
 
 TEST_F(ChangePlanTest, IntroducedAndFixed) {
-  Analysis before = Lint("work_mem = 64\n");
-  Analysis after = Lint("work_mem = '64kB'\nshared_buffers = 64 MB\n");
+  Analysis before = Lint("wal_buffers = 64\n");
+  Analysis after = Lint("wal_buffers = '512kB'\nshared_buffers = 64 MB\n");
   RootChange r = Compare(before, after);
   ASSERT_EQ(r.fixed.size(), 1u);
   EXPECT_EQ(std::string(r.fixed[0].diagnostic->rule->code), "PGC204");

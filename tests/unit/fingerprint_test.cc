@@ -21,9 +21,10 @@ std::vector<std::string> Of(const std::string& text) {
 }
 
 TEST(FingerprintTest, StableWhenLinesAreInsertedOrMoved) {
-  std::vector<std::string> before = Of("work_mem = 64\nport = 1\nport = 2\n");
-  std::vector<std::string> inserted = Of("# a new comment\n\nlisten_addresses = 'x'\nwork_mem = 64\nport = 1\nport = 2\n");
-  std::vector<std::string> moved = Of("port = 1\nport = 2\n\n\nwork_mem = 64\n");
+  std::vector<std::string> before = Of("shared_buffers = 64\nport = 1\nport = 2\n");
+  std::vector<std::string> inserted =
+      Of("# a new comment\n\nlisten_addresses = 'x'\nshared_buffers = 64\nport = 1\nport = 2\n");
+  std::vector<std::string> moved = Of("port = 1\nport = 2\n\n\nshared_buffers = 64\n");
   ASSERT_EQ(before.size(), 2u);
   EXPECT_EQ(std::set<std::string>(before.begin(), before.end()),
             std::set<std::string>(inserted.begin(), inserted.end()));
@@ -31,25 +32,26 @@ TEST(FingerprintTest, StableWhenLinesAreInsertedOrMoved) {
 }
 
 TEST(FingerprintTest, RepeatedFindingsAreToldApartAndPathsAreRelative) {
-  // Spelled differently, both lines are applied: two PGC204 for work_mem.
-  std::vector<std::string> f = Of("WORK_MEM = 64\nwork_mem = 65\nmaintenance_work_mem = 64\n");
-  ASSERT_EQ(f.size(), 4u);  // PGC303, two PGC204 for work_mem, one for maintenance_work_mem
+  // Spelled differently, both lines are applied: two PGC204 for
+  // shared_buffers (a count of 8kB blocks).
+  std::vector<std::string> f = Of("SHARED_BUFFERS = 64\nshared_buffers = 65\nwal_buffers = 64\n");
+  ASSERT_EQ(f.size(), 4u);  // PGC303, two PGC204 for shared_buffers, one for wal_buffers
   EXPECT_EQ(std::set<std::string>(f.begin(), f.end()).size(), 4u);
   for (const std::string& x : f) EXPECT_EQ(x.size(), 16u);
   // The same finding in another checkout directory has the same fingerprint.
   FakeDisk other("/elsewhere");
-  other.Write("pg/postgresql.conf", "work_mem = 64\n");
+  other.Write("pg/postgresql.conf", "shared_buffers = 64\n");
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(18);
   o.fs = &other.fs();
-  EXPECT_EQ(Fingerprints(Analyze("/elsewhere/pg/postgresql.conf", o), "/elsewhere")[0], Of("work_mem = 64\n")[0]);
+  EXPECT_EQ(Fingerprints(Analyze("/elsewhere/pg/postgresql.conf", o), "/elsewhere")[0], Of("shared_buffers = 64\n")[0]);
 }
 
 TEST(FingerprintTest, UniqueAcrossTheRootsOfOneReport) {
   // Two roots that include the same fragment report its finding twice: the
   // report's fingerprints still differ, while each root's own agree.
   FakeDisk disk;
-  disk.Write("common/memory.conf", "work_mem = 64\n");
+  disk.Write("common/memory.conf", "wal_buffers = 64\n");
   disk.Write("a/postgresql.conf", "include '../common/memory.conf'\n");
   disk.Write("b/postgresql.conf", "include '../common/memory.conf'\n");
   AnalyzeOptions o;

@@ -23,7 +23,9 @@
 // counting repeats: a code listed once must be reported once, and a line
 // without `expect:` must get no finding. A rule about several settings is
 // reported at the first parameter of its `anchor` list that the file sets;
-// with none set, at line 1 of the root file. Included files (in
+// with none set, it is about the default: only for a root named like
+// postgresql.conf (a whole configuration), at the commented-out line of the
+// parameter (`#shared_buffers = 128MB`), else at the root file's last line. Included files (in
 // subdirectories, which the test does not lint on their own) carry their own
 // `expect:` comments; a file included twice counts them once. `near-miss:`
 // documents the rules a line was written to almost trigger; a test checks that

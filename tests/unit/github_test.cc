@@ -39,12 +39,13 @@ size_t Count(const std::string& out, const std::string& command) {
 
 TEST(GithubTest, TenPerLevelFatalFirstAndTheRestCounted) {
   static const RuleSet rules;
-  // Twelve values without a unit (notices; one warning: effective_cache_size
-  // below shared_buffers), then a fatal syntax error.
+  // Twelve values in 8kB blocks without a unit (notices; one warning:
+  // effective_cache_size below shared_buffers), then a fatal syntax error.
   std::string conf;
-  for (const char* p : {"work_mem", "maintenance_work_mem", "idle_in_transaction_session_timeout", "effective_cache_size",
-                        "logical_decoding_work_mem", "statement_timeout", "lock_timeout", "deadlock_timeout",
-                        "checkpoint_warning", "wal_writer_delay", "bgwriter_delay", "autovacuum_naptime"})
+  for (const char* p : {"backend_flush_after", "bgwriter_flush_after", "checkpoint_flush_after", "effective_cache_size",
+                        "min_parallel_index_scan_size", "min_parallel_table_scan_size", "wal_buffers",
+                        "wal_writer_flush_after", "commit_timestamp_buffers", "notify_buffers", "serializable_buffers",
+                        "subtransaction_buffers"})
     conf += std::string(p) + " = 64\n";
   conf += "work_mem = 64 MB\n";
   std::vector<Analysis> v;

@@ -29,10 +29,10 @@ MemoryModel Example() {
   m.shared_buffers = 4 * kGB;
   m.wal_buffers = 16 * kMB;
   m.connections = 100;
+  m.parallel_workers = 8;
   m.work_mem = 16 * kMB;
   m.nodes_per_query = 2;
   m.hash_mem_multiplier = 2;
-  m.temp_buffers = 8 * kMB;
   m.autovacuum_workers = 3;
   m.autovacuum_work_mem = 256 * kMB;
   m.maintenance_work_mem = 1 * kGB;
@@ -42,35 +42,59 @@ MemoryModel Example() {
 TEST(MemoryModelTest, SumsTheWorstCase) {
   MemoryModel m = Example();
   EXPECT_EQ(m.Fixed(), 4 * kGB + 16 * kMB + 3 * 256 * kMB + 1 * kGB);
-  EXPECT_EQ(m.PerConnection(), 16 * kMB * 2 * 2 + 8 * kMB);
-  EXPECT_EQ(m.Total(), m.Fixed() + 100 * (72 * kMB));
+  EXPECT_EQ(m.Backends(), 108);
+  // Every backend's nodes at work_mem; hash tables at the multiplier only in HashTotal.
+  EXPECT_EQ(m.Total(), m.Fixed() + 108 * 16 * kMB * 2);
+  EXPECT_EQ(m.HashTotal(), m.Fixed() + 108 * 16 * kMB * 2 * 2);
 }
 
 TEST(MemoryModelTest, HashMemMultiplierCountsAsAtLeastOne) {
   MemoryModel m = Example();
   m.hash_mem_multiplier = 0.5;
-  EXPECT_EQ(m.PerConnection(), 16 * kMB * 2 + 8 * kMB);
+  EXPECT_EQ(m.HashTotal(), m.Total());
 }
 
-TEST(MemoryModelTest, SolvesForWorkMemAndConnections) {
+TEST(MemoryModelTest, SolvesForWorkMemWithRoomForHashTables) {
   MemoryModel m = Example();
   const double budget = 16 * kGB;
   m.work_mem = m.WorkMemWithin(budget);
-  EXPECT_NEAR(m.Total(), budget, 1e-3);
-  // With that work_mem exactly these connections fit; one more does not.
-  m.work_mem = std::floor(m.work_mem);
-  double fit = m.ConnectionsWithin(budget);
-  EXPECT_EQ(fit, 100);
-  m.connections = fit + 1;
-  EXPECT_GT(m.Total(), budget);
-  // Fixed memory alone above the budget: nothing fits.
-  EXPECT_LT(m.ConnectionsWithin(1 * kGB), 0);
+  EXPECT_NEAR(m.HashTotal(), budget, 1e-3);
+  EXPECT_LT(m.Total(), budget);
+  // Fixed memory alone above the budget: no work_mem fits.
+  EXPECT_LT(m.WorkMemWithin(1 * kGB), 0);
+}
+
+// The two cases: PostgreSQL's defaults fit a 1GB machine, while 500
+// connections with work_mem = 256MB overcommit 16GB.
+TEST(MemoryModelTest, DefaultsFitOneGigabyteAndLargeWorkMemDoesNotFitSixteen) {
+  Profile small;
+  small.ram_bytes = 1 * kGB;
+  for (int major : Catalog::SupportedMajors()) {
+    AnalyzeOptions ao;
+    ao.catalog = Catalog::ForMajor(major);
+    Analysis a = AnalyzeText("postgresql.conf", "", ao);
+    MemoryModel m = MemoryModelOf(EffectiveConfig(a), small);
+    EXPECT_LE(m.Total(), MemoryBudget(small)) << "PostgreSQL " << major << ": " << m.Breakdown();
+  }
+  Profile big;
+  big.ram_bytes = 16 * kGB;
+  AnalyzeOptions ao;
+  ao.catalog = Catalog::ForMajor(18);
+  Analysis a = AnalyzeText("postgresql.conf", "max_connections = 500\nwork_mem = '256MB'\n", ao);
+  EXPECT_GT(MemoryModelOf(EffectiveConfig(a), big).Total(), MemoryBudget(big));
 }
 
 TEST(MemoryModelTest, BreakdownSpellsOutTheSum) {
   EXPECT_EQ(Example().Breakdown(),
-            "shared_buffers 4GB + wal_buffers 16MB + 100 connections x (work_mem 16MB x 2 nodes x "
-            "hash_mem_multiplier 2 + temp_buffers 8MB) + 3 autovacuum workers x 256MB + maintenance 1GB");
+            "shared_buffers 4GB + wal_buffers 16MB + (100 connections + 8 parallel workers) x work_mem 16MB x 2 "
+            "nodes + 3 autovacuum workers x 256MB + maintenance 1GB");
+  MemoryModel one = Example();
+  one.parallel_workers = 0;
+  one.nodes_per_query = 1;
+  one.connections = 1;
+  EXPECT_EQ(one.Breakdown(),
+            "shared_buffers 4GB + wal_buffers 16MB + (1 connection) x work_mem 16MB x 1 node + 3 autovacuum "
+            "workers x 256MB + maintenance 1GB");
 }
 
 Analysis Analyzed(const std::string& text, int major) {
@@ -83,7 +107,8 @@ TEST(MemoryModelTest, ReadsTheEffectiveConfiguration) {
   Analysis a = Analyzed(
       "shared_buffers = '2GB'\nwal_buffers = '4MB'\nmax_connections = 200\nwork_mem = '8MB'\n"
       "hash_mem_multiplier = 1.5\ntemp_buffers = '16MB'\nautovacuum_max_workers = 5\n"
-      "maintenance_work_mem = '512MB'\nautovacuum_work_mem = -1\n",
+      "maintenance_work_mem = '512MB'\nautovacuum_work_mem = -1\n"
+      "max_worker_processes = 6\nmax_parallel_workers = 10\n",
       18);
   EffectiveConfig eff(a);
   Profile p;
@@ -95,7 +120,7 @@ TEST(MemoryModelTest, ReadsTheEffectiveConfiguration) {
   EXPECT_EQ(m.work_mem, 8 * kMB);
   EXPECT_EQ(m.nodes_per_query, 3);
   EXPECT_EQ(m.hash_mem_multiplier, 1.5);
-  EXPECT_EQ(m.temp_buffers, 16 * kMB);
+  EXPECT_EQ(m.parallel_workers, 6);  // max_parallel_workers within max_worker_processes
   EXPECT_EQ(m.autovacuum_workers, 5);
   EXPECT_EQ(m.autovacuum_work_mem, 512 * kMB);  // -1: maintenance_work_mem
   EXPECT_EQ(m.maintenance_work_mem, 512 * kMB);
@@ -123,7 +148,8 @@ TEST(MemoryModelTest, BudgetIsRamLessHeadroom) {
 
 // The two users agree: what the recommender writes, read back through the
 // effective model, fits the budget memory-overcommit checks (with the
-// recommender's 5% margin).
+// recommender's 5% margin), with room for hash tables at the multiplier:
+// work_mem x (connections + parallel workers) x nodes stays within RAM.
 RC_GTEST_PROP(MemoryModelProperty, RecommendationFitsTheModel, ()) {
   Profile p;
   p.ram_bytes = *rc::gen::inRange(1024, 256 * 1024) * kMB;
@@ -137,7 +163,10 @@ RC_GTEST_PROP(MemoryModelProperty, RecommendationFitsTheModel, ()) {
   if (!Recommend(p, *Catalog::ForMajor(major), &r, &error)) RC_SUCCEED("refused: " + error);
   Analysis a = Analyzed(RenderRecommendation(r, RecommendFormat::kConf, false), major);
   MemoryModel m = MemoryModelOf(EffectiveConfig(a), r.profile);
-  RC_ASSERT(m.Total() <= MemoryBudget(r.profile) * 0.95 + 1);
+  RC_ASSERT(m.HashTotal() <= MemoryBudget(r.profile) * 0.95 + 1);
+  RC_ASSERT(m.work_mem * m.Backends() * m.nodes_per_query <= *p.ram_bytes);
+  // An explicit --connections is never lowered.
+  if (p.connections) RC_ASSERT(m.connections == *p.connections);
 }
 
 }  // namespace

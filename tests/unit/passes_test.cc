@@ -59,10 +59,33 @@ TEST(PassesTest, FixesDoWhatTheySay) {
   }
 }
 
-TEST(PassesTest, OverriddenAcrossFilesIsAnUnsafeDeletionWithANote) {
+// The "append an include" workflow: one finding per overriding file, at the
+// include directive, a note per overridden line, nothing to delete.
+TEST(PassesTest, OverriddenAcrossFilesIsOneFindingAtTheInclude) {
   OverlayFileSystem fs(nullptr, "/p");
-  fs.Set("/p/postgresql.conf", "work_mem = '4MB'\ninclude 'tuning.conf'\n");
-  fs.Set("/p/tuning.conf", "work_mem = '64MB'\n");
+  fs.Set("/p/postgresql.conf", "work_mem = '4MB'\nshared_buffers = '128MB'\ninclude 'tuning.conf'\n");
+  fs.Set("/p/tuning.conf", "work_mem = '64MB'\nshared_buffers = '4GB'\n");
+  AnalyzeOptions o;
+  o.catalog = Catalog::ForMajor(18);
+  o.fs = &fs;
+  Analysis a = Analyze("/p/postgresql.conf", o);
+  int count = 0;
+  for (const Diagnostic& d : a.diagnostics) count += std::string_view(d.rule->code) == "PGC303";
+  EXPECT_EQ(count, 1);
+  const Diagnostic* d = Find(a, "PGC303");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(a.Describe({d->file, d->range}), "/p/postgresql.conf:3");
+  EXPECT_NE(d->message.find("(included here) overrides 2 settings of this file: work_mem, shared_buffers"),
+            std::string::npos)
+      << d->message;
+  ASSERT_EQ(d->notes.size(), 2u);
+  EXPECT_EQ(a.Describe(d->notes[0].where), "/p/postgresql.conf:1");
+  EXPECT_TRUE(d->fixes.empty());
+}
+
+TEST(PassesTest, OverriddenWithinAFileIsASafeDeletion) {
+  OverlayFileSystem fs(nullptr, "/p");
+  fs.Set("/p/postgresql.conf", "work_mem = '4MB'\nwork_mem = '8MB'\n");
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(18);
   o.fs = &fs;
@@ -70,9 +93,8 @@ TEST(PassesTest, OverriddenAcrossFilesIsAnUnsafeDeletionWithANote) {
   const Diagnostic* d = Find(a, "PGC303");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->message, "\"work_mem\" is set again later, so this line has no effect");
-  ASSERT_EQ(d->notes.size(), 1u);
-  EXPECT_EQ(a.Describe(d->notes[0].where), "/p/tuning.conf:1");
-  EXPECT_EQ(d->fixes[0].safety, FixSafety::kUnsafe);
+  ASSERT_EQ(d->fixes.size(), 1u);
+  EXPECT_EQ(d->fixes[0].safety, FixSafety::kSafe);
   EXPECT_TRUE(d->tags & kTagUnnecessary);
 }
 

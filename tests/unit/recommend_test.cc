@@ -226,13 +226,24 @@ Case GenCase() {
 
 // --- Properties -----------------------------------------------------------------
 
+// Recommend, or the one refusal allowed: connections the profile gives are
+// never lowered, so when they do not fit even at the smallest work_mem the
+// recommender refuses with the numbers and the choices.
+bool RecommendOrRefuse(const Case& c, const Catalog& cat, Recommendation* r) {
+  std::string error;
+  if (Recommend(c.profile, cat, r, &error)) return true;
+  RC_ASSERT(c.profile.connections.has_value());
+  RC_ASSERT(error.find("do not fit") != std::string::npos);
+  RC_ASSERT(error.find("pooler") != std::string::npos);
+  return false;
+}
+
 RC_GTEST_PROP(RecommendProperty, ConfPassesCheckUnderTheSameProfile, ()) {
   Case c = GenCase();
   const Catalog* cat = Catalog::ForMajor(c.major);
   RC_ASSERT(cat != nullptr);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, *cat, &r, &error));
+  if (!RecommendOrRefuse(c, *cat, &r)) return;
   RC_ASSERT(r.major == c.major);
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
   std::vector<std::string> problems = LintProblems(r, conf);
@@ -247,8 +258,7 @@ RC_GTEST_PROP(RecommendProperty, ConfRoundTripsEveryRecommendedValue, ()) {
   Case c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  if (!RecommendOrRefuse(c, cat, &r)) return;
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
   Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
   // The cells the conf output promises: machine, the selected storage row, autovacuum.
@@ -279,8 +289,7 @@ RC_GTEST_PROP(RecommendProperty, EveryCellIsAValidValueOfItsParameter, ()) {
   Case c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  if (!RecommendOrRefuse(c, cat, &r)) return;
   std::vector<std::string> problems;
   for (const auto& [where, cell] : AllCells(r)) {
     const Parameter* p = cat.Find(cell->parameter);
@@ -305,8 +314,7 @@ RC_GTEST_PROP(RecommendProperty, EveryValueLiesWithinItsOwnRange, ()) {
   Case c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  if (!RecommendOrRefuse(c, cat, &r)) return;
   std::vector<std::string> problems;
   for (const auto& [where, cell] : AllCells(r))
     for (const Problem& pr : CellProblems(cat, where, *cell)) problems.push_back(pr.text);
@@ -326,8 +334,7 @@ RC_GTEST_PROP(RecommendProperty, IoConcurrencyRangeStaysBelowIoMaxConcurrency, (
   c.major = 18;
   const Catalog& cat = *Catalog::ForMajor(18);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  if (!RecommendOrRefuse(c, cat, &r)) return;
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
   Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
   EffectiveConfig eff(a);
@@ -358,7 +365,7 @@ RC_GTEST_PROP(RecommendProperty, MemoryModelKnobsStillPassCheck, ()) {
     std::string error;
     if (!Recommend(c.profile, cat, &r, &error)) {
       // Refusing is allowed only with the reason and what to change.
-      RC_ASSERT(error.find("cannot hold") != std::string::npos);
+      RC_ASSERT(error.find("do not fit") != std::string::npos);
       continue;
     }
     std::vector<std::string> problems = LintProblems(r, RenderRecommendation(r, RecommendFormat::kConf, false));
@@ -374,8 +381,7 @@ RC_GTEST_PROP(RecommendProperty, JsonCarriesTheSameCells, ()) {
   Case c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  if (!RecommendOrRefuse(c, cat, &r)) return;
   nlohmann::json j = nlohmann::json::parse(RenderRecommendation(r, RecommendFormat::kJson, false));
   RC_ASSERT(j["pg_version"].get<int>() == c.major);
   RC_ASSERT(j["machine"].size() == r.machine.size());
@@ -396,8 +402,7 @@ RC_GTEST_PROP(RecommendProperty, TablespaceSqlNamesTheTablespace, ()) {
   for (int i = 0; i < n; ++i) c.profile.tablespaces[*TablespaceName()] = *rc::gen::elementOf(kStorages);
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
-  std::string error;
-  RC_ASSERT(Recommend(c.profile, cat, &r, &error));
+  if (!RecommendOrRefuse(c, cat, &r)) return;
   RC_ASSERT(r.tablespaces.size() == c.profile.tablespaces.size());
   for (const TablespaceAdvice& t : r.tablespaces) {
     bool quoted = false;
@@ -408,6 +413,41 @@ RC_GTEST_PROP(RecommendProperty, TablespaceSqlNamesTheTablespace, ()) {
     if (!quoted && NeedsQuotingAsKeyword(t.name))
       RC_FAIL("tablespace \"" + t.name + "\" is a keyword and must be quoted: " + t.sql);
   }
+}
+
+// The typed value of machine cell `name` (memory in bytes), or nullopt.
+std::optional<double> MachineValue(const Recommendation& r, const Catalog& cat, const std::string& name) {
+  for (const Cell& cell : r.machine)
+    if (cell.parameter == name) {
+      std::string v = cell.value;
+      if (v.size() >= 2 && v.front() == '\'') v = v.substr(1, v.size() - 2);
+      const Parameter& param = *cat.Find(name);
+      double n = ParseValue(cat, param, v).number;  // in the base unit (kB, 8kB pages)
+      return param.unit_kind == UnitKind::kNone ? n : n * param.unit_amount;
+    }
+  return std::nullopt;
+}
+
+// Issue 9: an explicit --connections is never lowered (max_connections is
+// at least it), and work_mem x (connections + parallel workers) x nodes per
+// backend x hash_mem_multiplier, with the fixed memory, stays within RAM.
+RC_GTEST_PROP(RecommendProperty, ExplicitConnectionsKeptAndWorkMemWithinRam, ()) {
+  Case c = GenCase();
+  c.profile.connections = *rc::gen::inRange(5, 5001);
+  const Catalog& cat = *Catalog::ForMajor(c.major);
+  Recommendation r;
+  if (!RecommendOrRefuse(c, cat, &r)) return;
+  std::optional<double> conns = MachineValue(r, cat, "max_connections");
+  std::optional<double> work_mem = MachineValue(r, cat, "work_mem");
+  std::optional<double> workers = MachineValue(r, cat, "max_parallel_workers");
+  std::optional<double> shared = MachineValue(r, cat, "shared_buffers");
+  RC_ASSERT(conns && work_mem && workers && shared);
+  RC_ASSERT(*conns >= *c.profile.connections);
+  double backends = *c.profile.connections + *workers;
+  double sort_hash = backends * *work_mem * c.profile.nodes_per_query * 2.0;  // hash_mem_multiplier 2.0
+  if (*shared + sort_hash > *c.profile.ram_bytes)
+    RC_FAIL("recommend " + Describe(c.profile, c.major) + ": shared_buffers + " + std::to_string(backends) +
+            " backends x work_mem x hash_mem_multiplier exceed RAM");
 }
 
 // --- Examples -------------------------------------------------------------------

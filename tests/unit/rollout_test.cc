@@ -13,31 +13,41 @@ const Parameter& P(const char* name) { return *Catalog::ForMajor(18)->Find(name)
 
 TEST(RolloutTest, GroupsByContext) {
   Rollout r;
-  AddRolloutStep({&P("shared_buffers"), "128MB", "4GB", ""}, RolloutSource::kFiles, &r);
-  AddRolloutStep({&P("work_mem"), "4MB", "64MB", ""}, RolloutSource::kFiles, &r);
-  AddRolloutStep({&P("checkpoint_timeout"), "5min", "15min", ""}, RolloutSource::kFiles, &r);
-  AddRolloutStep({&P("block_size"), "8192", "8192", ""}, RolloutSource::kFiles, &r);  // internal: left out
+  AddRolloutStep({&P("shared_buffers"), "128MB", "4GB", "", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("work_mem"), "4MB", "64MB", "", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("checkpoint_timeout"), "5min", "15min", "", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("block_size"), "8192", "8192", "", ""}, RolloutSource::kFiles, &r);  // internal: left out
   EXPECT_EQ(r.restart.size(), 1u);
   EXPECT_EQ(r.reload.size(), 2u);  // files: a user-context parameter is reloaded too
   EXPECT_TRUE(r.session.empty());
   Rollout s;
-  AddRolloutStep({&P("work_mem"), "4MB", "64MB", ""}, RolloutSource::kAlterSystem, &s);
+  AddRolloutStep({&P("work_mem"), "4MB", "64MB", "", ""}, RolloutSource::kAlterSystem, &s);
   EXPECT_EQ(s.session.size(), 1u);
 }
 
 TEST(RolloutTest, CappedSettingsWaitForTheRestart) {
   Rollout r;
-  AddRolloutStep({&P("max_parallel_workers"), "8", "16", ""}, RolloutSource::kFiles, &r);
-  AddRolloutStep({&P("max_worker_processes"), "8", "16", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("max_parallel_workers"), "8", "16", "", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("max_worker_processes"), "8", "16", "", ""}, RolloutSource::kFiles, &r);
   WaitForCaps(&r);
   EXPECT_TRUE(r.reload.empty());
-  EXPECT_EQ(r.restart.size(), 2u);
+  ASSERT_EQ(r.restart.size(), 2u);
+  EXPECT_EQ(r.restart[1].waits_for, "max_worker_processes");
+  std::ostringstream o;
+  WriteRollout(r, 18, RolloutSource::kAlterSystem, "", o);
+  EXPECT_NE(o.str().find("In a restart window (context postmaster, and the settings capped by those):"),
+            std::string::npos)
+      << o.str();
+  EXPECT_NE(o.str().find("max_parallel_workers: 8 -> 16  [context user, but capped by max_worker_processes, "
+                         "which needs the restart]"),
+            std::string::npos)
+      << o.str();
 }
 
 TEST(RolloutTest, FilesAreDeployedNotAlteredBySql) {
   Rollout r;
-  AddRolloutStep({&P("work_mem"), "4MB", "64MB", ""}, RolloutSource::kFiles, &r);
-  AddRolloutStep({&P("shared_buffers"), "128MB", "4GB", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("work_mem"), "4MB", "64MB", "", ""}, RolloutSource::kFiles, &r);
+  AddRolloutStep({&P("shared_buffers"), "128MB", "4GB", "", ""}, RolloutSource::kFiles, &r);
   std::ostringstream o;
   WriteRollout(r, 18, RolloutSource::kFiles, "", o);
   std::string text = o.str();

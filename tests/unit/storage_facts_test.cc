@@ -20,11 +20,13 @@ namespace {
 std::string Minimal(const std::string& storage_extra = "", const std::string& top = "default_storage = \"disk\"\n") {
   std::string cell = "{ start = 1, min = 1, max = 2, why = \"w\", source = \"s\" }";
   std::string row = "[[storage]]\nname = \"disk\"\ntitle = \"A disk\"\nscheduler = \"none\"\nmount = \"noatime\"\n"
-                    "autovacuum_cost_limit = { server = 800, large_tables = 1000 }\n";
+                    "autovacuum_cost_limit = { server = 800, large_tables = 1000, why = \"budget\" }\n"
+                    "io_workers = { per_cpu = 0.5, why = \"workers\", source = \"s\" }\n"
+                    "io_concurrency_far_above = 64\n";
   for (const char* p : kStorageParameters) row += std::string(p) + " = " + cell + "\n";
   return top + "[sources]\ns = \"a source\"\n[notes]\nn = \"a note\"\n" + row + storage_extra +
          "[workload.oltp]\nconnections = 10\nshared_buffers_fraction = 0.25\neffective_cache_fraction = 0.75\n"
-         "checkpoint_timeout = \"15min\"\nmax_wal_size_fraction_of_ram = 0.0625\n";
+         "checkpoint_timeout = \"15min\"\npeak_wal_mb_per_second_per_cpu = 2.5\n";
 }
 
 TEST(StorageFactsTest, TheEmbeddedFileIsComplete) {
@@ -76,11 +78,17 @@ TEST(StorageFactsTest, PerTypeFactsAreRead) {
   EXPECT_TRUE(t.high_latency);
   EXPECT_EQ(t.autovacuum_cost_limit, 800);
   EXPECT_EQ(t.large_table_autovacuum_cost_limit, 1000);
+  EXPECT_EQ(t.autovacuum_cost_limit_why, "budget");
+  EXPECT_EQ(t.io_workers_per_cpu, 0.5);
+  EXPECT_EQ(t.io_workers_why, "workers");
+  EXPECT_EQ(t.io_workers_source, "s");
+  EXPECT_EQ(t.io_concurrency_far_above, 64);
   EXPECT_EQ(t.notes, std::vector<std::string>{"a note"});
   EXPECT_EQ(t.settings.at("random_page_cost").start, "1");
   EXPECT_EQ(t.settings.at("random_page_cost").max, "2");
   EXPECT_EQ(f.sources.at("s"), "a source");
   EXPECT_EQ(f.workloads.at("oltp").checkpoint_timeout, "15min");
+  EXPECT_EQ(f.workloads.at("oltp").peak_wal_mb_per_second_per_cpu, 2.5);
   EXPECT_EQ(f.default_type, 0);
 }
 
@@ -105,7 +113,8 @@ TEST(StorageFactsTest, MalformedFilesAreRefusedWithTheCause) {
   std::string no_start = Minimal();
   no_start.replace(no_start.find("io_method = { start = 1,"), 24, "io_method = {");
   std::string bad_source = Minimal();
-  bad_source.replace(bad_source.find("source = \"s\""), 12, "source = \"nowhere\"");
+  // A cell's source (io_workers, earlier in the row, has one too).
+  bad_source.replace(bad_source.find("why = \"w\", source = \"s\"") + 11, 12, "source = \"nowhere\"");
   const Case cases[] = {
       {"[[storage]\n", "storage.toml:1:"},
       {Minimal("notes = [\"missing\"]\n"), "note \"missing\" is no key of [notes]"},
@@ -116,6 +125,18 @@ TEST(StorageFactsTest, MalformedFilesAreRefusedWithTheCause) {
       {Minimal("[[storage]]\ntitle = \"no name\"\n"), "needs a name and a title"},
       {"default_storage = \"x\"\n", "no [[storage]] entries"},
       {Minimal("high_latency = \"yes\"\n"), "high_latency must be true or false"},
+      {[] {
+         std::string t = Minimal();
+         t.replace(t.find("io_workers = { per_cpu = 0.5,"), 29, "io_workers = { per_cpu = 0,");
+         return t;
+       }(),
+       "needs io_workers = { per_cpu = N"},
+      {[] {
+         std::string t = Minimal();
+         t.replace(t.find(", why = \"budget\""), 16, "");
+         return t;
+       }(),
+       "needs io_concurrency_far_above = N and autovacuum_cost_limit"},
   };
   for (const Case& c : cases) {
     StorageFacts f;

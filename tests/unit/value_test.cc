@@ -116,5 +116,13 @@ TEST(ValueTest, FormatWithUnitUsesLargestExactUnit) {
   EXPECT_EQ(FormatWithUnit(60000, *st), "1min");
 }
 
+// SHOW prints units only for positive values: backend_flush_after = 0 is "0",
+// not "08kB" (the unit 8kB glued to the zero).
+TEST(ValueTest, FormatWithUnitPrintsZeroBare) {
+  EXPECT_EQ(FormatWithUnit(0, *Pg18().Find("backend_flush_after")), "0");
+  EXPECT_EQ(FormatWithUnit(0, *Pg18().Find("statement_timeout")), "0");
+  EXPECT_EQ(FormatWithUnit(-1, *Pg18().Find("wal_buffers")), "-1");
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "core/catalog.h"
 #include "fake_disk.h"
@@ -72,16 +73,23 @@ TEST(WorkspaceTest, MalformedConfigIsAConfigurationError) {
   EXPECT_NE(error.find("unknown key"), std::string::npos) << error;
 }
 
-TEST(WorkspaceTest, UserRulesAreOneEntry) {
-  FakeDisk p;
-  std::string rules = p.Write("policy/org.toml",
-                              "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
-                              "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
-                              "anchor = [\"fsync\"]\n");
-  std::string main = p.Write("postgresql.conf", "fsync = off\n");
+// Options over `p` with one user rule (ORG001, fsync must stay on) loaded
+// from policy/ and the selection `select`.
+WorkspaceOptions WithOrgRule(FakeDisk& p, std::vector<std::string> select) {
+  p.Write("policy/org.toml",
+          "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-must-stay-on\"\nseverity = \"error\"\n"
+          "when = \"fsync == false\"\nmessage = \"fsync must stay on (it is {fsync})\"\n"
+          "anchor = [\"fsync\"]\n");
   WorkspaceOptions o = On(p);
   o.rule_paths = {p.dir() + "/policy"};
-  o.select = {"ORG"};
+  o.select = std::move(select);
+  return o;
+}
+
+TEST(WorkspaceTest, UserRulesAreOneEntry) {
+  FakeDisk p;
+  WorkspaceOptions o = WithOrgRule(p, {"ORG"});
+  std::string main = p.Write("postgresql.conf", "fsync = off\n");
   Workspace linter(o);
   Analysis a;
   std::string error;
@@ -170,7 +178,7 @@ TEST(WorkspaceTest, EachFileIsReadOnceAcrossRootsAndAgainAfterForget) {
   ASSERT_TRUE(ws.Lint("/p/other.conf", &a, &error));
   EXPECT_EQ(fs.reads["/p/shared.conf"], 1);
   EXPECT_EQ(fs.reads["/p/postgresql.conf"], 1) << "the directive scan and the analysis share one read";
-  fs.Set("/p/shared.conf", "work_mem = 64\n");
+  fs.Set("/p/shared.conf", "wal_buffers = 64\n");
   ws.Forget("/p/shared.conf");
   ASSERT_TRUE(ws.Lint("/p/other.conf", &a, &error));
   EXPECT_EQ(fs.reads["/p/shared.conf"], 2);
@@ -232,6 +240,47 @@ TEST(WorkspaceTest, OverlayAndRealDiskAgreeOnTheCorpus) {
     ++compared;
   }
   EXPECT_GT(compared, 100);
+}
+
+}  // namespace
+}  // namespace pgconflint
+
+namespace pgconflint {
+namespace {
+
+// Issue 9: the major comes from a data directory's PG_VERSION when nothing
+// else names it, and the reason says so.
+TEST(WorkspaceTest, MajorIsInferredFromPgVersion) {
+  FakeDisk p;
+  p.Write("data/PG_VERSION", "16\n");
+  std::string main = p.Write("data/postgresql.conf", "work_mem = '4MB'\n");
+  std::string other = p.Write("elsewhere/postgresql.conf", "work_mem = '4MB'\n");
+  WorkspaceOptions o = On(p);
+  o.use_config = false;
+  Workspace linter(o);
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
+  EXPECT_EQ(linter.major().major, 16);
+  EXPECT_EQ(linter.major().reason, "PG_VERSION in " + p.dir() + "/data");
+  ASSERT_TRUE(linter.Lint(other, &a, &error)) << error;
+  EXPECT_EQ(linter.major().major, Catalog::DefaultMajor());
+  EXPECT_NE(linter.major().reason.find("the default"), std::string::npos);
+}
+
+// A rule file's rule that the selection excludes is said, once.
+TEST(WorkspaceTest, ExcludedUserRuleIsANotice) {
+  FakeDisk p;
+  WorkspaceOptions o = WithOrgRule(p, {"PGC"});
+  std::string main = p.Write("postgresql.conf", "fsync = off\n");
+  Workspace linter(o);
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
+  std::vector<std::string> notices = linter.TakeNotices();
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_NE(notices[0].find("ORG001"), std::string::npos) << notices[0];
+  EXPECT_TRUE(linter.TakeNotices().empty());
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The `concise` format: one line per diagnostic, for grep, editors' error
-// formats and CI logs. Notes and fixes are not printed; file names and
-// messages are escaped, so that a line stays one line.
+// formats and CI logs, then the summary line. Notes and fixes are not
+// printed; file names and messages are escaped, so that a line stays one line.
 #include "report/reporter.h"
 #include "report/text.h"
 
@@ -14,6 +14,7 @@ void RenderConcise(const std::vector<Analysis>& analyses, const ReportOptions& o
       out << EscapeControls(FilePath(a, d.file)) << ":" << p.line << ":" << p.column << ": "
           << SeverityName(d.severity) << ": " << EscapeControls(d.message) << " [" << d.rule->code << "]\n";
     }
+  if (options.summary) out << SummaryLine(analyses, options.pg_version, options.pg_version_reason) << "\n";
 }
 
 extern const Reporter kFormat_concise;

@@ -31,6 +31,20 @@ bool HasSafeFix(const Diagnostic& d) {
   return std::any_of(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.safety == FixSafety::kSafe; });
 }
 
+// "[*]" for a finding with a safe fix, "[~]" for one whose fixes need review.
+const char* FixMark(const Diagnostic& d) {
+  if (HasSafeFix(d)) return " [*]";
+  return d.fixes.empty() ? "" : " [~]";
+}
+
+// Where a rule's page is: built-in rules have one in the repository's
+// docs/rules/, and every rule (user rules too) has `pgconflint explain`.
+std::string RulePage(const RuleInfo& rule) {
+  std::string page = "pgconflint explain " + std::string(rule.name);
+  if (rule.builtin) page += ", docs/rules/" + std::string(rule.name) + ".md";
+  return page;
+}
+
 // "file:line:col" of a location, the column in code points.
 std::string LocationText(const Analysis& a, const Location& where) {
   const SourceFile& src = a.files[where.file].source;
@@ -66,7 +80,7 @@ std::string WriteSnippet(const Analysis& a, const Diagnostic& d, const Style& st
 
 void WriteDiagnostic(const Analysis& a, const Diagnostic& d, const Style& st, std::ostream& o) {
   o << st(SeverityColor(d.severity), std::string(SeverityName(d.severity)) + "[" + d.rule->code + "]")
-    << (HasSafeFix(d) ? " [*]" : "") << st("1", ": " + EscapeControls(d.message)) << "\n";
+    << FixMark(d) << st("1", ": " + EscapeControls(d.message)) << "\n";
   std::string pad = " ";
   if (d.file < 0) o << " --> " << EscapeControls(a.root) << "\n";
   else pad = WriteSnippet(a, d, st, o);
@@ -82,6 +96,7 @@ void WriteDiagnostic(const Analysis& a, const Diagnostic& d, const Style& st, st
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
     o << eq << "note: included from " << EscapeControls(a.files[it->file].source.path()) << ":" << it->line << "\n";
   if (d.fatal) o << eq << "note: PostgreSQL refuses to start with this (fatal)\n";
+  o << eq << "rule: " << EscapeControls(d.rule->name) << " (" << EscapeControls(RulePage(*d.rule)) << ")\n";
   o << "\n";
 }
 
@@ -91,22 +106,17 @@ std::string Plural(int n, const char* word) { return std::to_string(n) + " " + w
 
 void RenderFull(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out) {
   Style st{options.color};
-  int fatal_roots = 0, safe_fixes = 0;
-  for (const Analysis& a : analyses) {
-    fatal_roots += a.fatal();
+  int safe_fixes = 0, review_fixes = 0;
+  for (const Analysis& a : analyses)
     for (const Diagnostic& d : a.diagnostics) {
       WriteDiagnostic(a, d, st, out);
       safe_fixes += HasSafeFix(d);
+      review_fixes += !HasSafeFix(d) && !d.fixes.empty();
     }
-  }
-  Summary sum = Summarize(analyses);
-  out << st("1", "Found " + Plural(sum.errors, "error") + ", " + Plural(sum.warnings, "warning") + ", " +
-                     std::to_string(sum.info) + " info") +
-             " in " + Plural(static_cast<int>(analyses.size()), "root") + " (PostgreSQL " +
-             std::to_string(options.pg_version) + ")";
-  if (fatal_roots) out << "; PostgreSQL would refuse to start with " << Plural(fatal_roots, "root");
-  out << ".\n";
+  if (!options.summary) return;
+  out << st("1", SummaryLine(analyses, options.pg_version, options.pg_version_reason)) << "\n";
   if (safe_fixes) out << "[*] " << Plural(safe_fixes, "finding") << " with a safe fix.\n";
+  if (review_fixes) out << "[~] " << Plural(review_fixes, "finding") << " with a fix to review before applying.\n";
 }
 
 extern const Reporter kFormat_full;

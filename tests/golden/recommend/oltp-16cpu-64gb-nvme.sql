@@ -1,18 +1,18 @@
 -- Recommended by pgconflint for PostgreSQL 18, 16 CPUs, 64GB RAM, oltp, nvme.
 -- assumption: connections not given: 200 for the oltp workload (--connections)
--- assumption: memory model: 2 sort/hash nodes per query, 10% of RAM kept for the OS (--nodes-per-query, --headroom)
+-- assumption: memory model: 1 sort/hash node per backend, 10% of RAM kept for the OS (--nodes-per-query, --headroom)
 
 -- Machine
-ALTER SYSTEM SET max_connections = '200';  -- expected concurrent connections; more clients belong behind a pooler
+ALTER SYSTEM SET max_connections = '200';  -- the workload's expected concurrent connections; more clients belong behind a pooler
 ALTER SYSTEM SET shared_buffers = '16GB';  -- 25% of RAM: the documentation's starting point for a dedicated server
 ALTER SYSTEM SET effective_cache_size = '48GB';  -- shared_buffers plus the page cache the OS keeps; a planner estimate, allocates nothing
-ALTER SYSTEM SET work_mem = '39MB';  -- RAM left after the fixed memory, shared by 200 connections x 2 sort/hash nodes x hash_mem_multiplier 2 (the memory-overcommit model)
-ALTER SYSTEM SET hash_mem_multiplier = '2.0';  -- the default since 15; raise it rather than work_mem when hash joins spill
+ALTER SYSTEM SET work_mem = '77MB';  -- RAM left after the fixed memory, shared by 200 connections + 16 parallel workers x 1 sort/hash node, with room for hash tables at hash_mem_multiplier 2 (the memory-overcommit model)
+ALTER SYSTEM SET hash_mem_multiplier = '2.0';  -- the default since 15; work_mem leaves room for hash tables this large
 ALTER SYSTEM SET maintenance_work_mem = '2GB';  -- RAM/16, 16MB to 2GB: a VACUUM or CREATE INDEX (its parallel workers share it)
 ALTER SYSTEM SET autovacuum_work_mem = '1GB';  -- RAM/32 (at most RAM/8 for all 4 autovacuum workers), 16MB to 1GB
 ALTER SYSTEM SET wal_buffers = '-1';  -- automatic: shared_buffers/32, at most one WAL segment (16MB here)
-ALTER SYSTEM SET min_wal_size = '1GB';  -- a quarter of max_wal_size: recycled segments for bursts
-ALTER SYSTEM SET max_wal_size = '4GB';  -- room for checkpoints to be triggered by time, not WAL volume (more is fine where the disk allows)
+ALTER SYSTEM SET min_wal_size = '16GB';  -- a quarter of max_wal_size: recycled segments for bursts
+ALTER SYSTEM SET max_wal_size = '64GB';  -- the WAL of 15min at an assumed peak of 3MB/s per CPU (oltp) x 1.9 (checkpoint_completion_target), 1GB to 64GB: checkpoints start on time, not on WAL volume; needs that much free disk for pg_wal, and pg_stat_checkpointer (pg_stat_bgwriter before 17) shows requested checkpoints if the peak is higher
 ALTER SYSTEM SET checkpoint_timeout = '15min';  -- fewer, smoother checkpoints; longer crash recovery
 ALTER SYSTEM SET checkpoint_completion_target = '0.9';  -- spread checkpoint writes over 90% of the interval (the default since 14)
 ALTER SYSTEM SET max_worker_processes = '16';  -- one per CPU, at least the default 8: parallel workers need a free slot
@@ -21,20 +21,21 @@ ALTER SYSTEM SET max_parallel_workers_per_gather = '4';  -- short queries: a few
 ALTER SYSTEM SET max_parallel_maintenance_workers = '4';  -- parallel index builds and VACUUM
 ALTER SYSTEM SET autovacuum_max_workers = '4';  -- a quarter of the CPUs, 3 to 10
 ALTER SYSTEM SET autovacuum_worker_slots = '16';  -- slots reserved at start; autovacuum_max_workers can be raised by reload up to this
+ALTER SYSTEM SET track_io_timing = 'on';  -- pg_stat_io's read and write times and EXPLAIN (ANALYZE, BUFFERS) I/O timings need it: measuring the I/O settings depends on it; check the clock's overhead with pg_test_timing first
 
 -- Storage: NVMe SSD
-ALTER SYSTEM SET effective_io_concurrency = '64';  -- NVMe serves many parallel reads; past a few hundred in flight only latency grows
+ALTER SYSTEM SET effective_io_concurrency = '64';  -- NVMe serves many parallel reads; past a few hundred in flight only latency grows (PG18's default 16 is the low end)
 ALTER SYSTEM SET maintenance_io_concurrency = '64';  -- VACUUM and recovery prefetch benefit from the same depth
 ALTER SYSTEM SET random_page_cost = '1.1';  -- random and sequential reads cost about the same
 ALTER SYSTEM SET seq_page_cost = '1.0';  -- the planner's unit; keep it at 1.0
 ALTER SYSTEM SET io_method = 'worker';  -- low-latency storage is served well by I/O workers
-ALTER SYSTEM SET io_workers = '4';  -- about one I/O worker per 4 CPUs, at least 3: more workers than CPUs only add context switches
-ALTER SYSTEM SET io_combine_limit = '128kB';  -- 1MB measured 66% slower for sequential scans; keep the default
+ALTER SYSTEM SET io_workers = '4';  -- about one I/O worker per 4 CPUs: NVMe answers in microseconds, so few workers keep many reads in flight
+ALTER SYSTEM SET io_combine_limit = '128kB';  -- 1MB made sequential scans 66% slower than 128kB; keep the default
 ALTER SYSTEM SET io_max_combine_limit = '128kB';  -- must be at least io_combine_limit, or reads are silently capped (restart to change)
 
 -- Autovacuum
-ALTER SYSTEM SET autovacuum_vacuum_cost_limit = '2000';  -- the I/O budget per round; the default 200 (via vacuum_cost_limit) is sized for spinning disks
-ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since PostgreSQL 12 (20ms in 11 and earlier, as older tuning guides still say)
+ALTER SYSTEM SET autovacuum_vacuum_cost_limit = '2000';  -- ten times the default 200: NVMe absorbs the writes, and autovacuum keeps up with busy tables (nvme)
+ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since PostgreSQL 12; 20ms was the default in 11 and earlier
 
 -- Per table, by size (templates: replace <table>)
 -- ~1M rows, oltp: ALTER TABLE <table> SET (autovacuum_vacuum_scale_factor = 0.05, autovacuum_vacuum_threshold = 1000);

@@ -1,0 +1,62 @@
+// Findings about defaults are placed where a reader would set the parameter,
+// only for a whole configuration; findings of several cross-parameter rules
+// about one setting fold into one.
+#include "core/finding_placement.h"
+
+#include <gtest/gtest.h>
+
+#include "core/catalog.h"
+#include "core/rules.h"
+#include "core/workspace.h"
+
+namespace pgconflint {
+namespace {
+
+Analysis Text(const std::string& name, const std::string& text) {
+  static const RuleSet rules;
+  return LintText(name, text, *Catalog::ForMajor(18), rules, Profile());
+}
+
+TEST(FindingPlacementTest, OnlyARootNamedLikePostgresqlConfIsAWholeConfiguration) {
+  EXPECT_TRUE(IsWholeConfiguration(Text("/x/postgresql.conf", "")));
+  EXPECT_TRUE(IsWholeConfiguration(Text("/x/custom-postgresql.conf", "")));
+  EXPECT_TRUE(IsWholeConfiguration(Text("/x/postgresql.conf.sample", "")));
+  EXPECT_FALSE(IsWholeConfiguration(Text("/x/postgresql.auto.conf", "")));
+  EXPECT_FALSE(IsWholeConfiguration(Text("/x/conf.d/10-memory.conf", "")));
+}
+
+TEST(FindingPlacementTest, DefaultGoesToTheCommentedOutLineElseTheEnd) {
+  Analysis a = Text("/x/postgresql.conf", "# Memory\n#shared_buffers = 128MB\t# min 128kB\nwork_mem = 4MB\n");
+  Location at = DefaultLocation(a, "shared_buffers");
+  EXPECT_EQ(a.files[0].source.LineOf(at.range.begin), 2u);
+  // Not a prefix of another name: "#shared_buffers_x" is not the line.
+  Analysis b = Text("/x/postgresql.conf", "#shared_buffersx = 1\nwork_mem = 4MB\n");
+  Location end = DefaultLocation(b, "shared_buffers");
+  EXPECT_EQ(end.range.begin, end.range.end);
+  EXPECT_EQ(b.files[0].source.LineOf(end.range.begin), 2u);
+}
+
+TEST(FindingPlacementTest, FoldKeepsTheMostSevereAndNotesTheOthers) {
+  Analysis a = Text("/x/postgresql.conf", "effective_io_concurrency = 300\n");
+  a.diagnostics.clear();
+  static const RuleSet rules;
+  auto add = [&](const char* code, Severity severity, const char* message) {
+    Diagnostic d = MakeDiagnostic(*rules.Find(code), {0, {0, 30}}, message, "", "effective_io_concurrency");
+    d.severity = severity;
+    a.diagnostics.push_back(std::move(d));
+  };
+  add("PGC703", Severity::kInfo, "outside the range");
+  add("PGC701", Severity::kWarning, "far above");
+  add("PGC404", Severity::kWarning, "above io_max_concurrency");
+  add("PGC811", Severity::kWarning, "another problem");  // PGC8xx: never folded
+  FoldRelatedFindings(&a);
+  ASSERT_EQ(a.diagnostics.size(), 2u);
+  EXPECT_EQ(std::string(a.diagnostics[0].rule->code), "PGC404");
+  ASSERT_EQ(a.diagnostics[0].notes.size(), 2u);
+  EXPECT_NE(a.diagnostics[0].notes[0].message.find("(PGC701): far above"), std::string::npos);
+  EXPECT_NE(a.diagnostics[0].notes[1].message.find("(PGC703): outside the range"), std::string::npos);
+  EXPECT_EQ(std::string(a.diagnostics[1].rule->code), "PGC811");
+}
+
+}  // namespace
+}  // namespace pgconflint

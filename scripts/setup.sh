@@ -12,8 +12,12 @@ packages=(build-essential cmake ninja-build pkg-config git
           libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpq-dev)
 if [ "${1:-}" = "--tests" ]; then
   # python3 drives the integration suites, psql talks to the test servers,
-  # locales-all gives the locale names the differential suite probes.
-  packages+=(python3 postgresql-client locales-all)
+  # locales-all gives the locale names the differential suite probes. The
+  # editor server's suites use a real JSON-RPC client (pylsp-jsonrpc, with
+  # pytest: both for /usr/bin/python3), a headless Neovim, and clang-14's
+  # libFuzzer.
+  packages+=(python3 postgresql-client locales-all
+             python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev)
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 missing=()

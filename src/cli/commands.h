@@ -23,6 +23,7 @@ Command AddParams(CLI::App* app);
 Command AddExplain(CLI::App* app);
 Command AddDocs(CLI::App* app);
 Command AddRecommend(CLI::App* app, bool with_common_options);
+Command AddServer(CLI::App* app, bool with_common_options);
 
 }  // namespace pgconflint::cli
 

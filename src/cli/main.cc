@@ -33,7 +33,8 @@ int Main(int argc, char** argv) {
   auto wants = [&](const char* name) { return !known_first || first == name; };
   std::vector<Command> commands = {AddCheck(&app, wants("check")),         AddShow(&app, wants("show")),
                                    AddParams(&app),                        AddExplain(&app),
-                                   AddDocs(&app),                          AddRecommend(&app, wants("recommend"))};
+                                   AddDocs(&app),                          AddRecommend(&app, wants("recommend")),
+                                   AddServer(&app, wants("server"))};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -121,7 +121,8 @@ void Session::Dispatch(const json& message, const json& id, bool is_request) {
   const std::string method = message["method"].get<std::string>();
   static const json kNoParams = json::object();
   auto params_it = message.find("params");
-  const json& params = params_it == message.end() ? kNoParams : *params_it;
+  // A method without parameters: "params" absent or, as some clients send it, null.
+  const json& params = params_it == message.end() || params_it->is_null() ? kNoParams : *params_it;
   if (!params.is_object() && !params.is_array()) throw RpcError(kInvalidParams, "params: expected an object");
   if (method == "exit") return Exit(params);
   if (!initialized_ && method != "initialize") {

@@ -5,8 +5,12 @@ corpus, with its dictionary. A crash, a sanitizer report, a leak or a
 timeout fails the run. The seed corpus in the repository is never written:
 new inputs go to a temporary directory (or --keep DIR).
 
-  tests/fuzz/run_fuzz.py --harness lsp --seconds 30           # the test suite's short run
-  tests/fuzz/run_fuzz.py --harness lsp --seconds 3600 --keep /tmp/lsp-corpus
+With --prebuilt BUILD (the test suite's short run) only the harness and the
+code under test (src/lsp) are compiled with clang, over the core of an
+ordinary build (tests/fuzz/quick): a few files instead of the whole project.
+
+  tests/fuzz/run_fuzz.py --harness lsp --seconds 20 --prebuilt build --build build/fuzz-quick
+  tests/fuzz/run_fuzz.py --harness lsp --seconds 3600 --keep /tmp/lsp-corpus   # fully instrumented
 """
 import argparse
 import os
@@ -21,14 +25,17 @@ REPO = Path(__file__).resolve().parents[2]
 FUZZ = REPO / "tests" / "fuzz"
 
 
-def configure_and_build(build, harness):
+def configure_and_build(build, harness, prebuilt):
     clang, clangxx = shutil.which("clang-14"), shutil.which("clang++-14")
     if not clang or not clangxx:
         sys.exit("run_fuzz.py: clang-14 is required (scripts/setup.sh --tests installs clang-14 and libclang-rt-14-dev)")
+    if prebuilt:
+        source, options = FUZZ / "quick", [f"-DPGC_PREBUILT={prebuilt}"]
+    else:
+        source, options = REPO, ["-DPGCONFLINT_FUZZ=ON", "-DPGCONFLINT_TESTS=OFF", "-DPGCONFLINT_BENCHMARKS=OFF"]
     if not (build / "build.ninja").exists():
-        subprocess.run(["cmake", "-S", str(REPO), "-B", str(build), "-G", "Ninja", f"-DCMAKE_C_COMPILER={clang}",
-                        f"-DCMAKE_CXX_COMPILER={clangxx}", "-DCMAKE_BUILD_TYPE=Release", "-DPGCONFLINT_FUZZ=ON",
-                        "-DPGCONFLINT_TESTS=OFF", "-DPGCONFLINT_BENCHMARKS=OFF"], check=True)
+        subprocess.run(["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja", f"-DCMAKE_C_COMPILER={clang}",
+                        f"-DCMAKE_CXX_COMPILER={clangxx}", "-DCMAKE_BUILD_TYPE=Release", *options], check=True)
     jobs = os.environ.get("PGCONFLINT_FUZZ_JOBS", "2")
     subprocess.run(["nice", "cmake", "--build", str(build), "--target", f"pgconflint_{harness}_fuzz", "-j", jobs],
                    check=True)
@@ -41,8 +48,9 @@ def main():
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--build", type=Path, default=REPO / "build-fuzz")
     parser.add_argument("--keep", type=Path, help="corpus directory to keep the new inputs in")
+    parser.add_argument("--prebuilt", type=Path, help="an ordinary build whose core the harness links (quick)")
     args = parser.parse_args()
-    binary = configure_and_build(args.build.resolve(), args.harness)
+    binary = configure_and_build(args.build.resolve(), args.harness, args.prebuilt and args.prebuilt.resolve())
     seeds = FUZZ / f"{args.harness}_corpus"
     with tempfile.TemporaryDirectory(prefix="pgconflint-fuzz-") as tmp:
         corpus = args.keep or Path(tmp) / "corpus"

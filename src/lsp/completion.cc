@@ -114,11 +114,10 @@ json DirectiveItems(const SourceFile& src, const RuleSet& rules, std::string_vie
 }  // namespace
 
 json Session::Completion(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
   json none = {{"isIncomplete", false}, {"items", json::array()}};
-  if (!View(*doc, &view)) return none;
+  Document* doc = FreshView(params, &view);
+  if (!doc) return none;
   const SourceFile& src = view.source();
   const uint32_t offset = OffsetOfPosition(src, Object(params, "position"), unit_);
   const uint32_t line_start = src.LineStart(src.LineOf(offset));

@@ -134,10 +134,9 @@ json Session::EditJson(const Analysis& a, const std::vector<const Edit*>& edits)
 }
 
 json Session::CodeAction(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
-  if (!View(*doc, &view)) return json::array();
+  Document* doc = FreshView(params, &view);
+  if (!doc) return json::array();
   // The lines of the range: a cursor anywhere on a finding's line offers its actions.
   const SourceFile& src = view.source();
   const Range asked = RangeOf(src, Object(params, "range"), unit_);

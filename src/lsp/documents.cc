@@ -329,6 +329,12 @@ bool Session::View(const Document& doc, FileView* out) const {
   return false;
 }
 
+Session::Document* Session::FreshView(const json& params, FileView* view) {
+  Document* doc = DocumentOf(params);
+  Fresh(*doc);
+  return View(*doc, view) ? doc : nullptr;
+}
+
 void Session::Skipped(const ReaderEvent& event) {
   Show(kMessageError, "pgconflint: " + event.error);
   std::optional<json> id = Sniff(event.body, "id", "-?[0-9]+|\"(?:[^\"\\\\]|\\\\.)*\"");

@@ -86,10 +86,8 @@ void ConfiguredFacts(const Analysis& a, const Parameter& p, const Setting* here,
 }  // namespace
 
 json Session::Hover(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
-  if (!View(*doc, &view)) return nullptr;
+  if (!FreshView(params, &view)) return nullptr;
   const SourceFile& src = view.source();
   const uint32_t offset = OffsetOfPosition(src, Object(params, "position"), unit_);
   std::ostringstream o;

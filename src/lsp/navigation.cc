@@ -49,10 +49,8 @@ json LocationJson(const Analysis& a, int file, Range range, ColumnUnit unit) {
 }  // namespace
 
 json Session::Definition(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
-  if (!View(*doc, &view)) return nullptr;
+  if (!FreshView(params, &view)) return nullptr;
   const Analysis& a = *view.analysis;
   const SourceFile& src = view.source();
   const uint32_t offset = OffsetOfPosition(src, Object(params, "position"), unit_);
@@ -73,11 +71,9 @@ json Session::Definition(const json& params) {
 }
 
 json Session::DocumentLink(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
   json out = json::array();
-  if (!View(*doc, &view)) return out;
+  if (!FreshView(params, &view)) return out;
   const SourceFile& src = view.source();
   for (const SettingLine& s : view.loaded().parsed.settings) {
     if (!IsInclude(src.Slice(s.name))) continue;
@@ -89,11 +85,9 @@ json Session::DocumentLink(const json& params) {
 }
 
 json Session::DocumentSymbol(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
   json out = json::array();
-  if (!View(*doc, &view)) return out;
+  if (!FreshView(params, &view)) return out;
   const SourceFile& src = view.source();
   for (const SettingLine& s : view.loaded().parsed.settings) {
     std::string name(src.Slice(s.name));
@@ -110,11 +104,9 @@ json Session::DocumentSymbol(const json& params) {
 }
 
 json Session::InlayHint(const json& params) {
-  Document* doc = DocumentOf(params);
-  Fresh(*doc);
   FileView view;
   json out = json::array();
-  if (!View(*doc, &view)) return out;
+  if (!FreshView(params, &view)) return out;
   const Analysis& a = *view.analysis;
   const SourceFile& src = view.source();
   const Range range = RangeOf(src, Object(params, "range"), unit_);

@@ -126,6 +126,9 @@ class Session {
   std::vector<Finding> Findings(const Document& doc) const;
   json DiagnosticsOf(const Document& doc);
   bool View(const Document& doc, FileView* out) const;
+  /// The open document of params.textDocument.uri (RpcError when not open),
+  /// brought up to date, and its view; null when it has none.
+  Document* FreshView(const json& params, FileView* view);
 
   // diagnostics.cc: diagnostics, code actions, commands, rule pages.
   json DiagnosticJson(const Analysis& a, const Diagnostic& d);

@@ -6,23 +6,14 @@
 
 #include <algorithm>
 
+#include "core/catalog.h"  // AsciiLower
+
 namespace pgconflint::lsp {
 namespace {
 
 // A header block longer than this without its terminating empty line is not
 // a header block.
 constexpr size_t kMaxHeaderBlock = 8192;
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -55,7 +46,7 @@ bool MessageReader::ParseHeaders(std::string_view block, size_t* length, std::st
       return false;
     }
     std::string_view name = Trim(line.substr(0, colon)), value = Trim(line.substr(colon + 1));
-    if (!EqualsIgnoreCase(name, "Content-Length")) continue;
+    if (AsciiLower(name) != "content-length") continue;
     if (value.empty() || value.size() > 18 || !std::all_of(value.begin(), value.end(), [](char c) {
           return c >= '0' && c <= '9';
         })) {

@@ -24,6 +24,7 @@ Command AddExplain(CLI::App* app);
 Command AddDocs(CLI::App* app);
 Command AddRecommend(CLI::App* app, bool with_common_options);
 Command AddDiff(CLI::App* app, bool with_common_options);
+Command AddServer(CLI::App* app, bool with_common_options);
 
 }  // namespace pgconflint::cli
 

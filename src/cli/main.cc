@@ -29,12 +29,14 @@ int Main(int argc, char** argv) {
   // small file; register them only for the subcommand being run (all of them
   // when the first argument names none, so that --help lists everything).
   const std::string first = argc > 1 ? argv[1] : "";
-  const bool known_first = first == "check" || first == "show" || first == "recommend" || first == "diff";
+  const bool known_first = first == "check" || first == "show" || first == "recommend" || first == "diff" ||
+                           first == "server";
   auto wants = [&](const char* name) { return !known_first || first == name; };
   std::vector<Command> commands = {AddCheck(&app, wants("check")),         AddShow(&app, wants("show")),
                                    AddParams(&app),                        AddExplain(&app),
                                    AddDocs(&app),                          AddRecommend(&app, wants("recommend")),
-                                   AddDiff(&app, wants("diff"))};
+                                   AddDiff(&app, wants("diff")),
+                                   AddServer(&app, wants("server"))};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

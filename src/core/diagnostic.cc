@@ -27,7 +27,7 @@ Fix MakeFix(std::string title, FixSafety safety, Location where, std::string tex
   return f;
 }
 
-std::string ApplyFixes(const std::string& text, int file, const std::vector<const Fix*>& fixes, int* applied) {
+std::vector<const Edit*> CompatibleEdits(size_t size, int file, const std::vector<const Fix*>& fixes, int* applied) {
   std::vector<const Edit*> edits;
   int count = 0;
   for (const Fix* f : fixes) {
@@ -35,7 +35,7 @@ std::string ApplyFixes(const std::string& text, int file, const std::vector<cons
     bool clash = false;
     for (const Edit& e : f->edits) {
       if (e.where.file != file) continue;
-      if (e.where.range.begin > e.where.range.end || e.where.range.end > text.size()) clash = true;
+      if (e.where.range.begin > e.where.range.end || e.where.range.end > size) clash = true;
       for (const Edit* other : edits) {
         const Range a = e.where.range, b = other->where.range;
         // Overlapping, or two insertions at the same place (order unknown).
@@ -49,6 +49,12 @@ std::string ApplyFixes(const std::string& text, int file, const std::vector<cons
   }
   std::sort(edits.begin(), edits.end(),
             [](const Edit* a, const Edit* b) { return a->where.range.begin < b->where.range.begin; });
+  if (applied) *applied = count;
+  return edits;
+}
+
+std::string ApplyFixes(const std::string& text, int file, const std::vector<const Fix*>& fixes, int* applied) {
+  std::vector<const Edit*> edits = CompatibleEdits(text.size(), file, fixes, applied);
   std::string out;
   out.reserve(text.size());
   uint32_t at = 0;
@@ -58,7 +64,6 @@ std::string ApplyFixes(const std::string& text, int file, const std::vector<cons
     at = e->where.range.end;
   }
   out.append(text, at, std::string::npos);
-  if (applied) *applied = count;
   return out;
 }
 

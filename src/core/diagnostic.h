@@ -83,6 +83,11 @@ Fix MakeFix(std::string title, FixSafety safety, Location where, std::string tex
 std::string ApplyFixes(const std::string& text, int file, const std::vector<const Fix*>& fixes,
                        int* applied = nullptr);
 
+/// The edits ApplyFixes makes to `file` (of `size` bytes), in text order: an
+/// editor applies them itself (the LSP server's "fix all").
+std::vector<const Edit*> CompatibleEdits(size_t size, int file, const std::vector<const Fix*>& fixes,
+                                         int* applied = nullptr);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_DIAGNOSTIC_H_

@@ -225,4 +225,18 @@ std::optional<DerivedValue> EffectiveConfig::Derived(std::string_view name) cons
   return std::nullopt;
 }
 
+std::optional<DerivedValue> EffectiveConfig::Adjusted(std::string_view name) const {
+  const Parameter* p = catalog().Find(name);
+  if (!p) return std::nullopt;
+  std::optional<DerivedValue> d = Derived(name);
+  std::optional<std::string> configured = Configured(name);
+  if (!d || !configured) return std::nullopt;
+  ExprValue c = TypedValue(*p, *configured);
+  const ExprValue& v = d->value;
+  bool same = c.kind == v.kind && (c.kind == ExprValue::Kind::kNumber ? c.number == v.number && c.dim == v.dim
+                                                                      : c.Display() == v.Display());
+  if (same) return std::nullopt;
+  return d;
+}
+
 }  // namespace pgconflint

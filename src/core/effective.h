@@ -41,6 +41,11 @@ class EffectiveConfig {
   /// A derived value (see DerivedNames), or nullopt when `name` is not derived
   /// in this major.
   std::optional<DerivedValue> Derived(std::string_view name) const;
+  /// The derived value of parameter `name` when the server uses another value
+  /// than the configured one (io_max_concurrency = -1 -> 64, io_combine_limit
+  /// capped by io_max_combine_limit), else nullopt: as configured, not
+  /// derived, or not a parameter of this major.
+  std::optional<DerivedValue> Adjusted(std::string_view name) const;
   /// Names for which Derived() has a value in this major, in name order (from
   /// DerivedValueNames(), core/rule_names.h).
   std::vector<std::string> DerivedNames() const;

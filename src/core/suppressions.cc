@@ -117,11 +117,7 @@ bool SuppressionFix(const Analysis& a, const Diagnostic& d, Fix* out) {
   bool on_setting = false;
   for (const SettingLine& s : file.parsed.settings) on_setting = on_setting || s.line == line;
   for (const SyntaxError& e : file.parsed.errors) on_setting = on_setting || e.line == line;
-  if (!on_setting) {
-    *out = MakeFix(std::string("disable ") + d.rule->code + " for this file", FixSafety::kUnsafe, {d.file, {0, 0}},
-                   std::string("# pgconflint: disable-file=") + d.rule->code + "\n");
-    return true;
-  }
+  if (!on_setting) return SuppressionFileFix(a, d, out);
   size_t begin = d.range.begin == 0 ? std::string::npos : text.rfind('\n', d.range.begin - 1);
   begin = begin == std::string::npos ? 0 : begin + 1;
   // Keep the line's indentation so the comment sits with the setting.
@@ -131,6 +127,13 @@ bool SuppressionFix(const Analysis& a, const Diagnostic& d, Fix* out) {
   uint32_t at = static_cast<uint32_t>(begin);
   *out = MakeFix(std::string("disable ") + d.rule->code + " for this line", FixSafety::kUnsafe, {d.file, {at, at}},
                  comment);
+  return true;
+}
+
+bool SuppressionFileFix(const Analysis& a, const Diagnostic& d, Fix* out) {
+  if (d.file < 0 || IsMeta(d)) return false;
+  *out = MakeFix(std::string("disable ") + d.rule->code + " for this file", FixSafety::kUnsafe, {d.file, {0, 0}},
+                 std::string("# pgconflint: disable-file=") + d.rule->code + "\n");
   return true;
 }
 

@@ -18,6 +18,11 @@ void ApplySuppressions(const RuleSet& rules, Analysis* a);
 /// it has no line or is itself about a suppression.
 bool SuppressionFix(const Analysis& a, const Diagnostic& d, Fix* out);
 
+/// The fix that suppresses `d`'s rule in its whole file (a `disable-file`
+/// comment as the first line), or false as SuppressionFix. Like it, the
+/// comment silences `d` and matches it, so it never makes a PGC901.
+bool SuppressionFileFix(const Analysis& a, const Diagnostic& d, Fix* out);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_SUPPRESSIONS_H_

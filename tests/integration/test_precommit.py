@@ -139,7 +139,7 @@ class StdinTest(unittest.TestCase):
                                 "db/data/conf.d/10-memory.conf"], cwd=d, input="work_mem = '1MB'\nport = x\n",
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 1, r.stderr)
-            self.assertIn("db/data/conf.d/10-memory.conf:1:1: info: \"work_mem\" is set again later", r.stdout)
+            self.assertIn("db/data/conf.d/10-memory.conf:1:1: info: db/data/postgresql.auto.conf overrides 1 setting of this file: work_mem", r.stdout)
             self.assertIn("db/data/conf.d/10-memory.conf:2:", r.stdout)
             # The file on disk was not read: it has neither line.
             with open(os.path.join(d, "db/data/conf.d/10-memory.conf")) as f:

@@ -116,5 +116,39 @@ TEST(SuppressionsTest, TheSuppressionFixSilencesTheFindingWithoutAnUnusedSuppres
   }
 }
 
+TEST(SuppressionsTest, TheFileSuppressionFixSilencesTheRuleInTheFileWithoutAnUnusedSuppression) {
+  const char* cases[] = {
+      "shared_buffers = 16384\n",
+      "  work_mem = 64 MB\n",
+      "port = 5432\n# a comment\nport = 5433\n",
+      "# tuned by hand\nshared_buffers = 16384\n",  // the file's first line is a comment
+  };
+  for (const char* text : cases) {
+    Analysis a = Lint(text);
+    ASSERT_FALSE(a.diagnostics.empty()) << text;
+    for (const Diagnostic& d : a.diagnostics) {
+      Fix fix;
+      ASSERT_TRUE(SuppressionFileFix(a, d, &fix)) << text;
+      EXPECT_EQ(fix.title, std::string("disable ") + d.rule->code + " for this file");
+      std::string fixed = ApplyFixes(a.files[0].source.text(), 0, {&fix});
+      EXPECT_EQ(fixed.rfind(std::string("# pgconflint: disable-file=") + d.rule->code + "\n", 0), 0u) << fixed;
+      Analysis after = Lint(fixed);
+      for (const Diagnostic& x : after.diagnostics) {
+        EXPECT_NE(std::string(x.rule->code), std::string(d.rule->code)) << fixed;
+        EXPECT_NE(std::string(x.rule->code), "PGC901") << fixed;
+      }
+    }
+  }
+}
+
+TEST(SuppressionsTest, NoSuppressionFixForASuppressionFinding) {
+  Analysis a = Lint("# pgconflint: disable=PGC202\nport = 5432\n");
+  ASSERT_EQ(a.diagnostics.size(), 1u);
+  ASSERT_EQ(std::string(a.diagnostics[0].rule->code), "PGC901");
+  Fix fix;
+  EXPECT_FALSE(SuppressionFix(a, a.diagnostics[0], &fix));
+  EXPECT_FALSE(SuppressionFileFix(a, a.diagnostics[0], &fix));
+}
+
 }  // namespace
 }  // namespace pgconflint

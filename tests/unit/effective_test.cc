@@ -13,6 +13,7 @@
 
 #include "core/analyze.h"
 #include "core/rule_names.h"
+#include "core/value.h"
 #include "fake_disk.h"
 
 namespace pgconflint {
@@ -301,6 +302,38 @@ TEST(EffectiveTest, DerivedNamesAreTheNamesRulesMayRead) {
   }
   std::set<std::string> listed(DerivedValueNames().begin(), DerivedValueNames().end());
   EXPECT_EQ(computed, listed);
+}
+
+TEST(EffectiveTest, AdjustedWhenTheServerUsesAnotherValue) {
+  Config c(18, "io_max_concurrency = -1\nwork_mem = 64MB\n");
+  std::optional<DerivedValue> io = c.eff().Adjusted("io_max_concurrency");
+  ASSERT_TRUE(io);
+  EXPECT_EQ(io->value.kind, ExprValue::Kind::kNumber);
+  EXPECT_GE(io->value.number, 1);
+  EXPECT_EQ(io->explanation.rfind("-1", 0), 0u) << io->explanation;
+  EXPECT_FALSE(c.eff().Adjusted("work_mem"));  // not derived
+  EXPECT_FALSE(c.eff().Adjusted("no_such_parameter"));
+}
+
+TEST(EffectiveTest, AdjustedIoCombineLimitOnlyOverTheCap) {
+  const Catalog& cat = *Catalog::ForMajor(18);
+  const Parameter* cap = cat.Find("io_max_combine_limit");
+  ASSERT_NE(cap, nullptr);
+  const double cap_bytes = strtod(cap->boot_val, nullptr) * cap->unit_amount;
+  // 1MB is over the default cap; the cap itself is not.
+  ASSERT_LT(cap_bytes, kMB);
+  Config over(18, "io_combine_limit = 1MB\n");
+  std::optional<DerivedValue> d = over.eff().Adjusted("io_combine_limit");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->value.number, cap_bytes);
+  EXPECT_EQ(d->value.dim, Dim::kBytes);
+  Config at_cap(18, "io_combine_limit = " + FormatWithUnit(strtod(cap->boot_val, nullptr), *cap) + "\n");
+  EXPECT_FALSE(at_cap.eff().Adjusted("io_combine_limit"));
+}
+
+TEST(EffectiveTest, NotAdjustedInAMajorWithoutTheParameter) {
+  Config c(17, "");
+  EXPECT_FALSE(c.eff().Adjusted("io_max_concurrency"));
 }
 
 }  // namespace

@@ -135,5 +135,20 @@ TEST(ApplyFixesTest, OverlappingFixesAreSkippedWhole) {
   EXPECT_EQ(ApplyFixes("0123456789", 1, {&a}), "0123456789") << "edits of other files are not applied";
 }
 
+TEST(ApplyFixesTest, CompatibleEditsAreTheOnesApplyFixesMakesInTextOrder) {
+  Fix late = MakeFix("late", FixSafety::kSafe, {0, {8, 9}}, "x");
+  Fix early = MakeFix("early", FixSafety::kSafe, {0, {0, 4}}, "AAAA");
+  Fix clash = MakeFix("clash", FixSafety::kSafe, {0, {2, 6}}, "B");
+  Fix elsewhere = MakeFix("elsewhere", FixSafety::kSafe, {1, {0, 1}}, "y");
+  int applied = 0;
+  std::vector<const Edit*> edits = CompatibleEdits(10, 0, {&late, &early, &clash, &elsewhere}, &applied);
+  ASSERT_EQ(edits.size(), 2u);
+  EXPECT_EQ(edits[0], &early.edits[0]);
+  EXPECT_EQ(edits[1], &late.edits[0]);
+  EXPECT_EQ(applied, 2);
+  Fix beyond = MakeFix("beyond", FixSafety::kSafe, {0, {9, 11}}, "z");
+  EXPECT_TRUE(CompatibleEdits(10, 0, {&beyond}).empty()) << "an edit past the end is refused";
+}
+
 }  // namespace
 }  // namespace pgconflint

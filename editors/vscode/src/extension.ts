@@ -1,0 +1,63 @@
+// The VS Code client of `pgconflint server`: starts the server for pgconf
+// documents, passes the pgconflint.* settings as initializationOptions, and
+// restarts it when they change. Everything else (diagnostics, hover,
+// completion, code actions, inlay hints, links) comes from the server.
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+
+let client: LanguageClient | undefined;
+
+// The settings as the server reads them (see editors/README.md).
+function initializationOptions(config: vscode.WorkspaceConfiguration): Record<string, unknown> {
+  const options: Record<string, unknown> = {
+    profile: config.get<Record<string, string | number | boolean>>('profile', {}),
+    run: config.get<string>('run', 'onType'),
+    'extra-rules': config.get<string[]>('extraRules', []),
+  };
+  const major = config.get<number | null>('pgVersion', null);
+  if (major) {
+    options['pg-version'] = major;
+  }
+  return options;
+}
+
+async function start(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('pgconflint');
+  const serverOptions: ServerOptions = {
+    command: config.get<string>('path', 'pgconflint'),
+    args: ['server'],
+    transport: TransportKind.stdio,
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: 'file', language: 'pgconf' }],
+    initializationOptions: initializationOptions(config),
+  };
+  client = new LanguageClient('pgconflint', 'pgconflint', serverOptions, clientOptions);
+  await client.start();
+}
+
+async function restart(): Promise<void> {
+  if (client) {
+    await client.stop();
+    client = undefined;
+  }
+  await start();
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('pgconflint.restart', restart),
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (event.affectsConfiguration('pgconflint')) {
+        await restart();
+      }
+    }),
+  );
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  if (client) {
+    await client.stop();
+  }
+}

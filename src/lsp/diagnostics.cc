@@ -1,0 +1,219 @@
+// Diagnostics as LSP sees them (notes -> relatedInformation, tags, the rule's
+// page as codeDescription), code actions from their fixes and suppressions,
+// and the "show documentation" command.
+#include <filesystem>
+
+#include "core/atomic_write.h"
+#include "core/suppressions.h"
+#include "lsp/session.h"
+#include "report/docs.h"
+
+namespace pgconflint::lsp {
+namespace {
+
+constexpr int kMessageInfo = 3;
+constexpr int kMessageLog = 4;
+constexpr const char* kShowDocumentation = "pgconflint.showDocumentation";
+constexpr const char* kFixAll = "source.fixAll.pgconflint";
+
+int SeverityNumber(Severity s) {
+  switch (s) {
+    case Severity::kError: return 1;
+    case Severity::kWarning: return 2;
+    default: return 3;
+  }
+}
+
+std::string Capitalized(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Does the client's context.only ask for actions of `kind`?
+bool Wanted(const json* only, const std::string& kind) {
+  if (!only || !only->is_array()) return true;
+  for (const json& k : *only)
+    if (k.is_string() && (kind == k.get<std::string>() || kind.rfind(k.get<std::string>() + ".", 0) == 0)) return true;
+  return false;
+}
+
+bool ClientSupports(const json& caps, std::initializer_list<const char*> path) {
+  const json* at = &caps;
+  for (const char* key : path)
+    if (!(at = Find(*at, key))) return false;
+  return at->is_boolean() && at->get<bool>();
+}
+
+}  // namespace
+
+std::string Session::RulePage(const RuleInfo& rule, bool write_now) {
+  if (options_.docs_dir.empty()) return "";
+  if (!pages_written_.count(rule.name)) {
+    if (write_now) WritePage(rule);
+    else pages_pending_.insert(rule.name);
+  }
+  return PathToUri(options_.docs_dir + "/" + rule.name + ".md");
+}
+
+void Session::WritePage(const RuleInfo& rule) {
+  pages_written_.insert(rule.name);
+  pages_pending_.erase(rule.name);
+  std::error_code ec;
+  std::filesystem::create_directories(options_.docs_dir, ec);
+  std::string error;
+  if (ec || !WriteFileAtomically(options_.docs_dir + "/" + rule.name + ".md", RuleDocMarkdown(rule, workspace_->rules()),
+                                 &error))
+    Log(kMessageLog, "cannot write the page of " + std::string(rule.code) + ": " + (ec ? ec.message() : error));
+}
+
+void Session::WritePendingPages() {
+  std::set<std::string> pending;
+  pending.swap(pages_pending_);
+  for (const std::string& name : pending)
+    if (const RuleInfo* rule = workspace_->rules().Find(name)) WritePage(*rule);
+}
+
+json Session::DiagnosticJson(const Analysis& a, const Diagnostic& d) {
+  const int file = d.file >= 0 ? d.file : 0;
+  const Range range = d.file >= 0 ? d.range : Range{0, 0};
+  const bool related_supported =
+      ClientSupports(client_capabilities_, {"textDocument", "publishDiagnostics", "relatedInformation"});
+  std::string message = d.message;
+  if (!d.help.empty()) message += "\nhelp: " + d.help;
+  json related = json::array();
+  auto relate = [&](int f, Range r, const std::string& text) {
+    if (f < 0 || !related_supported) {
+      message += "\nnote: " + text + (f < 0 ? "" : " (" + a.Describe({f, r}) + ")");
+      return;
+    }
+    related.push_back({{"location", {{"uri", PathToUri(a.files[f].abs_path)}, {"range", RangeJson(a.files[f].source, r, unit_)}}},
+                       {"message", text}});
+  };
+  for (const Note& n : d.notes) relate(n.where.file, n.where.range, n.message);
+  std::vector<IncludeSite> chain = a.IncludeChain(d.file);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const SourceFile& from = a.files[it->file].source;
+    uint32_t end = from.LineStart(it->line) + static_cast<uint32_t>(from.LineText(it->line).size());
+    relate(it->file, {it->offset, end}, "included from here");
+  }
+  if (d.fatal) message += "\nnote: PostgreSQL refuses to start with this (fatal)";
+  json j = {{"range", RangeJson(a.files[file].source, range, unit_)},
+            {"severity", SeverityNumber(d.severity)},
+            {"code", d.rule->code},
+            {"source", "pgconflint"},
+            {"message", message},
+            {"data", {{"rule", d.rule->code}, {"begin", range.begin}, {"end", range.end}}}};
+  if (std::string href = RulePage(*d.rule, false); !href.empty()) j["codeDescription"] = {{"href", href}};
+  if (!related.empty()) j["relatedInformation"] = std::move(related);
+  json tags = json::array();
+  if (d.tags & kTagUnnecessary) tags.push_back(1);
+  if (d.tags & kTagDeprecated) tags.push_back(2);
+  if (!tags.empty()) j["tags"] = std::move(tags);
+  return j;
+}
+
+json Session::DocumentDiagnostic(const json& params) {
+  Document* doc = DocumentOf(params);
+  Fresh(*doc);
+  json items = DiagnosticsOf(*doc);
+  WritePendingPages();
+  return {{"kind", "full"}, {"items", std::move(items)}};
+}
+
+json Session::EditJson(const Analysis& a, const std::vector<const Edit*>& edits) {
+  json changes = json::object();
+  for (const Edit* e : edits) {
+    if (e->where.file < 0) continue;
+    const LoadedFile& f = a.files[e->where.file];
+    changes[PathToUri(f.abs_path)].push_back({{"range", RangeJson(f.source, e->where.range, unit_)}, {"newText", e->text}});
+  }
+  return {{"changes", std::move(changes)}};
+}
+
+json Session::CodeAction(const json& params) {
+  FileView view;
+  Document* doc = FreshView(params, &view);
+  if (!doc) return json::array();
+  // The lines of the range: a cursor anywhere on a finding's line offers its actions.
+  const SourceFile& src = view.source();
+  const Range asked = RangeOf(src, Object(params, "range"), unit_);
+  const uint32_t last = src.LineOf(asked.end);
+  const Range range{src.LineStart(src.LineOf(asked.begin)),
+                    src.LineStart(last) + static_cast<uint32_t>(src.LineText(last).size())};
+  const json* context = Find(params, "context");
+  const json* only = context ? Find(*context, "only") : nullptr;
+  // The diagnostics the client names (by their data), besides those in the range.
+  std::set<std::tuple<std::string, int64_t, int64_t>> named;
+  if (const json* list = context ? Find(*context, "diagnostics") : nullptr; list && list->is_array())
+    for (const json& diag : *list)
+      if (const json* data = Find(diag, "data"); data && data->is_object())
+        named.insert({StringOr(*data, "rule", ""), data->value("begin", int64_t{-1}), data->value("end", int64_t{-1})});
+  json actions = json::array();
+  auto quickfix = [&](const std::string& title, const json& diag, bool preferred) {
+    json action = {{"title", Capitalized(title)}, {"kind", "quickfix"}, {"diagnostics", {diag}}};
+    if (preferred) action["isPreferred"] = true;
+    return action;
+  };
+  for (const Finding& f : Findings(*doc)) {
+    const Analysis& a = *f.analysis;
+    const Diagnostic& d = *f.diagnostic;
+    const Range r = d.file >= 0 ? d.range : Range{0, 0};
+    bool in_range = r.begin <= range.end && range.begin <= r.end;
+    if (!Wanted(only, "quickfix") || (!in_range && !named.count({d.rule->code, r.begin, r.end}))) continue;
+    const json diag = DiagnosticJson(a, d);
+    for (const Fix& fix : d.fixes) {
+      std::vector<const Edit*> edits;
+      for (const Edit& e : fix.edits) edits.push_back(&e);
+      actions.push_back(quickfix(fix.title, diag, fix.safety == FixSafety::kSafe));
+      actions.back()["edit"] = EditJson(a, edits);
+    }
+    Fix line, whole;
+    for (const Fix* s : {SuppressionFix(a, d, &line) && EndsWith(line.title, "line") ? &line : nullptr,
+                         SuppressionFileFix(a, d, &whole) ? &whole : nullptr})
+      if (s) {
+        actions.push_back(quickfix(s->title, diag, false));
+        actions.back()["edit"] = EditJson(a, {&s->edits[0]});
+      }
+    std::string title = std::string("Show documentation for ") + d.rule->code + " (" + d.rule->name + ")";
+    actions.push_back(quickfix(title, diag, false));
+    actions.back()["command"] = {{"title", title}, {"command", kShowDocumentation}, {"arguments", {d.rule->code}}};
+  }
+  if (Wanted(only, kFixAll)) {
+    // Every safe fix of this file that `check --fix` would apply.
+    std::vector<const Fix*> safe;
+    for (const Diagnostic& d : view.analysis->diagnostics)
+      for (const Fix& fix : d.fixes)
+        if (fix.safety == FixSafety::kSafe) safe.push_back(&fix);
+    int applied = 0;
+    std::vector<const Edit*> edits = CompatibleEdits(src.text().size(), view.file, safe, &applied);
+    if (!edits.empty())
+      actions.push_back({{"title", "Fix all safe pgconflint findings (" + std::to_string(applied) + ")"},
+                         {"kind", kFixAll},
+                         {"edit", EditJson(*view.analysis, edits)}});
+  }
+  return actions;
+}
+
+json Session::ExecuteCommand(const json& params) {
+  std::string command = String(params, "command");
+  if (command != kShowDocumentation) throw RpcError(kInvalidParams, "unknown command " + command);
+  const json& args = Array(params, "arguments");
+  const RuleInfo* rule = args.empty() || !args[0].is_string() ? nullptr : workspace_->rules().Find(args[0].get<std::string>());
+  if (!rule) throw RpcError(kInvalidParams, "arguments: expected a rule code or name");
+  std::string uri = RulePage(*rule, true);
+  if (!uri.empty() && ClientSupports(client_capabilities_, {"window", "showDocument", "support"})) {
+    Request("window/showDocument", {{"uri", uri}, {"takeFocus", true}});
+  } else {
+    std::string where;
+    if (!uri.empty()) UriToPath(uri, &where);
+    Show(kMessageInfo, std::string(rule->code) + " (" + rule->name + "): " + rule->summary +
+                           (where.empty() ? "" : "\nsee " + where));
+  }
+  return nullptr;
+}
+
+}  // namespace pgconflint::lsp

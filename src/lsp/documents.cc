@@ -1,0 +1,351 @@
+// Text synchronisation and linting: documents live in the overlay file
+// system over the disk; a change forgets the file in the workspace and
+// schedules a lint of every root the document belongs to. Only the latest
+// version of a document is published.
+#include <algorithm>
+#include <regex>
+
+#include "lsp/session.h"
+
+namespace pgconflint::lsp {
+namespace {
+
+constexpr int kMessageError = 1;
+constexpr int kMessageLog = 4;
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool Intersects(const std::vector<std::string>& roots, const std::set<std::string>& set) {
+  return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return set.count(r) > 0; });
+}
+
+// The include directive lines of a text: while they stay the same, an edit
+// cannot change which roots include which file.
+std::string IncludeLines(std::string_view text) {
+  std::string out;
+  for (size_t at = 0; at < text.size();) {
+    size_t eol = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, eol - at);
+    size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos && line.size() - first >= 7 &&
+        AsciiLower(line.substr(first, 7)) == "include") {
+      out.append(line);
+      out += '\n';
+    }
+    at = eol + 1;
+  }
+  return out;
+}
+
+// A JSON string member named `key` in the start of a message that was not
+// read whole (best effort: the body is cut anywhere).
+std::optional<json> Sniff(const std::string& prefix, const char* key, const char* value_pattern) {
+  std::smatch m;
+  std::regex re(std::string("\"") + key + "\"\\s*:\\s*(" + value_pattern + ")");
+  if (!std::regex_search(prefix, m, re)) return std::nullopt;
+  try {
+    return json::parse(m[1].str());
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+Session::Document* Session::DocumentOf(const json& params) {
+  std::string uri = String(Object(params, "textDocument"), "uri");
+  auto it = documents_.find(uri);
+  if (it == documents_.end())
+    throw RpcError(kInvalidParams, refused_.count(uri) ? uri + " is over the size limit and is not checked"
+                                                       : uri + " is not open");
+  return &it->second;
+}
+
+std::string Session::TextOf(const Document& doc) const {
+  std::string text, error;
+  overlay_->Read(doc.path, &text, &error);
+  return text;
+}
+
+bool Session::Refuse(const std::string& uri, const std::string& path, size_t size) {
+  if (size <= kMaxFileSize) {
+    refused_.erase(uri);
+    return false;
+  }
+  Show(kMessageError, "pgconflint: " + path + " is " + std::to_string(size) + " bytes, over the limit of " +
+                          std::to_string(kMaxFileSize) + " bytes: it is not checked");
+  refused_.insert(uri);
+  if (documents_.erase(uri)) {
+    overlay_->Remove(path);
+    workspace_->Forget(path);
+    if (!pull_) Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+  }
+  return true;
+}
+
+void Session::DidOpen(const json& params) {
+  const json& td = Object(params, "textDocument");
+  std::string uri = String(td, "uri"), text = String(td, "text"), path;
+  if (!UriToPath(uri, &path)) {
+    Log(kMessageLog, uri + " is not a local file: it is not checked");
+    return;
+  }
+  if (Refuse(uri, path, text.size())) return;
+  Document& doc = documents_[uri];
+  doc = Document();
+  doc.uri = uri;
+  doc.path = path;
+  doc.version = Find(td, "version") ? Integer(td, "version") : 0;
+  doc.generation = pending_generation_;
+  doc.includes = IncludeLines(text);
+  overlay_->Set(path, std::move(text));
+  workspace_->Forget(path);
+  Schedule(&doc, Clock::duration::zero());
+}
+
+void Session::DidChange(const json& params) {
+  const json& td = Object(params, "textDocument");
+  std::string uri = String(td, "uri");
+  const json& changes = Array(params, "contentChanges");
+  auto it = documents_.find(uri);
+  std::string text, path;
+  size_t first = 0;
+  if (it != documents_.end()) {
+    path = it->second.path;
+    text = TextOf(it->second);
+  } else {
+    // A document refused for its size comes back with a whole new text.
+    while (first < changes.size() && Find(changes[first], "range")) ++first;
+    if (!refused_.count(uri) || first == changes.size() || !UriToPath(uri, &path)) {
+      Log(kMessageLog, "a change to " + uri + ", which is not open, was ignored");
+      return;
+    }
+  }
+  for (size_t i = first; i < changes.size(); ++i) {
+    std::string replacement = String(changes[i], "text");
+    if (const json* range = Find(changes[i], "range")) {
+      Range r = RangeOf(SourceFile(path, text), *range, unit_);
+      text.replace(r.begin, r.end - r.begin, replacement);
+    } else {
+      text = std::move(replacement);
+    }
+  }
+  if (Refuse(uri, path, text.size())) return;
+  Document& doc = documents_[uri];
+  doc.uri = uri;
+  doc.path = path;
+  doc.version = Find(td, "version") ? Integer(td, "version") : doc.version + 1;
+  doc.generation = pending_generation_;
+  if (std::string includes = IncludeLines(text); includes != doc.includes) {
+    doc.includes = std::move(includes);
+    doc.roots_known = false;
+  }
+  overlay_->Set(path, std::move(text));
+  workspace_->Forget(path);
+  if (on_save_) doc.dirty = true;
+  else Schedule(&doc, std::chrono::milliseconds(debounce_ms_));
+}
+
+void Session::DidClose(const json& params) {
+  std::string uri = String(Object(params, "textDocument"), "uri");
+  refused_.erase(uri);
+  auto it = documents_.find(uri);
+  if (it == documents_.end()) return;
+  Document doc = std::move(it->second);
+  documents_.erase(it);
+  overlay_->Remove(doc.path);
+  workspace_->Forget(doc.path);
+  if (!pull_) Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+  // The roots it was part of read the file from the disk again.
+  std::set<std::string> roots(doc.roots.begin(), doc.roots.end());
+  for (auto& [u, other] : documents_)
+    if (Intersects(other.roots, roots)) {
+      other.roots_known = false;
+      Schedule(&other, std::chrono::milliseconds(debounce_ms_));
+    }
+  std::erase_if(roots_, [&](const auto& r) {
+    return std::none_of(documents_.begin(), documents_.end(),
+                        [&](const auto& d) { return Intersects(d.second.roots, {r.first}); });
+  });
+}
+
+void Session::DidSave(const json& params) {
+  if (on_save_) Schedule(DocumentOf(params), Clock::duration::zero());
+}
+
+void Session::DidChangeWatchedFiles(const json& params) {
+  bool any = false, toml = false;
+  for (const json& change : Array(params, "changes")) {
+    std::string path;
+    if (!UriToPath(String(change, "uri"), &path)) continue;
+    // An open document's text is the editor's, not the disk's.
+    bool open = std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) { return d.second.path == path; });
+    if (!open) workspace_->Forget(path);
+    toml = toml || EndsWith(path, ".toml");
+    any = any || !open;
+  }
+  if (!any) return;
+  if (toml) {
+    // The workspace reloads projects and rules: analyses that point into the
+    // old rules must go first.
+    roots_.clear();
+    pages_written_.clear();
+    pages_pending_.clear();
+  }
+  for (auto& [uri, doc] : documents_) {
+    doc.roots_known = false;  // a file may have appeared or gone
+    Schedule(&doc, Clock::duration::zero());
+  }
+  const json* ws = Find(client_capabilities_, "workspace");
+  const json* diagnostics = ws ? Find(*ws, "diagnostics") : nullptr;
+  if (pull_ && diagnostics && Find(*diagnostics, "refreshSupport")) Request("workspace/diagnostic/refresh", nullptr);
+}
+
+void Session::Schedule(Document* doc, Clock::duration delay) {
+  doc->dirty = true;
+  deadline_ = Clock::now() + delay;
+}
+
+void Session::RunDue(Clock::time_point now, bool force) {
+  if (!deadline_ || (!force && now < *deadline_)) return;
+  deadline_.reset();
+  // A client that pulls asks when it wants them.
+  if (!pull_) Refresh(true, true);
+}
+
+void Session::Refresh(bool publish, bool may_abort) {
+  // The roots of every changed document, and every document that shares one
+  // of them. Which roots include a file is looked up again only when include
+  // directives (or files on disk) may have changed, and then for every
+  // document: a keystroke in a value costs one lint per root.
+  std::set<std::string> touched;
+  bool includes_changed = false;
+  auto update = [&](Document& doc) {
+    touched.insert(doc.roots.begin(), doc.roots.end());
+    doc.roots = workspace_->RootsIncluding(doc.path);
+    if (doc.roots.empty()) doc.roots = {doc.path};
+    doc.roots_known = true;
+    touched.insert(doc.roots.begin(), doc.roots.end());
+  };
+  for (auto& [uri, doc] : documents_) {
+    if (!doc.dirty) continue;
+    includes_changed = includes_changed || !doc.roots_known;
+    if (doc.roots_known) touched.insert(doc.roots.begin(), doc.roots.end());
+    else update(doc);
+  }
+  // A changed include directive may add any open file to a root, or take it out.
+  for (auto& [uri, doc] : documents_)
+    if (!doc.dirty && (includes_changed || Intersects(doc.roots, touched))) {
+      doc.dirty = true;
+      if (includes_changed) update(doc);
+    }
+  for (const std::string& root : touched) {
+    if (may_abort && std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) {
+          return d.second.dirty && stale_(d.first, d.second.generation);
+        }))
+      return;  // a newer change is queued: its refresh does this work
+    Root& r = roots_[root];
+    r.error.clear();
+    if (!workspace_->Lint(root, &r.analysis, &r.error)) r.analysis = Analysis();
+    if (!r.error.empty() && r.error != last_error_) Show(kMessageError, "pgconflint: " + r.error);
+    last_error_ = r.error;
+  }
+  for (auto& [uri, doc] : documents_) doc.dirty = false;
+  std::erase_if(roots_, [&](const auto& r) {
+    return std::none_of(documents_.begin(), documents_.end(),
+                        [&](const auto& d) { return Intersects(d.second.roots, {r.first}); });
+  });
+  if (publish)
+    for (auto& [uri, doc] : documents_)
+      if (Intersects(doc.roots, touched)) Publish(doc);
+  WritePendingPages();
+}
+
+void Session::Fresh(Document& doc) {
+  bool missing = doc.roots.empty() || std::any_of(doc.roots.begin(), doc.roots.end(),
+                                                  [&](const std::string& r) { return !roots_.count(r); });
+  if (doc.dirty || missing) {
+    doc.dirty = true;
+    Refresh(!pull_ && !on_save_, false);
+  }
+}
+
+void Session::Publish(const Document& doc) {
+  if (stale_(doc.uri, doc.generation)) return;
+  Notify("textDocument/publishDiagnostics",
+         {{"uri", doc.uri}, {"version", doc.version}, {"diagnostics", DiagnosticsOf(doc)}});
+}
+
+std::vector<Session::Finding> Session::Findings(const Document& doc) const {
+  std::vector<Finding> out;
+  std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>> seen;
+  for (const std::string& root : doc.roots) {
+    auto it = roots_.find(root);
+    if (it == roots_.end()) continue;
+    const Analysis& a = it->second.analysis;
+    for (const Diagnostic& d : a.diagnostics) {
+      // Findings of the root as a whole go to its first file.
+      int file = d.file >= 0 ? d.file : (a.files.empty() ? -1 : 0);
+      if (file < 0 || a.files[file].abs_path != doc.path) continue;
+      // A fragment included by two roots has its own findings twice.
+      if (seen.insert({d.rule->code, d.range.begin, d.range.end, d.message}).second) out.push_back({&a, &d});
+    }
+  }
+  return out;
+}
+
+json Session::DiagnosticsOf(const Document& doc) {
+  json out = json::array();
+  for (const std::string& root : doc.roots) {
+    auto it = roots_.find(root);
+    if (it == roots_.end()) continue;
+    const Analysis& a = it->second.analysis;
+    std::string problem = !it->second.error.empty() ? it->second.error
+                          : a.failure != Analysis::Failure::kNone ? a.failure_message : "";
+    if (problem.empty()) continue;
+    json zero = {{"line", 0}, {"character", 0}};
+    out.push_back({{"range", {{"start", zero}, {"end", zero}}},
+                   {"severity", 1},
+                   {"source", "pgconflint"},
+                   {"message", "pgconflint cannot check this file: " + problem}});
+  }
+  for (const Finding& f : Findings(doc)) out.push_back(DiagnosticJson(*f.analysis, *f.diagnostic));
+  return out;
+}
+
+bool Session::View(const Document& doc, FileView* out) const {
+  for (const std::string& root : doc.roots) {
+    auto it = roots_.find(root);
+    if (it == roots_.end() || !it->second.error.empty()) continue;
+    const Analysis& a = it->second.analysis;
+    for (size_t i = 0; i < a.files.size(); ++i)
+      if (a.files[i].abs_path == doc.path) {
+        *out = {&a, static_cast<int>(i)};
+        return true;
+      }
+  }
+  return false;
+}
+
+Session::Document* Session::FreshView(const json& params, FileView* view) {
+  Document* doc = DocumentOf(params);
+  Fresh(*doc);
+  return View(*doc, view) ? doc : nullptr;
+}
+
+void Session::Skipped(const ReaderEvent& event) {
+  Show(kMessageError, "pgconflint: " + event.error);
+  std::optional<json> id = Sniff(event.body, "id", "-?[0-9]+|\"(?:[^\"\\\\]|\\\\.)*\"");
+  std::optional<json> method = Sniff(event.body, "method", "\"(?:[^\"\\\\]|\\\\.)*\"");
+  std::optional<json> uri = Sniff(event.body, "uri", "\"(?:[^\"\\\\]|\\\\.)*\"");
+  if (id && method && initialized_ && !shutdown_) ReplyError(*id, kRequestFailed, event.error);
+  if (!initialized_ || !method || !uri || !uri->is_string()) return;
+  if (*method == "textDocument/didOpen" || *method == "textDocument/didChange") {
+    std::string path;
+    if (UriToPath(uri->get<std::string>(), &path)) Refuse(uri->get<std::string>(), path, SIZE_MAX);
+  }
+}
+
+}  // namespace pgconflint::lsp

@@ -1,0 +1,119 @@
+// textDocument/hover: a parameter's facts from the catalog (type, unit,
+// range or values, default, context, majors) with what the files make of it
+// (the value here, the line that overrides it, the effective value and its
+// derivation); a rule's summary on a code in a `# pgconflint:` directive.
+#include <sstream>
+
+#include "core/effective.h"
+#include "core/value.h"
+#include "lsp/cursor.h"
+#include "lsp/session.h"
+
+namespace pgconflint::lsp {
+namespace {
+
+// What a context means for who may change a parameter and when
+// (PostgreSQL's documentation of pg_settings.context).
+std::string ContextMeaning(Context c, int major) {
+  const std::string granted = major >= 15 ? " and roles granted SET on it" : "";
+  switch (c) {
+    case Context::kInternal: return "cannot be changed (fixed when the server was built or the cluster initialized)";
+    case Context::kPostmaster: return "needs a server **restart**";
+    case Context::kSighup: return "takes effect on **reload** (pg_ctl reload or SIGHUP), for every session";
+    case Context::kSuperuserBackend: return "set at connection start, by superusers" + granted + "; not within a session";
+    case Context::kBackend: return "set at connection start by any user; not within a session";
+    case Context::kSuperuser: return "changed **per session** by superusers" + granted;
+    case Context::kUser: return "changed **per session** by any user (SET)";
+  }
+  return "";
+}
+
+std::string Code(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+// A number of the parameter's base unit, with its unit: "4096 (4MB)".
+std::string WithUnit(const Parameter& p, const char* value) {
+  std::string out = Code(value);
+  if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone && value[0] && value[0] != '-')
+    out += " (" + FormatWithUnit(strtod(value, nullptr), p) + ")";
+  return out;
+}
+
+void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o) {
+  o << "- **type**: " << VarTypeName(p.type);
+  if (p.unit[0]) o << ", unit " << Code(p.unit);
+  o << "\n";
+  if ((p.type == VarType::kInteger || p.type == VarType::kReal) && p.min_val[0])
+    o << "- **range**: " << Code(p.min_val) << " to " << Code(p.max_val) << (p.unit[0] ? std::string(" (") + p.unit + ")" : "")
+      << "\n";
+  if (!p.enumvals.empty()) {
+    o << "- **values**:";
+    for (const char* v : p.enumvals) o << " " << Code(v);
+    o << "\n";
+  }
+  o << "- **default**: " << (p.has_boot_val ? WithUnit(p, p.boot_val) : std::string("none")) << "\n";
+  o << "- **context**: " << ContextName(p.context) << ": " << ContextMeaning(p.context, cat.major()) << "\n";
+  std::string majors;
+  for (int m : MajorsWithParameter(p.name)) majors += (majors.empty() ? "" : ", ") + std::to_string(m);
+  o << "- **exists in**: PostgreSQL " << majors << "\n";
+  o << "- **category**: " << p.category << "\n";
+}
+
+// What the analysed files make of the parameter: the line under the cursor
+// (`here`, may be null), the deciding line, the effective value.
+void ConfiguredFacts(const Analysis& a, const Parameter& p, const Setting* here, std::ostringstream& o) {
+  EffectiveConfig eff(a);
+  const Setting* deciding = eff.SettingFor(p.name);
+  o << "\n";
+  if (here && here->overridden_by >= 0) {
+    const Setting& later = a.settings[here->overridden_by];
+    o << "**Overridden** by " << a.Describe({later.file, later.name_range}) << " (" << Code(later.raw)
+      << "): this line has no effect.\n";
+    return;
+  }
+  if (here && !here->problem.empty()) o << "**Refused** by the server: " << here->problem << "\n\n";
+  if (here && here->applied && here->value)
+    o << "**This line**: " << Code(here->raw) << (*here->value != here->raw ? " (the server reads " + Code(*here->value) + ")" : "")
+      << "\n";
+  else if (!here && deciding)
+    o << "**Set** at " << a.Describe({deciding->file, deciding->name_range}) << " to " << Code(deciding->raw) << "\n";
+  else if (!here || !deciding)
+    o << "**Not set**: the default applies\n";
+  if (here && deciding != here) return;
+  if (std::optional<DerivedValue> d = eff.Adjusted(p.name))
+    o << "\n**Effective**: " << Code(d->value.Display()) << ", " << d->explanation << "\n";
+}
+
+}  // namespace
+
+json Session::Hover(const json& params) {
+  FileView view;
+  if (!FreshView(params, &view)) return nullptr;
+  const SourceFile& src = view.source();
+  const uint32_t offset = OffsetOfPosition(src, Object(params, "position"), unit_);
+  std::ostringstream o;
+  Range word;
+  if (DirectiveAt(view.loaded(), offset)) {
+    word = WordAround(src.text(), offset, IsRuleChar);
+    const RuleInfo* rule = workspace_->rules().Find(src.Slice(word));
+    if (!rule || word.begin == word.end) return nullptr;
+    o << "**" << rule->code << "** " << Code(rule->name) << " (" << rule->severity << ", " << rule->category
+      << ")\n\n" << rule->summary << "\n";
+    if (std::string page = RulePage(*rule, true); !page.empty()) o << "\n[Documentation](" << page << ")\n";
+  } else {
+    word = WordAround(src.text(), offset, IsNameChar);
+    bool old_name = false;
+    const Parameter* p = ParameterNamed(*view.analysis->catalog, src.Slice(word), &old_name);
+    if (!p) return nullptr;
+    const Setting* here = SettingAt(*view.analysis, view.file, offset);
+    if (here && (here->name_range.begin > word.begin || here->name_range.end < word.end)) here = nullptr;
+    o << "### " << p->name << "\n\n";
+    if (old_name) o << Code(src.Slice(word)) << " is an old name for " << Code(p->name) << ".\n\n";
+    o << p->short_desc << "\n\n";
+    if (p->extra_desc[0]) o << p->extra_desc << "\n\n";
+    CatalogFacts(*view.analysis->catalog, *p, o);
+    ConfiguredFacts(*view.analysis, *p, here, o);
+  }
+  return {{"contents", {{"kind", "markdown"}, {"value", o.str()}}}, {"range", RangeJson(src, word, unit_)}};
+}
+
+}  // namespace pgconflint::lsp

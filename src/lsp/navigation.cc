@@ -1,0 +1,137 @@
+// Going places in a configuration tree: the line that decides a parameter
+// (definition), the files an include directive reads (document links), the
+// settings of a file (document symbols), and inlay hints for the effective
+// value and for lines that another line overrides.
+#include <algorithm>
+
+#include "core/effective.h"
+#include "lsp/cursor.h"
+#include "lsp/session.h"
+
+namespace pgconflint::lsp {
+namespace {
+
+constexpr int kSymbolFile = 1, kSymbolProperty = 7;
+
+bool IsInclude(std::string_view name) {
+  std::string lower = AsciiLower(name);
+  return lower == "include" || lower == "include_if_exists" || lower == "include_dir";
+}
+
+// The files the include directive at `offset` of `file` read, as the
+// analysis followed it (none when the file is missing or the directory empty).
+std::vector<int> IncludedBy(const Analysis& a, int file, uint32_t offset) {
+  std::vector<int> out;
+  for (size_t i = 0; i < a.files.size(); ++i)
+    if (a.files[i].included_from.file == file && a.files[i].included_from.offset == offset)
+      out.push_back(static_cast<int>(i));
+  return out;
+}
+
+// Where an include directive links: the file, or for include_dir the directory.
+std::string IncludeTarget(const Analysis& a, const SourceFile& src, const SettingLine& s, int file) {
+  std::vector<int> read = IncludedBy(a, file, s.name.begin);
+  if (read.empty()) return "";
+  const std::string& first = a.files[read[0]].abs_path;
+  return AsciiLower(src.Slice(s.name)) == "include_dir" ? ParentDirectory(first) : first;
+}
+
+// The value of a setting line without its quotes.
+Range Unquoted(const SettingLine& s) {
+  if (!s.quoted || s.value.end - s.value.begin < 2) return s.value;
+  return {s.value.begin + 1, s.value.end - 1};
+}
+
+json LocationJson(const Analysis& a, int file, Range range, ColumnUnit unit) {
+  return {{"uri", PathToUri(a.files[file].abs_path)}, {"range", RangeJson(a.files[file].source, range, unit)}};
+}
+
+}  // namespace
+
+json Session::Definition(const json& params) {
+  FileView view;
+  if (!FreshView(params, &view)) return nullptr;
+  const Analysis& a = *view.analysis;
+  const SourceFile& src = view.source();
+  const uint32_t offset = OffsetOfPosition(src, Object(params, "position"), unit_);
+  for (const SettingLine& s : view.loaded().parsed.settings) {
+    if (offset < s.value.begin || offset > s.value.end || !IsInclude(src.Slice(s.name))) continue;
+    std::vector<int> read = IncludedBy(a, view.file, s.name.begin);
+    if (read.empty()) return nullptr;
+    json out = json::array();
+    for (int f : read) out.push_back(LocationJson(a, f, {0, 0}, unit_));
+    return out;
+  }
+  Range word = WordAround(src.text(), offset, IsNameChar);
+  bool old_name = false;
+  const Parameter* p = ParameterNamed(*a.catalog, src.Slice(word), &old_name);
+  const Setting* deciding = p ? a.Effective(p->name) : nullptr;
+  if (!deciding) return nullptr;
+  return LocationJson(a, deciding->file, {deciding->name_range.begin, deciding->value_range.end}, unit_);
+}
+
+json Session::DocumentLink(const json& params) {
+  FileView view;
+  json out = json::array();
+  if (!FreshView(params, &view)) return out;
+  const SourceFile& src = view.source();
+  for (const SettingLine& s : view.loaded().parsed.settings) {
+    if (!IsInclude(src.Slice(s.name))) continue;
+    std::string target = IncludeTarget(*view.analysis, src, s, view.file);
+    if (!target.empty())
+      out.push_back({{"range", RangeJson(src, Unquoted(s), unit_)}, {"target", PathToUri(target)}, {"tooltip", target}});
+  }
+  return out;
+}
+
+json Session::DocumentSymbol(const json& params) {
+  FileView view;
+  json out = json::array();
+  if (!FreshView(params, &view)) return out;
+  const SourceFile& src = view.source();
+  for (const SettingLine& s : view.loaded().parsed.settings) {
+    std::string name(src.Slice(s.name));
+    if (name.empty()) continue;  // a symbol needs a name
+    Range whole{s.name.begin, std::max(s.value.end, s.comment.end)};
+    std::string detail(src.Slice(s.value));
+    out.push_back({{"name", name},
+                   {"detail", detail.empty() ? std::string("''") : detail},
+                   {"kind", IsInclude(name) ? kSymbolFile : kSymbolProperty},
+                   {"range", RangeJson(src, whole, unit_)},
+                   {"selectionRange", RangeJson(src, s.name, unit_)}});
+  }
+  return out;
+}
+
+json Session::InlayHint(const json& params) {
+  FileView view;
+  json out = json::array();
+  if (!FreshView(params, &view)) return out;
+  const Analysis& a = *view.analysis;
+  const SourceFile& src = view.source();
+  const Range range = RangeOf(src, Object(params, "range"), unit_);
+  EffectiveConfig eff(a);
+  for (const Setting& s : a.settings) {
+    if (s.file != view.file || s.value_range.end < range.begin || s.name_range.begin > range.end) continue;
+    std::string label, tooltip;
+    if (s.overridden_by >= 0) {
+      const Setting& later = a.settings[s.overridden_by];
+      label = "overridden by " + a.Describe({later.file, later.name_range});
+      tooltip = later.name + " = " + later.raw;
+    } else if (s.param && eff.SettingFor(s.param->name) == &s) {
+      std::optional<DerivedValue> d = eff.Adjusted(s.param->name);
+      if (!d) continue;
+      label = d->value.Display() + " effective";
+      tooltip = d->explanation;
+    } else {
+      continue;
+    }
+    out.push_back({{"position", PositionJson(src, s.value_range.end, unit_)},
+                   {"label", label},
+                   {"tooltip", tooltip},
+                   {"paddingLeft", true}});
+  }
+  return out;
+}
+
+}  // namespace pgconflint::lsp

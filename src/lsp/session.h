@@ -1,0 +1,186 @@
+// The worker side of the language server: the open documents, overlaid on the
+// disk, the Workspace that lints them, and one handler per LSP method. Every
+// answer comes from the core (Workspace, Analysis, EffectiveConfig, the
+// catalog, the rules); this class only translates. Not thread-safe: the
+// server's worker thread owns it.
+#ifndef PGCONFLINT_LSP_SESSION_H_
+#define PGCONFLINT_LSP_SESSION_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/file_system.h"
+#include "core/workspace.h"
+#include "lsp/protocol.h"
+#include "lsp/transport.h"
+
+namespace pgconflint::lsp {
+
+using Clock = std::chrono::steady_clock;
+
+/// How the server is run; the client's initializationOptions add to it.
+struct ServerOptions {
+  /// The command line's configuration (profile, rules, major...). Its `fs` is
+  /// ignored: the server overlays its documents on `disk`.
+  WorkspaceOptions workspace;
+  const FileSystem* disk = nullptr;  // under the open documents; null = the real disk
+  bool threaded = true;              // false: each message is handled when it arrives (tests, fuzzing)
+  int debounce_ms = 20;              // wait after the last change before linting (initializationOptions "debounce-ms")
+  std::string docs_dir;              // rule pages are written here for codeDescription.href; "" = none
+  std::string version = "0.0.0";    // serverInfo.version
+};
+
+class Session {
+ public:
+  /// REQUIRES: `out` outlives the session.
+  Session(const ServerOptions& options, Output* out);
+  ~Session();
+
+  /// Answers whether a queued change of `uri` is newer than `generation`
+  /// (then the work for `generation` is stale), and whether request `id` was
+  /// cancelled. Both default to "no".
+  void SetStaleCheck(std::function<bool(const std::string& uri, uint64_t generation)> check);
+  void SetCancelCheck(std::function<bool(const json& id)> check);
+
+  /// Handles one message: a request, a notification or a response.
+  /// `generation` numbers the document changes (didOpen/didChange/didClose).
+  void Handle(const json& message, uint64_t generation);
+  /// When the next debounced lint is due, if one is pending.
+  std::optional<Clock::time_point> Deadline() const { return deadline_; }
+  /// Lints and publishes what is due at `now` (everything pending if `force`).
+  void RunDue(Clock::time_point now, bool force);
+  /// A message the reader skipped (over the size limit): answers it when the
+  /// start of its body names a request, and stops checking the document it
+  /// carried.
+  void Skipped(const ReaderEvent& event);
+
+  bool done() const { return exited_; }
+  /// 0 after shutdown then exit, 1 otherwise (LSP's exit codes).
+  int exit_code() const { return shutdown_ ? 0 : 1; }
+
+ private:
+  struct Document {
+    std::string uri, path;  // the text is the overlay's file at `path`
+    int64_t version = 0;
+    uint64_t generation = 0;
+    bool dirty = true;               // changed since its roots were linted
+    std::vector<std::string> roots;  // the roots it was last linted in
+    bool roots_known = false;        // `roots` still hold: no include directive or file changed since
+    std::string includes;            // its include directive lines, to tell when they change
+  };
+  struct Root {
+    Analysis analysis;
+    std::string error;  // a configuration error (bad .pgconflint.toml, rule file): no analysis
+  };
+  /// A diagnostic of a root's analysis that belongs to a document.
+  struct Finding {
+    const Analysis* analysis;
+    const Diagnostic* diagnostic;
+  };
+  /// One file of a root's analysis (a document, or a file it includes).
+  struct FileView {
+    const Analysis* analysis = nullptr;
+    int file = -1;
+    const LoadedFile& loaded() const { return analysis->files[file]; }
+    const SourceFile& source() const { return loaded().source; }
+  };
+  using Handler = json (Session::*)(const json& params);
+  using NotificationHandler = void (Session::*)(const json& params);
+
+  // session.cc: messages, lifecycle, configuration.
+  void Dispatch(const json& message, const json& id, bool is_request);
+  json Initialize(const json& params);
+  json Shutdown(const json& params);
+  void Initialized(const json& params);
+  void Exit(const json& params);
+  void DidChangeConfiguration(const json& params);
+  void Configure(const json& settings);
+  void Reply(const json& id, json result);
+  void ReplyError(const json& id, int code, const std::string& message);
+  void Notify(const std::string& method, json params);
+  void Request(const std::string& method, json params);
+  void Log(int type, const std::string& message);
+  void Show(int type, const std::string& message);
+
+  // documents.cc: text synchronisation, linting, publishing.
+  void DidOpen(const json& params);
+  void DidChange(const json& params);
+  void DidClose(const json& params);
+  void DidSave(const json& params);
+  void DidChangeWatchedFiles(const json& params);
+  Document* DocumentOf(const json& params);  // params.textDocument.uri: RpcError when not open
+  bool Refuse(const std::string& uri, const std::string& path, size_t size);
+  void Schedule(Document* doc, Clock::duration delay);
+  void Refresh(bool publish, bool may_abort);
+  void Publish(const Document& doc);
+  void Fresh(Document& doc);  // a request needs the document's analysis up to date
+  std::string TextOf(const Document& doc) const;
+  std::vector<Finding> Findings(const Document& doc) const;
+  json DiagnosticsOf(const Document& doc);
+  bool View(const Document& doc, FileView* out) const;
+  /// The open document of params.textDocument.uri (RpcError when not open),
+  /// brought up to date, and its view; null when it has none.
+  Document* FreshView(const json& params, FileView* view);
+
+  // diagnostics.cc: diagnostics, code actions, commands, rule pages.
+  json DiagnosticJson(const Analysis& a, const Diagnostic& d);
+  json DocumentDiagnostic(const json& params);
+  json CodeAction(const json& params);
+  json ExecuteCommand(const json& params);
+  json EditJson(const Analysis& a, const std::vector<const Edit*>& edits);
+  std::string RulePage(const RuleInfo& rule, bool write_now);  // its file:// URI; "" without docs_dir
+  void WritePage(const RuleInfo& rule);
+  void WritePendingPages();
+
+  // hover.cc, completion.cc, navigation.cc: the other features.
+  json Hover(const json& params);
+  json Completion(const json& params);
+  json PathCompletion(const Document& doc, const SourceFile& src, std::string_view value, uint32_t value_at,
+                      uint32_t offset, bool directories_only);
+  json Definition(const json& params);
+  json DocumentLink(const json& params);
+  json DocumentSymbol(const json& params);
+  json InlayHint(const json& params);
+
+  ServerOptions options_;
+  Output* out_;
+  std::function<bool(const std::string&, uint64_t)> stale_;
+  std::function<bool(const json&)> cancelled_;
+
+  std::unique_ptr<OverlayFileSystem> overlay_;
+  std::unique_ptr<Workspace> workspace_;
+  std::map<std::string, Document> documents_;  // by URI
+  std::map<std::string, Root> roots_;          // by root path
+  std::set<std::string> refused_;              // URIs of documents over the size limit
+  std::optional<Clock::time_point> deadline_;
+
+  // Negotiated at initialize.
+  ColumnUnit unit_ = ColumnUnit::kUtf16;
+  json client_capabilities_ = json::object();
+  bool pull_ = false;       // the client pulls diagnostics: nothing is pushed
+  bool on_save_ = false;    // run = onSave: publish on open and save only
+  int debounce_ms_ = 20;
+  std::string root_folder_;  // the client's root, for relative rule paths and display
+  json settings_ = json::object();  // initializationOptions, then didChangeConfiguration
+
+  bool initialized_ = false;
+  bool shutdown_ = false;
+  bool exited_ = false;
+  int next_request_ = 0;
+  uint64_t pending_generation_ = 0;     // of the message being handled
+  std::string last_error_;               // the last configuration error shown
+  std::set<std::string> pages_written_;  // rule pages written to docs_dir, by rule name
+  std::set<std::string> pages_pending_;  // linked to, written after publishing
+};
+
+}  // namespace pgconflint::lsp
+
+#endif  // PGCONFLINT_LSP_SESSION_H_

@@ -1,0 +1,213 @@
+"""The features of `pgconflint server` with a real JSON-RPC client: the
+diagnostics' fields, hover, completion, every code action applied and
+re-linted, fix-all, the documentation command, inlay hints, document links,
+definition and document symbols.
+
+Run: PGCONFLINT=build/pgconflint /usr/bin/python3 -m pytest tests/lsp/test_features.py
+"""
+from pathlib import Path
+
+from lspclient import apply_edits, at, catalog, codes, rule_code, span, uri, write
+
+RENAMED = rule_code("renamed-parameter")
+OVERRIDDEN = rule_code("setting-overridden")
+SYNTAX = rule_code("syntax-error")
+UNUSED = rule_code("unused-suppression")
+
+
+def test_diagnostic_fields(start, tmp_path):
+    c = start()
+    c.initialize()
+    path = write(tmp_path, "postgresql.conf", "sort_mem = '4MB'\nport = 5432\nport = 5433\n")
+    c.open(path)
+    diags = {d["code"]: d for d in c.diagnostics(path, 1)}
+    renamed, overridden = diags[RENAMED], diags[OVERRIDDEN]
+    for d in (renamed, overridden):
+        assert d["source"] == "pgconflint" and d["severity"] in (1, 2, 3) and "data" in d
+        page = Path(d["codeDescription"]["href"].removeprefix("file://"))
+        assert page.name.endswith(".md")
+    assert renamed["tags"] == [2] and overridden["tags"] == [1]
+    assert renamed["range"] == span(0, 0, 0, len("sort_mem"))
+    assert overridden["relatedInformation"][0]["location"]["range"]["start"]["line"] == 2
+    # The page behind the link is the rule's documentation.
+    page = Path(renamed["codeDescription"]["href"].removeprefix("file://"))
+    c.wait_for(lambda c: page.exists(), what="the rule page")
+    assert page.read_text().startswith("# renamed-parameter (" + RENAMED + ")")
+
+
+def test_hover_on_a_parameter_and_on_a_rule_code(start, tmp_path):
+    c = start()
+    c.initialize()
+    path = write(tmp_path, "postgresql.conf",
+                 "io_max_concurrency = -1\nshared_buffers = 64kB  # pgconflint: disable=PGC202\n"
+                 "wal_level = replica\nwal_level = logical\n")
+    c.open(path)
+    c.diagnostics(path, 1)
+    facts = catalog("io_max_concurrency")
+    text = c.request("textDocument/hover", at(path, 0, 3))["contents"]["value"]
+    assert text.startswith("### io_max_concurrency")
+    assert facts["short_desc"] in text
+    assert f"`{facts['min_val']}` to `{facts['max_val']}`" in text
+    assert f"**context**: {facts['context']}" in text
+    assert "PostgreSQL " + ", ".join(str(m) for m in facts["majors"]) in text
+    assert "**Effective**:" in text and "shared_buffers" in text  # -1: derived from shared_buffers
+    rule = c.request("textDocument/hover", at(path, 1, 47))["contents"]["value"]
+    assert rule.startswith("**PGC202** `value-out-of-range`")
+    dead = c.request("textDocument/hover", at(path, 2, 2))["contents"]["value"]
+    assert "**Overridden** by postgresql.conf:4" in dead
+    enum = catalog("wal_level")
+    assert all(f"`{v}`" in dead for v in enum["enumvals"])
+    assert c.request("textDocument/hover", at(path, 2, 14)) is None  # on a value
+
+
+def labels(result):
+    return [i["label"] for i in result["items"]]
+
+
+def test_completion_in_each_position(start, tmp_path):
+    c = start()
+    c.initialize()
+    write(tmp_path, "conf.d/01.conf", "")
+    write(tmp_path, "tuning.conf", "")
+    write(tmp_path, ".hidden.conf", "")  # offered only after a '.' 
+    path = write(tmp_path, "postgresql.conf",
+                 "wor\nwal_level = \nwork_mem = 64\nwork_mem = 64M\n# pgconflint: disable=PGC2\n"
+                 "include_dir 'co\ninclude 't\nfsync = \n")
+    c.open(path)
+    names = c.request("textDocument/completion", at(path, 0, 3))["items"]
+    by_label = {i["label"]: i for i in names}
+    assert "work_mem" in by_label and "include_dir" in by_label
+    assert by_label["sort_mem"]["tags"] == [1]  # an old name, deprecated
+    assert by_label["work_mem"]["textEdit"]["range"] == span(0, 0, 0, 3)
+    assert "io_method" in by_label  # the file's major: 18 by default
+    assert set(labels(c.request("textDocument/completion", at(path, 1, 12)))) == set(catalog("wal_level")["enumvals"])
+    units = c.request("textDocument/completion", at(path, 2, 13))["items"]
+    assert {u["textEdit"]["newText"] for u in units} == {"64B", "64kB", "64MB", "64GB", "64TB"}
+    units = c.request("textDocument/completion", at(path, 3, 14))["items"]
+    assert "64MB" in {u["textEdit"]["newText"] for u in units}
+    assert units[0]["textEdit"]["range"] == span(3, 11, 3, 14)
+    rules = labels(c.request("textDocument/completion", at(path, 4, 26)))
+    assert "PGC201" in rules and "invalid-value" in rules and UNUSED not in rules
+    assert labels(c.request("textDocument/completion", at(path, 5, 15))) == ["conf.d/"]
+    assert labels(c.request("textDocument/completion", at(path, 6, 10))) == ["conf.d/", "postgresql.conf", "tuning.conf"]
+    assert labels(c.request("textDocument/completion", at(path, 7, 8))) == ["on", "off"]
+
+
+def actions_at(c, path, line, only=None):
+    context = {"diagnostics": []}
+    if only:
+        context["only"] = only
+    return c.request("textDocument/codeAction", {"textDocument": {"uri": uri(path)}, "range": span(line, 0),
+                                                 "context": context})
+
+
+def test_every_code_action_applied_and_relinted(start, tmp_path):
+    c = start()
+    c.initialize()
+    text = "port = 5432\nsort_mem = '4MB'\nwork_mem = 64 MB\nport = 5433\n"
+    path = write(tmp_path, "postgresql.conf", text)
+    c.open(path)
+    before = c.diagnostics(path, 1)
+    assert codes(before) == sorted([OVERRIDDEN, RENAMED, SYNTAX])
+    version = 1
+
+    def edit(new_text):
+        nonlocal version
+        version += 1
+        c.change(path, version, new_text)
+        return c.diagnostics(path, version)
+    applied = 0
+    for d in before:
+        edit(text)  # each action starts from the original text
+        actions = actions_at(c, path, d["range"]["start"]["line"])
+        mine = [a for a in actions if a.get("diagnostics") and a["diagnostics"][0]["code"] == d["code"]]
+        titles = [a["title"] for a in mine]
+        assert f"Disable {d['code']} for this line" in titles
+        assert f"Disable {d['code']} for this file" in titles
+        assert f"Show documentation for {d['code']} ({a_name(d['code'])})" in titles
+        for action in mine:
+            if "edit" not in action:
+                continue
+            edit(text)
+            after = edit(apply_edits(text, action["edit"]["changes"][uri(path)]))
+            applied += 1
+            assert UNUSED not in codes(after), action["title"]
+            assert d["code"] not in codes(after), action["title"]
+        if d["code"] == RENAMED:
+            fix = next(a for a in mine if a["title"] == "Rename to work_mem")
+            assert fix["isPreferred"] is True and fix["kind"] == "quickfix"
+        if d["code"] == OVERRIDDEN:
+            assert any(a["title"] == "Delete the overridden line" and a.get("isPreferred") for a in mine)
+    assert applied >= 8  # three findings, each with two suppressions and its fixes
+
+
+def a_name(code):
+    names = {RENAMED: "renamed-parameter", OVERRIDDEN: "setting-overridden", SYNTAX: "syntax-error"}
+    return names[code]
+
+
+def test_fix_all_applies_every_safe_fix(start, tmp_path):
+    c = start()
+    c.initialize()
+    text = "sort_mem = '4MB'\nport = 5432\nport = 5433\n"
+    path = write(tmp_path, "postgresql.conf", text)
+    c.open(path)
+    c.diagnostics(path, 1)
+    actions = actions_at(c, path, 0, only=["source.fixAll"])
+    assert [a["kind"] for a in actions] == ["source.fixAll.pgconflint"]
+    fixed = apply_edits(text, actions[0]["edit"]["changes"][uri(path)])
+    assert fixed == "work_mem = '4MB'\nport = 5433\n"
+    c.change(path, 2, fixed)
+    assert c.diagnostics(path, 2) == []
+    assert actions_at(c, path, 0, only=["source.fixAll"]) == []
+
+
+def test_show_documentation_opens_the_rule_page(start, tmp_path):
+    c = start()
+    c.initialize()
+    path = write(tmp_path, "postgresql.conf", "sort_mem = '4MB'\n")
+    c.open(path)
+    c.diagnostics(path, 1)
+    action = next(a for a in actions_at(c, path, 0) if a["title"].startswith("Show documentation"))
+    assert c.request("workspace/executeCommand", action["command"]) is None
+    shown = c.wait_for(lambda c: c.shown("window/showDocument"), what="showDocument")[0]
+    page = Path(shown["uri"].removeprefix("file://"))
+    assert page.read_text().startswith("# renamed-parameter")
+    error = c.request_error("workspace/executeCommand", {"command": "pgconflint.showDocumentation",
+                                                         "arguments": ["PGC999"]})
+    assert error["code"] == -32602
+
+
+def human(size):
+    """Bytes in the largest unit that divides them, as pgconflint displays sizes."""
+    for unit, factor in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("kB", 1 << 10)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor}{unit}"
+    return f"{size}B"
+
+
+def test_inlay_hints_links_definition_and_symbols(start, tmp_path):
+    c = start()
+    c.initialize()
+    write(tmp_path, "conf.d/a.conf", "port = 5433\n")
+    path = write(tmp_path, "postgresql.conf",
+                 "port = 5432\ninclude_dir 'conf.d'\nio_combine_limit = 1MB\ninclude_if_exists 'missing.conf'\n")
+    c.open(path)
+    c.diagnostics(path, 1)
+    hints = c.request("textDocument/inlayHint", {"textDocument": {"uri": uri(path)}, "range": span(0, 0, 4, 0)})
+    # 1MB is over io_max_combine_limit's default, which caps it.
+    cap = catalog("io_max_combine_limit")
+    cap_bytes = int(cap["boot_val"]) * int(cap["unit"].removesuffix("kB")) * 1024
+    assert [h["label"] for h in hints] == ["overridden by conf.d/a.conf:1", f"{human(cap_bytes)} effective"]
+    assert hints[1]["position"] == {"line": 2, "character": len("io_combine_limit = 1MB")}
+    links = c.request("textDocument/documentLink", {"textDocument": {"uri": uri(path)}})
+    assert [(l["range"], l["target"]) for l in links] == [(span(1, 13, 1, 19), uri(tmp_path / "conf.d"))]
+    definition = c.request("textDocument/definition", at(path, 0, 2))
+    assert definition["uri"] == uri(tmp_path / "conf.d/a.conf")
+    assert definition["range"]["start"] == {"line": 0, "character": 0}
+    into = c.request("textDocument/definition", at(path, 1, 15))
+    assert [d["uri"] for d in into] == [uri(tmp_path / "conf.d/a.conf")]
+    symbols = c.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(path)}})
+    assert [(s["name"], s["detail"]) for s in symbols] == [
+        ("port", "5432"), ("include_dir", "'conf.d'"), ("io_combine_limit", "1MB"),
+        ("include_if_exists", "'missing.conf'")]

@@ -1,0 +1,42 @@
+"""End-to-end in headless Neovim (Debian 12 ships 0.7.2): the plugin in
+editors/nvim starts `pgconflint server` for a postgresql.conf, the
+diagnostics arrive, a code action is applied and the buffer and the
+diagnostics change. The Lua side is nvim_e2e.lua.
+
+Run: PGCONFLINT=build/pgconflint /usr/bin/python3 -m pytest tests/lsp/test_nvim.py
+"""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from lspclient import REPO, binary, rule_code
+
+NVIM = shutil.which("nvim")
+
+
+def test_headless_neovim_gets_diagnostics_and_applies_a_code_action(tmp_path):
+    assert NVIM, "nvim is not installed (scripts/setup.sh --tests installs Debian's neovim)"
+    data = tmp_path / "etc" / "postgresql" / "17" / "main"
+    data.mkdir(parents=True)
+    conf = data / "postgresql.conf"
+    conf.write_text("sort_mem = '4MB'\nwork_mem = 64 MB\n")
+    result_file = tmp_path / "result.json"
+    env = dict(os.environ, PGC_REPO=str(REPO), PGCONFLINT=str(Path(binary()).resolve()), PGC_FILE=str(conf),
+               PGC_RESULT=str(result_file), HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    run = subprocess.run([NVIM, "--headless", "--clean", "-n", "-c", "luafile " + str(REPO / "tests/lsp/nvim_e2e.lua")],
+                         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result_file.exists(), run.stderr + run.stdout
+    result = json.loads(result_file.read_text())
+    assert result["ok"], result
+    assert result["filetype"] == "pgconf"
+    assert result["before"] == sorted([rule_code("renamed-parameter"), rule_code("syntax-error")])
+    assert "Rename to work_mem" in result["steps"]
+    assert result["lines"] == ["work_mem = '4MB'", "work_mem = 64 MB"]
+    assert result["after"] == [rule_code("syntax-error")]
+    assert run.returncode == 0
+    # The file on disk is untouched: the edit is in the buffer.
+    assert conf.read_text() == "sort_mem = '4MB'\nwork_mem = 64 MB\n"

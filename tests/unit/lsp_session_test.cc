@@ -1,0 +1,308 @@
+// The session through the in-process server (no threads): lifecycle and
+// errors, diagnostics, fragments within their root, hover, completion, code
+// actions applied and re-linted, inlay hints, links, definition, symbols,
+// incremental edits. Files live in memory. tests/lsp drives the real binary.
+#include "lsp/session.h"
+
+#include <gtest/gtest.h>
+
+#include "core/catalog.h"
+#include "fake_disk.h"
+#include "lsp/server.h"
+
+namespace pgconflint::lsp {
+namespace {
+
+class Client {
+ public:
+  explicit Client(json init = json::object(), json caps = json::object()) {
+    ServerOptions o;
+    o.disk = &disk.fs();
+    o.threaded = false;
+    server_ = std::make_unique<Server>(o, &out_);
+    if (init.is_null()) return;
+    initialize_result = Request("initialize", {{"rootUri", "file:///project"},
+                                               {"capabilities", caps},
+                                               {"initializationOptions", init}});
+    Notify("initialized", json::object());
+  }
+  ~Client() { server_->Finish(); }
+
+  json Request(const std::string& method, json params) {
+    int id = ++next_id_;
+    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}));
+    json response;
+    for (const json& m : Drain())
+      if (m.contains("id") && m["id"] == id && !m.contains("method")) response = m;
+    return response;
+  }
+  void Notify(const std::string& method, json params) {
+    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}));
+    Drain();
+  }
+  void Skip(const ReaderEvent& event) {
+    server_->Skipped(event);
+    Drain();
+  }
+  void Send(const std::string& body) {
+    server_->Receive(body);
+    Drain();
+  }
+  void Open(const std::string& path, const std::string& text, int version = 1) {
+    Notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", PathToUri(path)}, {"languageId", "pgconf"}, {"version", version}, {"text", text}}}});
+  }
+  // The last diagnostics published for `path` (null if none).
+  json Published(const std::string& path) {
+    json last;
+    for (const json& m : received)
+      if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == PathToUri(path))
+        last = m["params"];
+    return last;
+  }
+  std::vector<std::string> Codes(const std::string& path) {
+    std::vector<std::string> out;
+    json p = Published(path);
+    if (p.is_null()) return out;
+    for (const json& d : p["diagnostics"]) out.push_back(d.value("code", ""));
+    return out;
+  }
+  static json At(const std::string& path, int line, int character) {
+    return {{"textDocument", {{"uri", PathToUri(path)}}}, {"position", {{"line", line}, {"character", character}}}};
+  }
+  int Finish() {
+    server_->Finish();
+    return server_->exit_code();
+  }
+
+  FakeDisk disk;
+  json initialize_result;
+  std::vector<json> received;
+
+ private:
+  std::vector<json> Drain() {
+    std::vector<json> batch;
+    for (const std::string& body : out_.Take()) batch.push_back(json::parse(body));
+    received.insert(received.end(), batch.begin(), batch.end());
+    return batch;
+  }
+  MemoryOutput out_;
+  std::unique_ptr<Server> server_;
+  int next_id_ = 0;
+};
+
+std::vector<std::string> Labels(const json& completion) {
+  std::vector<std::string> out;
+  for (const json& item : completion["result"]["items"]) out.push_back(item["label"]);
+  return out;
+}
+
+bool Has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+TEST(LspSessionTest, LifecycleAndErrors) {
+  Client c(nullptr);
+  EXPECT_EQ(c.Request("textDocument/hover", Client::At("/project/x.conf", 0, 0))["error"]["code"], kServerNotInitialized);
+  json init = c.Request("initialize", {{"capabilities", json::object()}});
+  EXPECT_EQ(init["result"]["capabilities"]["positionEncoding"], "utf-16");
+  EXPECT_EQ(init["result"]["serverInfo"]["name"], "pgconflint");
+  EXPECT_EQ(c.Request("initialize", json::object())["error"]["code"], kInvalidRequest);
+  EXPECT_EQ(c.Request("no/such/method", json::object())["error"]["code"], kMethodNotFound);
+  EXPECT_EQ(c.Request("textDocument/hover", json::object())["error"]["code"], kInvalidParams);
+  EXPECT_EQ(c.Request("textDocument/hover", Client::At("/project/x.conf", 0, 0))["error"]["code"], kInvalidParams);
+  c.Send("{not json");
+  EXPECT_EQ(c.received.back()["error"]["code"], kParseError);
+  EXPECT_TRUE(c.received.back()["id"].is_null());
+  c.Send("[1, 2]");
+  EXPECT_EQ(c.received.back()["error"]["code"], kInvalidRequest);
+  c.Send(R"({"jsonrpc":"2.0","id":{"x":1},"method":"shutdown"})");
+  EXPECT_EQ(c.received.back()["error"]["code"], kInvalidRequest);
+  EXPECT_TRUE(c.Request("shutdown", nullptr)["result"].is_null());
+  EXPECT_EQ(c.Request("textDocument/hover", Client::At("/project/x.conf", 0, 0))["error"]["code"], kInvalidRequest);
+  c.Notify("exit", nullptr);
+  EXPECT_EQ(c.Finish(), 0);
+}
+
+TEST(LspSessionTest, ExitWithoutShutdownIsCode1) {
+  Client c;
+  c.Notify("exit", nullptr);
+  EXPECT_EQ(c.Finish(), 1);
+}
+
+TEST(LspSessionTest, PublishesDiagnosticsWithCodesTagsAndRelatedInformation) {
+  Client c(json::object(), {{"textDocument", {{"publishDiagnostics", {{"relatedInformation", true}}}}}});
+  c.Open("/project/postgresql.conf", "port = 5432\nsort_mem = '4MB'\nport = 5433\n", 7);
+  json p = c.Published("/project/postgresql.conf");
+  ASSERT_FALSE(p.is_null());
+  EXPECT_EQ(p["version"], 7);
+  bool overridden = false, renamed = false;
+  for (const json& d : p["diagnostics"]) {
+    EXPECT_EQ(d["source"], "pgconflint");
+    EXPECT_TRUE(d["data"].is_object());
+    const RuleInfo* rule = FindRule(d["code"].get<std::string>());
+    ASSERT_NE(rule, nullptr);
+    if (rule->id == RuleId::kSettingOverridden) {
+      overridden = true;
+      EXPECT_EQ(d["range"]["start"], json({{"line", 0}, {"character", 0}}));
+      EXPECT_EQ(d["tags"], json({1}));
+      EXPECT_EQ(d["relatedInformation"][0]["location"]["range"]["start"]["line"], 2);
+      EXPECT_EQ(d["relatedInformation"][0]["location"]["uri"], "file:///project/postgresql.conf");
+    }
+    if (rule->id == RuleId::kRenamedParameter) {
+      renamed = true;
+      EXPECT_EQ(d["tags"], json({2}));
+    }
+  }
+  EXPECT_TRUE(overridden);
+  EXPECT_TRUE(renamed);
+}
+
+TEST(LspSessionTest, AFragmentIsLintedWithinItsRoot) {
+  Client c;
+  c.disk.Write("pg/postgresql.conf", "include_dir 'conf.d'\nport = 5432\n");
+  c.disk.Write("pg/conf.d/a.conf", "port = 5433\n");
+  c.Open("/project/pg/conf.d/a.conf", "port = 5433\n");
+  // The root's later line overrides the fragment's: only visible within the root.
+  EXPECT_EQ(c.Codes("/project/pg/conf.d/a.conf"), std::vector<std::string>{Rule(RuleId::kSettingOverridden).code});
+  // Alone, the fragment has no finding.
+  c.Open("/project/other/a.conf", "port = 5433\n");
+  EXPECT_TRUE(c.Codes("/project/other/a.conf").empty());
+}
+
+TEST(LspSessionTest, IncrementalEditsInUtf16FixAndRebreakAValue) {
+  Client c;
+  const std::string path = "/project/postgresql.conf";
+  c.Open(path, "# é 😀\nmaintenance_work_mem = 64 MB\n");
+  EXPECT_EQ(c.Codes(path), std::vector<std::string>{Rule(RuleId::kSyntaxError).code});
+  // Delete the space between 64 and MB (line 1, UTF-16 columns 25..26).
+  json change = {{"range", {{"start", {{"line", 1}, {"character", 25}}}, {"end", {{"line", 1}, {"character", 26}}}}},
+                 {"text", ""}};
+  c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(path)}, {"version", 2}}},
+                                      {"contentChanges", {change}}});
+  EXPECT_TRUE(c.Codes(path).empty());
+  EXPECT_EQ(c.Published(path)["version"], 2);
+  // On the first line, after the emoji (UTF-16 column 6): no effect on the setting.
+  json insert = {{"range", {{"start", {{"line", 0}, {"character", 6}}}, {"end", {{"line", 0}, {"character", 6}}}}},
+                 {"text", "!"}};
+  c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(path)}, {"version", 3}}},
+                                      {"contentChanges", {insert, {{"text", "maintenance_work_mem = 64 MB\n"}}}}});
+  EXPECT_EQ(c.Codes(path), std::vector<std::string>{Rule(RuleId::kSyntaxError).code});
+}
+
+TEST(LspSessionTest, HoverShowsCatalogFactsAndTheEffectiveValue) {
+  Client c;
+  const std::string path = "/project/postgresql.conf";
+  c.Open(path, "work_mem = 64MB\nio_max_concurrency = -1\n");
+  const Parameter* p = Catalog::ForMajor(Catalog::DefaultMajor())->Find("work_mem");
+  std::string text = c.Request("textDocument/hover", Client::At(path, 0, 2))["result"]["contents"]["value"];
+  EXPECT_NE(text.find("### work_mem"), std::string::npos) << text;
+  EXPECT_NE(text.find(p->short_desc), std::string::npos) << text;
+  EXPECT_NE(text.find(std::string("**context**: ") + std::string(ContextName(p->context))), std::string::npos) << text;
+  EXPECT_NE(text.find("**This line**: `64MB`"), std::string::npos) << text;
+  std::string io = c.Request("textDocument/hover", Client::At(path, 1, 3))["result"]["contents"]["value"];
+  EXPECT_NE(io.find("**Effective**"), std::string::npos) << io;
+  EXPECT_TRUE(c.Request("textDocument/hover", Client::At(path, 0, 12))["result"].is_null());
+}
+
+TEST(LspSessionTest, CompletionByPosition) {
+  Client c;
+  const std::string path = "/project/postgresql.conf";
+  c.disk.Write("conf.d/a.conf", "");
+  c.Open(path, "wor\nwal_level = \nwork_mem = 64\n# pgconflint: disable=PGC2\ninclude_dir 'co\n");
+  std::vector<std::string> names = Labels(c.Request("textDocument/completion", Client::At(path, 0, 3)));
+  EXPECT_TRUE(Has(names, "work_mem"));
+  EXPECT_TRUE(Has(names, "sort_mem"));
+  std::vector<std::string> levels = Labels(c.Request("textDocument/completion", Client::At(path, 1, 12)));
+  for (const char* v : Catalog::ForMajor(Catalog::DefaultMajor())->Find("wal_level")->enumvals)
+    EXPECT_TRUE(Has(levels, v)) << v;
+  json units = c.Request("textDocument/completion", Client::At(path, 2, 13))["result"]["items"];
+  ASSERT_FALSE(units.empty());
+  bool mb = false;
+  for (const json& u : units) mb = mb || u["textEdit"]["newText"] == "64MB";
+  EXPECT_TRUE(mb);
+  std::vector<std::string> rules = Labels(c.Request("textDocument/completion", Client::At(path, 3, 26)));
+  EXPECT_TRUE(Has(rules, "PGC201"));
+  EXPECT_FALSE(Has(rules, "PGC901"));
+  EXPECT_EQ(Labels(c.Request("textDocument/completion", Client::At(path, 4, 15))), std::vector<std::string>{"conf.d/"});
+}
+
+TEST(LspSessionTest, EveryCodeActionAppliesAndRelints) {
+  Client c;
+  const std::string path = "/project/postgresql.conf";
+  const std::string text = "sort_mem = '4MB'\n";
+  c.Open(path, text);
+  json actions = c.Request("textDocument/codeAction", {{"textDocument", {{"uri", PathToUri(path)}}},
+                                                       {"range", {{"start", {{"line", 0}, {"character", 0}}},
+                                                                  {"end", {{"line", 0}, {"character", 0}}}}},
+                                                       {"context", {{"diagnostics", json::array()}}}})["result"];
+  std::vector<std::string> titles;
+  for (const json& a : actions) titles.push_back(a["title"]);
+  const std::string code = Rule(RuleId::kRenamedParameter).code;
+  EXPECT_TRUE(Has(titles, "Rename to work_mem")) << json(titles);
+  EXPECT_TRUE(Has(titles, "Disable " + code + " for this line"));
+  EXPECT_TRUE(Has(titles, "Disable " + code + " for this file"));
+  EXPECT_TRUE(Has(titles, "Show documentation for " + code + " (" + Rule(RuleId::kRenamedParameter).name + ")"));
+  int version = 1;
+  for (const json& a : actions) {
+    if (!a.contains("edit")) continue;
+    // Apply the edit (one per action here) to the original text.
+    const json& e = a["edit"]["changes"][PathToUri(path)][0];
+    SourceFile f(path, text);
+    Range r = RangeOf(f, e["range"], ColumnUnit::kUtf16);
+    std::string fixed = text;
+    fixed.replace(r.begin, r.end - r.begin, e["newText"].get<std::string>());
+    c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(path)}, {"version", ++version}}},
+                                        {"contentChanges", {{{"text", fixed}}}}});
+    EXPECT_TRUE(c.Codes(path).empty()) << a["title"] << ": " << fixed;
+  }
+}
+
+TEST(LspSessionTest, InlayHintsLinksDefinitionAndSymbols) {
+  Client c;
+  const std::string path = "/project/postgresql.conf";
+  c.disk.Write("conf.d/a.conf", "port = 5433\n");
+  c.Open(path, "port = 5432\ninclude_dir 'conf.d'\nio_max_concurrency = -1\n");
+  json range = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 3}, {"character", 0}}}};
+  json hints = c.Request("textDocument/inlayHint", {{"textDocument", {{"uri", PathToUri(path)}}}, {"range", range}})["result"];
+  ASSERT_EQ(hints.size(), 2u) << hints;
+  EXPECT_EQ(hints[0]["label"], "overridden by conf.d/a.conf:1");
+  EXPECT_NE(hints[1]["label"].get<std::string>().find(" effective"), std::string::npos);
+  json links = c.Request("textDocument/documentLink", {{"textDocument", {{"uri", PathToUri(path)}}}})["result"];
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0]["target"], "file:///project/conf.d");
+  json def = c.Request("textDocument/definition", Client::At(path, 0, 1))["result"];
+  EXPECT_EQ(def["uri"], "file:///project/conf.d/a.conf");
+  json symbols = c.Request("textDocument/documentSymbol", {{"textDocument", {{"uri", PathToUri(path)}}}})["result"];
+  ASSERT_EQ(symbols.size(), 3u);
+  EXPECT_EQ(symbols[1]["name"], "include_dir");
+  EXPECT_EQ(symbols[2]["detail"], "-1");
+}
+
+TEST(LspSessionTest, ASkippedMessageIsAnsweredAndItsDocumentDropped) {
+  Client c;
+  const std::string path = "/project/postgresql.conf";
+  c.Open(path, "port = 1\nport = 2\n");
+  ASSERT_FALSE(c.Codes(path).empty());
+  c.Skip({ReaderEvent::Kind::kError,
+          R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":)"
+          R"("file:///project/postgresql.conf","version":2},"contentChanges":[{"text":"xxxxx)",
+          "message of 300000000 bytes is over the limit"});
+  EXPECT_TRUE(c.Codes(path).empty());
+  EXPECT_EQ(c.Request("textDocument/hover", Client::At(path, 0, 0))["error"]["code"], kInvalidParams);
+  c.Skip({ReaderEvent::Kind::kError, R"({"jsonrpc":"2.0","id":42,"method":"textDocument/hover","params":{"te)",
+          "message of 300000000 bytes is over the limit"});
+  bool answered = false, shown = false;
+  for (const json& m : c.received) {
+    answered = answered || (m.value("id", json()) == 42 && m["error"]["code"] == kRequestFailed);
+    shown = shown || m.value("method", "") == "window/showMessage";
+  }
+  EXPECT_TRUE(answered);
+  EXPECT_TRUE(shown);
+  // A whole new text brings it back.
+  c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(path)}, {"version", 3}}},
+                                      {"contentChanges", {{{"text", "port = 1\n"}}}}});
+  EXPECT_FALSE(c.Published(path).is_null());
+  EXPECT_EQ(c.Published(path)["version"], 3);
+}
+
+}  // namespace
+}  // namespace pgconflint::lsp

@@ -132,8 +132,8 @@ def test_a_fragment_is_linted_within_its_root_with_unsaved_buffers_overlaid(star
     assert codes(diags) == [OVERRIDDEN]
     related = {(r["location"]["uri"], r["location"]["range"]["start"]["line"], r["message"])
                for r in diags[0]["relatedInformation"]}
-    assert any(u == uri(main) and line == 1 for u, line, _ in related)  # the line that wins
-    assert (uri(main), 0, "included from here") in related               # the include chain
+    # One finding per overridden file; its note is the dead line, naming the line that wins.
+    assert any(u == uri(fragment) and line == 0 and "postgresql.conf:2 sets" in m for u, line, m in related), related
     # An unsaved edit of the root (never written to disk) changes the fragment's findings.
     c.open(main)
     c.diagnostics(main, 1)

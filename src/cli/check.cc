@@ -43,6 +43,25 @@ bool UseColor(const std::string& when) {
   return isatty(STDOUT_FILENO);
 }
 
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// The commit under review, from the variables GitHub Actions
+// (GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_REF) or GitLab CI
+// (CI_PROJECT_URL, CI_COMMIT_SHA, CI_COMMIT_REF_NAME) set in every job.
+ReportOptions::VersionControl VersionControlFromEnvironment() {
+  ReportOptions::VersionControl vc;
+  if (!Env("GITHUB_REPOSITORY").empty()) {
+    std::string server = Env("GITHUB_SERVER_URL").empty() ? "https://github.com" : Env("GITHUB_SERVER_URL");
+    vc = {server + "/" + Env("GITHUB_REPOSITORY"), Env("GITHUB_SHA"), Env("GITHUB_REF")};
+  } else if (!Env("CI_PROJECT_URL").empty()) {
+    vc = {Env("CI_PROJECT_URL"), Env("CI_COMMIT_SHA"), Env("CI_COMMIT_REF_NAME")};
+  }
+  return vc;
+}
+
 // `--format`, its choices and help from the reporter table, and
 // `--list-formats`, which prints the table (name, description) and exits.
 CLI::Option* AddFormatOptions(CLI::App* check, std::string* format) {
@@ -194,6 +213,7 @@ int Run(CheckOptions& o) {
   ro.color = UseColor(o.color);
   ro.tool_version = PGCONFLINT_VERSION;
   ro.base_dir = disk.CurrentDirectory();
+  ro.version_control = VersionControlFromEnvironment();
   const char* summary = std::getenv("GITHUB_STEP_SUMMARY");
   // With --fix on standard input, standard output is the fixed text.
   std::ostream& report = o.fix && !o.stdin_filename.empty() ? std::cerr : std::cout;

@@ -27,6 +27,12 @@ struct ReportOptions {
   /// reviewdog) and fingerprints are relative to: the repository, usually the
   /// current directory. Empty: display paths, and absolute fingerprints.
   std::string base_dir;
+  /// The commit the checked files come from, when the CI run says (SARIF's
+  /// versionControlProvenance): the repository's URL, the revision and the
+  /// branch or ref. Empty repository_uri: not known, nothing is written.
+  struct VersionControl {
+    std::string repository_uri, revision, branch;
+  } version_control;
 };
 
 /// Writes the report of one `check` run (one analysis per PATH, in order) to

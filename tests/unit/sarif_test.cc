@@ -76,5 +76,20 @@ TEST(SarifTest, AFileOutsideTheBaseIsAnAbsoluteUri) {
   EXPECT_FALSE(a.contains("uriBaseId"));
 }
 
+TEST(SarifTest, VersionControlProvenanceOnlyWhenTheRunKnowsIt) {
+  EXPECT_FALSE(json::parse(RenderReport("sarif", NonAsciiReport()))["runs"][0].contains("versionControlProvenance"));
+  ReportOptions options;
+  options.base_dir = "/repo";
+  options.version_control = {"https://github.com/o/r", "0123abc", "refs/heads/main"};
+  std::ostringstream out;
+  FindReporter("sarif")->render(NonAsciiReport(), options, out);
+  const json& v = json::parse(out.str())["runs"][0]["versionControlProvenance"];
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0]["repositoryUri"], "https://github.com/o/r");
+  EXPECT_EQ(v[0]["revisionId"], "0123abc");
+  EXPECT_EQ(v[0]["branch"], "refs/heads/main");
+  EXPECT_EQ(v[0]["mappedTo"]["uriBaseId"], "%SRCROOT%");
+}
+
 }  // namespace
 }  // namespace pgconflint

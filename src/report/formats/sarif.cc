@@ -203,6 +203,13 @@ void RenderSarif(const std::vector<Analysis>& analyses, const ReportOptions& opt
     std::string root = options.base_dir.back() == '/' ? options.base_dir : options.base_dir + "/";
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", "file://" + UriPath(root)}}}};
   }
+  if (const ReportOptions::VersionControl& vc = options.version_control; !vc.repository_uri.empty()) {
+    ordered_json provenance = {{"repositoryUri", vc.repository_uri}};
+    if (!vc.revision.empty()) provenance["revisionId"] = vc.revision;
+    if (!vc.branch.empty()) provenance["branch"] = vc.branch;
+    if (!options.base_dir.empty()) provenance["mappedTo"] = {{"uriBaseId", "%SRCROOT%"}};
+    run["versionControlProvenance"] = ordered_json::array({std::move(provenance)});
+  }
   run["columnKind"] = "unicodeCodePoints";
   run["results"] = std::move(results);
   ordered_json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

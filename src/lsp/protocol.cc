@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/file_system.h"
+#include "core/uri.h"
 
 namespace pgconflint::lsp {
 namespace {
@@ -115,22 +116,7 @@ Range RangeOf(const SourceFile& file, const json& range, ColumnUnit unit) {
   return {std::min(a, b), std::max(a, b)};
 }
 
-std::string PathToUri(const std::string& path) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out = "file://";
-  for (unsigned char c : path) {
-    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                 c == '.' || c == '_' || c == '~' || c == '/';
-    if (plain) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string PathToUri(const std::string& path) { return "file://" + PercentEncodePath(path); }
 
 bool UriToPath(std::string_view uri, std::string* path) {
   constexpr std::string_view kScheme = "file://";

@@ -83,7 +83,8 @@ TEST(SarifTest, VersionControlProvenanceOnlyWhenTheRunKnowsIt) {
   options.version_control = {"https://github.com/o/r", "0123abc", "refs/heads/main"};
   std::ostringstream out;
   FindReporter("sarif")->render(NonAsciiReport(), options, out);
-  const json& v = json::parse(out.str())["runs"][0]["versionControlProvenance"];
+  const json doc = json::parse(out.str());
+  const json& v = doc["runs"][0]["versionControlProvenance"];
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0]["repositoryUri"], "https://github.com/o/r");
   EXPECT_EQ(v[0]["revisionId"], "0123abc");

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "core/fingerprint.h"
+#include "core/uri.h"
 #include "report/reporter.h"
 #include "report/text.h"
 
@@ -47,20 +48,7 @@ std::string PascalName(const char* kebab) {
 
 // A path as a URI reference: everything but unreserved characters and '/'
 // percent-encoded (spaces, '%', '#', non-ASCII).
-std::string UriPath(std::string_view path) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    if (isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string UriPath(std::string_view path) { return PercentEncodePath(path); }
 
 const char* Level(Severity s) {
   switch (s) {

@@ -127,9 +127,8 @@ MemoryPicture MemoryPictureOf(const Analysis& a, const Profile& profile) {
   p.shared = m.shared_buffers + m.wal_buffers;
   // The memory model's worst case, every node a hash table (HashTotal):
   // client connections and the parallel workers that can run at once.
-  double per_backend = m.work_mem * m.nodes_per_query * std::max(1.0, m.hash_mem_multiplier);
-  p.work = m.connections * per_backend;
-  p.parallel = m.parallel_workers * per_backend;
+  p.work = m.connections * m.HashPerBackend();
+  p.parallel = m.parallel_workers * m.HashPerBackend();
   p.maintenance = m.maintenance_work_mem + m.autovacuum_workers * m.autovacuum_work_mem;
   p.ram = *profile.ram_bytes;
   p.headroom = p.ram - MemoryBudget(profile);

@@ -35,9 +35,9 @@ double MemoryModel::Fixed() const {
 
 double MemoryModel::Total() const { return Fixed() + Backends() * work_mem * nodes_per_query; }
 
-double MemoryModel::HashTotal() const {
-  return Fixed() + Backends() * work_mem * nodes_per_query * std::max(1.0, hash_mem_multiplier);
-}
+double MemoryModel::HashPerBackend() const { return work_mem * nodes_per_query * std::max(1.0, hash_mem_multiplier); }
+
+double MemoryModel::HashTotal() const { return Fixed() + Backends() * HashPerBackend(); }
 
 double MemoryModel::WorkMemWithin(double budget) const {
   return (budget - Fixed()) / (Backends() * nodes_per_query * std::max(1.0, hash_mem_multiplier));

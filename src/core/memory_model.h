@@ -45,7 +45,11 @@ struct MemoryModel {
   double Backends() const { return connections + parallel_workers; }
   /// The worst case: Fixed() + Backends() x work_mem x nodes_per_query.
   double Total() const;
-  /// The worst case with every node a hash table at hash_mem_multiplier.
+  /// What one backend's sort/hash nodes can take with every node a hash
+  /// table: work_mem x nodes_per_query x hash_mem_multiplier (at least 1).
+  double HashPerBackend() const;
+  /// The worst case with every node a hash table: Fixed() + Backends() x
+  /// HashPerBackend().
   double HashTotal() const;
   /// The work_mem at which HashTotal() equals `budget` (negative when the
   /// fixed memory alone exceeds it). REQUIRES: Backends() > 0.

@@ -46,10 +46,6 @@ std::string PascalName(const char* kebab) {
   return out;
 }
 
-// A path as a URI reference: everything but unreserved characters and '/'
-// percent-encoded (spaces, '%', '#', non-ASCII).
-std::string UriPath(std::string_view path) { return PercentEncodePath(path); }
-
 const char* Level(Severity s) {
   switch (s) {
     case Severity::kError: return "error";
@@ -105,8 +101,8 @@ ordered_json ArtifactLocation(const Analysis& a, int file, const std::string& ba
   // Outside the base, BasePath falls back to the display path, which is not
   // relative to %SRCROOT%: the absolute path then.
   std::string path = file >= 0 && !base.empty() ? PathBelow(a.files[file].abs_path, base) : BasePath(a, file, base);
-  if (!path.empty() && path[0] == '/') return {{"uri", "file://" + UriPath(path)}};
-  ordered_json loc = {{"uri", UriPath(path)}};
+  if (!path.empty() && path[0] == '/') return {{"uri", "file://" + PercentEncodePath(path)}};
+  ordered_json loc = {{"uri", PercentEncodePath(path)}};
   if (!base.empty()) loc["uriBaseId"] = "%SRCROOT%";
   return loc;
 }
@@ -189,7 +185,7 @@ void RenderSarif(const std::vector<Analysis>& analyses, const ReportOptions& opt
   ordered_json run = {{"tool", {{"driver", std::move(driver)}}}};
   if (!options.base_dir.empty()) {
     std::string root = options.base_dir.back() == '/' ? options.base_dir : options.base_dir + "/";
-    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", "file://" + UriPath(root)}}}};
+    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", "file://" + PercentEncodePath(root)}}}};
   }
   if (const ReportOptions::VersionControl& vc = options.version_control; !vc.repository_uri.empty()) {
     ordered_json provenance = {{"repositoryUri", vc.repository_uri}};

@@ -61,6 +61,11 @@ bool AtOrAbove(const std::vector<Analysis>& analyses, const std::string& fail_on
 }
 
 int Run(CheckOptions& o) {
+  if (o.paths.empty()) {
+    PrintError("check: PATH is required (a configuration file or a data directory; see `pgconflint check --help`)");
+    return kExitUsage;
+  }
+  if (!CheckCommonOptions(&o.common)) return kExitUsage;
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   std::map<std::string, std::string> running;
   if (!o.common.running_file.empty() && !ReadRunning(o.common.running_file, &running)) return kExitUsage;
@@ -111,8 +116,9 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
   check->add_option("--color", o->color, "Colour the full format")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  check->add_option("PATH", o->paths, "postgresql.conf-style file or data directory; each is analysed on its own")
-      ->required();
+  // Required, but checked in Run: CLI11 would report a missing PATH before an
+  // unknown option ("check -x.conf" must say that -x.conf is unknown).
+  check->add_option("PATH", o->paths, "postgresql.conf-style file or data directory; each is analysed on its own");
   return {check, [o] { return Run(*o); }};
 }
 

@@ -7,20 +7,29 @@
 
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 #include "core/file_system.h"
+#include "core/limits.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {
 
 void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
-  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)");
+  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)")
+      ->check(MajorValidator());
   sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
   sub->add_flag("--no-config", o->no_config, "Ignore .pgconflint.toml files");
-  // One path per --rules, so that a PATH after it stays a PATH.
+  sub->add_flag("--allow-outside-includes", o->allow_outside_includes,
+                "Read included files outside the checked tree (the root's directory and the .pgconflint.toml's); "
+                "off: such an include is PGC305 and its file is not read");
+  // One value per option, so that a PATH after it stays a PATH.
   sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)")->allow_extra_args(false);
-  sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")->delimiter(',');
-  sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',');
+  o->select_option = sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")
+                         ->delimiter(',')
+                         ->allow_extra_args(false);
+  o->ignore_option =
+      sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',')->allow_extra_args(false);
   sub->add_option("--running", o->running_file,
                   "JSON object of the running server's pg_settings (name -> setting), for restart checks");
   sub->add_option("--server-host", o->server_host,
@@ -53,6 +62,44 @@ void PrintError(const std::string& message) {
   std::cerr << "pgconflint: error: " << EscapeControls(message) << "\n";
 }
 
+CLI::Validator MajorValidator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int major = 0;
+        bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
+        if (digits) major = std::stoi(text);
+        if (Catalog::ForMajor(major)) return "";
+        std::string list;
+        for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
+        return "no knowledge of PostgreSQL \"" + text + "\" (supported: " + list + ")";
+      },
+      "MAJOR");
+}
+
+bool CheckCommonOptions(CommonOptions* c) {
+  for (auto [list, option, flag] : {std::tuple{&c->select, c->select_option, "--select"},
+                                    std::tuple{&c->ignore, c->ignore_option, "--ignore"}}) {
+    std::erase_if(*list, [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; });
+    if (option && option->count() && list->empty()) {
+      PrintError(std::string(flag) + ": the selector list is empty (give codes, names or prefixes: PGC201,PGC3)");
+      return false;
+    }
+  }
+  if (!c->config.empty()) {
+    FileInfo info = RealFileSystem().Stat(c->config);
+    const char* wrong = info.type == FileInfo::Type::kMissing     ? "no such file"
+                        : info.type == FileInfo::Type::kDirectory ? "a directory, not a .pgconflint.toml file"
+                        : info.type == FileInfo::Type::kOther     ? "not a regular file"
+                        : info.type == FileInfo::Type::kError     ? "cannot be read"
+                                                                  : nullptr;
+    if (wrong) {
+      PrintError("--config " + c->config + ": " + wrong + (info.error.empty() ? "" : " (" + info.error + ")"));
+      return false;
+    }
+  }
+  return true;
+}
+
 const Catalog* CatalogOrComplain(int major) {
   const Catalog* c = Catalog::ForMajor(major);
   if (!c) {
@@ -81,6 +128,7 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   o.select = c.select;
   o.ignore = c.ignore;
   o.running = running;
+  o.allow_outside_includes = c.allow_outside_includes;
   char buf[4096];
   o.display_base = getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
   return o;
@@ -89,20 +137,37 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
 bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
   RealFileSystem fs;
   std::string text, error;
-  if (fs.Read(path, &text, &error) != ReadStatus::kOk) {
+  if (ReadDataFile(fs, path, &text, &error) != ReadStatus::kOk) {
     PrintError(path + ": " + error);
     return false;
   }
+  // Nesting is refused while parsing (the parser callback sees each level's
+  // depth), before anything recursive could see a deep document.
+  struct TooDeep {};
+  auto limit_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth) throw TooDeep{};
+    return true;
+  };
+  nlohmann::json j;
   try {
-    nlohmann::json j = nlohmann::json::parse(text);
-    if (!j.is_object()) {
-      PrintError(path + ": expected a JSON object of parameter name -> setting");
-      return false;
-    }
-    for (const auto& [k, v] : j.items()) (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  } catch (const std::exception& e) {
+    j = nlohmann::json::parse(text, limit_depth);
+  } catch (const TooDeep&) {
+    PrintError(path + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    return false;
+  } catch (const nlohmann::json::exception& e) {
     PrintError(path + ": not valid JSON: " + e.what());
     return false;
+  }
+  if (!j.is_object()) {
+    PrintError(path + ": expected a JSON object of parameter name -> setting");
+    return false;
+  }
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_structured() || v.is_null() || v.is_binary()) {
+      PrintError(path + ": the setting of \"" + k + "\" must be a string, number or boolean");
+      return false;
+    }
+    (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
   }
   return true;
 }

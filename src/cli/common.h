@@ -27,8 +27,11 @@ inline constexpr int kExitInternal = 3;
 struct CommonOptions {
   int major = 0;
   bool no_config = false;
+  bool allow_outside_includes = false;
   std::string config;
   std::vector<std::string> rules, select, ignore;
+  CLI::Option* select_option = nullptr;  // to tell `--select ,,,` from no --select
+  CLI::Option* ignore_option = nullptr;
   std::string running_file;
   std::string server_host = "yes";  // does pgconflint run on the server's host?
   std::map<std::string, std::string> profile;  // flag name -> value
@@ -40,6 +43,14 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o);
 
 /// Prints "pgconflint: error: MESSAGE" on stderr, control characters escaped.
 void PrintError(const std::string& message);
+
+/// Checks what CLI11 cannot: a --select/--ignore list that is empty once its
+/// empty items are dropped (`--select ,,,`), a --config that is no regular
+/// file. False after printing why. Drops the empty items from `c`.
+bool CheckCommonOptions(CommonOptions* c);
+
+/// A CLI11 check for --pg-version: one of the majors pgconflint knows.
+CLI::Validator MajorValidator();
 
 /// The catalog of `major`, or null after saying which majors exist.
 const Catalog* CatalogOrComplain(int major);

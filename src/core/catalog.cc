@@ -22,15 +22,42 @@ int CompareFolded(std::string_view a, std::string_view b) {
   return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+// Letters counted in 32 bins (folded bytes modulo 32): how far apart two
+// bags of letters are is a lower bound of the edit distance (merging letters
+// into bins only lowers it), and costs no table.
+using LetterBins = std::array<uint8_t, 32>;
+
+LetterBins Bins(std::string_view s) {
+  LetterBins b{};
+  for (char c : s) {
+    uint8_t& n = b[static_cast<unsigned char>(Fold(c)) & 31];
+    if (n < 255) ++n;
+  }
+  return b;
+}
+
+size_t BagDistance(const LetterBins& a, const LetterBins& b) {
+  size_t more = 0, fewer = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] > b[i]) more += a[i] - b[i];
+    else fewer += b[i] - a[i];
+  }
+  return std::max(more, fewer);
+}
+
+// Levenshtein distance (ASCII case folded), or budget + 1 as soon as every
+// cell of a row exceeds the budget. REQUIRES: rows of b.size() + 1 cells.
+size_t EditDistanceWithin(std::string_view a, std::string_view b, size_t budget, size_t* prev, size_t* cur) {
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
+    size_t row_min = cur[0];
     for (size_t j = 1; j <= b.size(); ++j) {
       size_t sub = prev[j - 1] + (Fold(a[i - 1]) == Fold(b[j - 1]) ? 0 : 1);
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+      row_min = std::min(row_min, cur[j]);
     }
+    if (row_min > budget) return budget + 1;
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -82,13 +109,20 @@ const char* Catalog::AliasTarget(std::string_view name) const {
 std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) const {
   // Accept edits up to a third of the name's length (at least 2): close enough
   // to be a typo, far enough to catch transpositions and a missing word part.
+  // Every line of a file may hold an unknown name: candidates are ruled out
+  // by length and by their letters before any distance is computed, and the
+  // distance stops once it exceeds the budget.
   size_t budget = std::max<size_t>(2, name.size() / 3);
+  const LetterBins bins = Bins(name);
+  std::vector<size_t> rows;  // two rows of the distance table, allocated once
   std::vector<std::pair<size_t, std::string>> scored;
   for (const Parameter& p : parameters_) {
     if (!p.in_pg_settings) continue;
     std::string_view n = p.name;
     if (n.size() > name.size() + budget || name.size() > n.size() + budget) continue;
-    size_t d = EditDistance(name, n);
+    if (BagDistance(bins, Bins(n)) > budget) continue;
+    if (rows.empty()) rows.resize(2 * (name.size() + 1));
+    size_t d = EditDistanceWithin(n, name, budget, rows.data(), rows.data() + name.size() + 1);
     if (d <= budget) scored.emplace_back(d, p.name);
   }
   std::stable_sort(scored.begin(), scored.end(),

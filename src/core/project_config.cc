@@ -73,7 +73,8 @@ class ConfigReader {
 
   bool KnownKeys() {
     static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
-                                        "per-file-ignores", "profile", "recommendation-hints"};
+                                        "per-file-ignores", "profile", "recommendation-hints",
+                                        "allow-outside-includes"};
     for (const auto& [k, v] : t_) {
       bool ok = false;
       for (const char* known : kKeys) ok |= k.str() == known;
@@ -101,6 +102,11 @@ class ConfigReader {
       const toml::value<bool>* v = n->as_boolean();
       if (!v) return Fail(n, "recommendation-hints must be true or false");
       out_->recommendation_hints = v->get();
+    }
+    if (const toml::node* n = t_.get("allow-outside-includes")) {
+      auto v = n->value<bool>();
+      if (!v) return Fail(n, "allow-outside-includes must be true or false");
+      out_->allow_outside_includes = *v;
     }
     return true;
   }
@@ -199,7 +205,7 @@ class ConfigReader {
 
 bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectConfig* out, std::string* error) {
   std::string text, read_error;
-  if (fs.Read(path, &text, &read_error) != ReadStatus::kOk) {
+  if (ReadDataFile(fs, path, &text, &read_error) != ReadStatus::kOk) {
     *error = path + ": " + read_error;
     return false;
   }

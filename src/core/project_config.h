@@ -6,6 +6,7 @@
 //   select = ["PGC"]                 # codes, names or code prefixes; default all
 //   ignore = ["PGC204", "setting-overridden"]
 //   extra-rules = ["policies"]       # directories or files of [[rule]] entries
+//   allow-outside-includes = false   # read includes outside the checked tree
 //   [severity]
 //   PGC303 = "warning"
 //   [per-file-ignores]
@@ -42,6 +43,9 @@ struct ProjectConfig {
   std::vector<std::string> extra_rules;  // absolute paths
   Profile profile;
   bool recommendation_hints = true;  // `check` quotes `recommend` for far-off settings
+  /// Read included files (and extra-rules) outside the tree being checked
+  /// (core/settings_source.h); false: they are PGC305 and not read.
+  bool allow_outside_includes = false;
 };
 
 /// The nearest .pgconflint.toml at or above `start` (a file or directory),

@@ -207,6 +207,9 @@ Case GenCase() {
   int ram_mb = *rc::gen::oneOf(rc::gen::inRange(1024, 8 * 1024 + 1), rc::gen::inRange(8 * 1024, 64 * 1024 + 1),
                                rc::gen::inRange(64 * 1024, 1024 * 1024 + 1));
   p.ram_bytes = ram_mb * kMB;
+  // Now and then far more RAM than any parameter can use (up to about an
+  // exabyte): the parameters' maxima bind, not the formulas.
+  if (*rc::gen::inRange(0, 8) == 0) p.ram_bytes = *rc::gen::inRange(1, 1000001) * 1024 * kGB;
   p.cpus = *rc::gen::oneOf(rc::gen::inRange(1, 9), rc::gen::inRange(1, 129));
   if (*rc::gen::inRange(0, 8) != 0) p.storage = *rc::gen::elementOf(kStorages);
   if (*rc::gen::inRange(0, 8) != 0) p.workload = *rc::gen::elementOf(kWorkloads);
@@ -547,6 +550,31 @@ TEST(RecommendTest, EveryCellCitesAKnownSource) {
 // start (PGC512), and the worst case must still fit (PGC601).
 // A machine whose fixed memory leaves no room for connections gets a refusal
 // that says what to change, never a configuration the server cannot start.
+// 24TB of RAM made effective_cache_size 18TB, 40TB made shared_buffers 10TB:
+// both beyond what the server accepts. Each is capped at its maximum, and said.
+TEST(RecommendTest, HugeRamIsCappedAtEachParametersMaximum) {
+  for (int major : Catalog::SupportedMajors())
+    for (double tb : {24.0, 40.0, 1e6}) {
+      const Catalog& cat = *Catalog::ForMajor(major);
+      Profile p;
+      p.ram_bytes = tb * 1024 * kGB;
+      p.cpus = 64;
+      Recommendation r;
+      std::string error;
+      ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
+      for (const auto& [where, cell] : AllCells(r)) {
+        const Parameter* param = cat.Find(cell->parameter);
+        ASSERT_NE(param, nullptr) << cell->parameter;
+        EXPECT_TRUE(ParseValue(cat, *param, cell->value).ok()) << major << " " << tb << "TB " << where << ": "
+                                                                << cell->parameter << " = " << cell->value;
+      }
+      std::string assumptions;
+      for (const std::string& a : r.assumptions) assumptions += a + "\n";
+      EXPECT_NE(assumptions.find("shared_buffers capped at"), std::string::npos) << assumptions;
+      EXPECT_NE(assumptions.find("effective_cache_size capped at"), std::string::npos) << assumptions;
+    }
+}
+
 TEST(RecommendTest, TinyMachineWithALargeHeadroomIsRefusedNotBroken) {
   Profile p = MakeProfile(1, 128);
   p.storage = S("nvme");

@@ -14,6 +14,8 @@ if [ "${1:-}" = "--tests" ]; then
   # python3 drives the integration suites, psql talks to the test servers,
   # locales-all gives the locale names the differential suite probes.
   packages+=(python3 postgresql-client locales-all)
+  # clang-14 builds the ASan+UBSan binaries and the libFuzzer harnesses (build-asan/).
+  packages+=(clang-14 libclang-rt-14-dev llvm-14)
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 missing=()

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <tuple>
@@ -25,11 +26,11 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
                 "off: such an include is PGC305 and its file is not read");
   // One value per option, so that a PATH after it stays a PATH.
   sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)")->allow_extra_args(false);
-  o->select_option = sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")
-                         ->delimiter(',')
-                         ->allow_extra_args(false);
-  o->ignore_option =
-      sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',')->allow_extra_args(false);
+  // Comma lists are split in CheckCommonOptions: CLI11's delimiter drops
+  // empty items, and an option left with none takes the next argument.
+  sub->add_option("--select", o->select_lists, "Only these rules (codes, names or prefixes, comma-separated; repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--ignore", o->ignore_lists, "Skip these rules (comma-separated; repeatable)")->allow_extra_args(false);
   sub->add_option("--running", o->running_file,
                   "JSON object of the running server's pg_settings (name -> setting), for restart checks");
   sub->add_option("--server-host", o->server_host,
@@ -77,10 +78,18 @@ CLI::Validator MajorValidator() {
 }
 
 bool CheckCommonOptions(CommonOptions* c) {
-  for (auto [list, option, flag] : {std::tuple{&c->select, c->select_option, "--select"},
-                                    std::tuple{&c->ignore, c->ignore_option, "--ignore"}}) {
-    std::erase_if(*list, [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; });
-    if (option && option->count() && list->empty()) {
+  for (auto [lists, out, flag] : {std::tuple{&c->select_lists, &c->select, "--select"},
+                                  std::tuple{&c->ignore_lists, &c->ignore, "--ignore"}}) {
+    for (const std::string& list : *lists) {
+      for (size_t begin = 0, end; begin <= list.size(); begin = end + 1) {
+        end = std::min(list.find(',', begin), list.size());
+        std::string item = list.substr(begin, end - begin);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty()) out->push_back(item);
+      }
+    }
+    if (!lists->empty() && out->empty()) {
       PrintError(std::string(flag) + ": the selector list is empty (give codes, names or prefixes: PGC201,PGC3)");
       return false;
     }
@@ -134,13 +143,7 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   return o;
 }
 
-bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
-  RealFileSystem fs;
-  std::string text, error;
-  if (ReadDataFile(fs, path, &text, &error) != ReadStatus::kOk) {
-    PrintError(path + ": " + error);
-    return false;
-  }
+bool ParseRunning(std::string_view text, std::map<std::string, std::string>* out, std::string* error) {
   // Nesting is refused while parsing (the parser callback sees each level's
   // depth), before anything recursive could see a deep document.
   struct TooDeep {};
@@ -152,22 +155,32 @@ bool ReadRunning(const std::string& path, std::map<std::string, std::string>* ou
   try {
     j = nlohmann::json::parse(text, limit_depth);
   } catch (const TooDeep&) {
-    PrintError(path + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    *error = "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
     return false;
   } catch (const nlohmann::json::exception& e) {
-    PrintError(path + ": not valid JSON: " + e.what());
+    *error = std::string("not valid JSON: ") + e.what();
     return false;
   }
   if (!j.is_object()) {
-    PrintError(path + ": expected a JSON object of parameter name -> setting");
+    *error = "expected a JSON object of parameter name -> setting";
     return false;
   }
   for (const auto& [k, v] : j.items()) {
     if (v.is_structured() || v.is_null() || v.is_binary()) {
-      PrintError(path + ": the setting of \"" + k + "\" must be a string, number or boolean");
+      *error = "the setting of \"" + k + "\" must be a string, number or boolean";
       return false;
     }
     (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  return true;
+}
+
+bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
+  RealFileSystem fs;
+  std::string text, error;
+  if (ReadDataFile(fs, path, &text, &error) != ReadStatus::kOk || !ParseRunning(text, out, &error)) {
+    PrintError(path + ": " + error);
+    return false;
   }
   return true;
 }

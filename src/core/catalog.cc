@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <vector>
 
 #include "core/catalog_data.h"
 
@@ -63,6 +65,31 @@ size_t EditDistanceWithin(std::string_view a, std::string_view b, size_t budget,
   return prev[b.size()];
 }
 
+// A catalog's parameters that pg_settings lists, with their letter bins,
+// computed once per generated catalog (`major`; 0: another catalog, computed
+// from `parameters`): Suggest runs for every unknown name of a file.
+struct SuggestCandidate {
+  std::string_view name;
+  LetterBins bins;
+};
+
+const std::vector<SuggestCandidate>& SuggestCandidates(std::span<const Parameter> parameters, int major) {
+  static const std::map<int, std::vector<SuggestCandidate>> tables = [] {
+    std::map<int, std::vector<SuggestCandidate>> t;
+    for (int m : Catalog::SupportedMajors())
+      for (const Parameter& p : Catalog::ForMajor(m)->parameters())
+        if (p.in_pg_settings) t[m].push_back({p.name, Bins(p.name)});
+    return t;
+  }();
+  if (auto it = tables.find(major); major != 0 && it != tables.end()) return it->second;
+  // A catalog that is not one of the generated ones (tests): computed each time.
+  thread_local std::vector<SuggestCandidate> other;
+  other.clear();
+  for (const Parameter& p : parameters)
+    if (p.in_pg_settings) other.push_back({p.name, Bins(p.name)});
+  return other;
+}
+
 }  // namespace
 
 std::string AsciiLower(std::string_view s) {
@@ -116,14 +143,14 @@ std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) c
   const LetterBins bins = Bins(name);
   std::vector<size_t> rows;  // two rows of the distance table, allocated once
   std::vector<std::pair<size_t, std::string>> scored;
-  for (const Parameter& p : parameters_) {
-    if (!p.in_pg_settings) continue;
-    std::string_view n = p.name;
+  const bool generated = ForMajor(major_) == this;
+  for (const SuggestCandidate& c : SuggestCandidates(parameters_, generated ? major_ : 0)) {
+    std::string_view n = c.name;
     if (n.size() > name.size() + budget || name.size() > n.size() + budget) continue;
-    if (BagDistance(bins, Bins(n)) > budget) continue;
+    if (BagDistance(bins, c.bins) > budget) continue;
     if (rows.empty()) rows.resize(2 * (name.size() + 1));
     size_t d = EditDistanceWithin(n, name, budget, rows.data(), rows.data() + name.size() + 1);
-    if (d <= budget) scored.emplace_back(d, p.name);
+    if (d <= budget) scored.emplace_back(d, std::string(n));
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

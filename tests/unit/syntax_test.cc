@@ -169,7 +169,7 @@ RC_GTEST_PROP(TokenizeProperty, LexerScanEqualsTreeParse, ()) {
 TEST(TokenizeTest, ChunksOfALargeNonAsciiFileGiveTheWholeFilesTokens) {
   std::string text;
   for (int i = 0; text.size() < (300u << 10); ++i)
-    text += "\xc3\xbcber_" + std::to_string(i) + " = 'gr\xc3\xbc\xc3\x9f " + std::string(i % 97, 'x') +
+    text += "\xc3\xbc" "ber_" + std::to_string(i) + " = 'gr\xc3\xbc\xc3\x9f " + std::string(i % 97, 'x') +
             "' # \xe2\x82\xac\n" + std::string(i % 3, '\0') + (i % 5 ? "" : "\n\n");
   text += std::string(200 << 10, 'y') + "\xff = 1";  // a line longer than a chunk, no final newline
   SourceFile f("big.conf", text);

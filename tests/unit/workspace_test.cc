@@ -120,7 +120,7 @@ TEST(WorkspaceTest, UserRuleWithAMisspeltNameIsRefused) {
 
 // A selector that selects no rule is a typo, never a silent "no findings".
 TEST(WorkspaceTest, SelectorsThatSelectNoRuleAreRefused) {
-  MemoryProject p;
+  FakeDisk p;
   std::string main = p.Write("postgresql.conf", "work_mem = 64 MB\n");
   struct {
     std::vector<std::string> select, ignore;
@@ -135,7 +135,7 @@ TEST(WorkspaceTest, SelectorsThatSelectNoRuleAreRefused) {
   };
   for (const auto& c : cases) {
     p.Write(".pgconflint.toml", c.config ? c.config : "");
-    WorkspaceOptions o = p.Options();
+    WorkspaceOptions o = On(p);
     o.select = c.select;
     o.ignore = c.ignore;
     Workspace linter(o);
@@ -146,7 +146,7 @@ TEST(WorkspaceTest, SelectorsThatSelectNoRuleAreRefused) {
   }
   // Prefixes, names, ALL and user rule codes select.
   p.Write(".pgconflint.toml", "select = [\"ALL\"]\nignore = [\"PGC2\", \"syntax-error\"]\n");
-  Workspace fine(p.Options());
+  Workspace fine(On(p));
   Analysis a;
   std::string error;
   EXPECT_TRUE(fine.Lint(main, &a, &error)) << error;
@@ -155,11 +155,11 @@ TEST(WorkspaceTest, SelectorsThatSelectNoRuleAreRefused) {
 // extra-rules come from the repository: like includes, confined to the
 // project configuration's directory unless allow-outside-includes says so.
 TEST(WorkspaceTest, ExtraRulesOutsideTheProjectAreNotRead) {
-  MemoryProject p;
+  FakeDisk p;
   p.fs().Set("/home/user/secret.toml", "token = 'hunter2'\n");
   std::string main = p.Write("postgresql.conf", "work_mem = '4MB'\n");
   p.Write(".pgconflint.toml", "extra-rules = [\"/home/user/secret.toml\"]\n");
-  Workspace confined(p.Options());
+  Workspace confined(On(p));
   Analysis a;
   std::string error;
   EXPECT_FALSE(confined.Lint(main, &a, &error));
@@ -169,12 +169,12 @@ TEST(WorkspaceTest, ExtraRulesOutsideTheProjectAreNotRead) {
   EXPECT_EQ(error.find("hunter2"), std::string::npos);
   // Allowed: read (and refused for what it is, not for where it is).
   p.Write(".pgconflint.toml", "extra-rules = [\"/home/user/secret.toml\"]\nallow-outside-includes = true\n");
-  Workspace allowed(p.Options());
+  Workspace allowed(On(p));
   EXPECT_FALSE(allowed.Lint(main, &a, &error));
   EXPECT_EQ(error.find("outside"), std::string::npos) << error;
   // --rules is the user's own choice: read wherever it is.
   p.Write(".pgconflint.toml", "");
-  WorkspaceOptions o = p.Options();
+  WorkspaceOptions o = On(p);
   p.fs().Set("/home/user/org.toml", "[[rule]]\ncode = \"ORG001\"\nname = \"x\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n");
   o.rule_paths = {"/home/user/org.toml"};
   Workspace flags(o);
@@ -184,21 +184,21 @@ TEST(WorkspaceTest, ExtraRulesOutsideTheProjectAreNotRead) {
 // An include outside the root's directory is read when the project
 // configuration's directory holds it, or when allowed.
 TEST(WorkspaceTest, TheTreeIsTheRootsDirectoryAndTheConfigurations) {
-  MemoryProject p;
+  FakeDisk p;
   p.Write("shared/common.conf", "work_mem = '4MB'\n");
   p.fs().Set("/elsewhere/x.conf", "work_mem = '4MB'\n");
   std::string main = p.Write("pg/postgresql.conf", "include '../shared/common.conf'\ninclude '/elsewhere/x.conf'\n");
   for (bool with_config : {false, true}) {
     if (with_config) p.Write(".pgconflint.toml", "");
     else p.fs().Remove("/project/.pgconflint.toml");
-    Workspace linter(p.Options());
+    Workspace linter(On(p));
     Analysis a;
     std::string error;
     ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
     std::vector<std::string> codes = Codes(a);
     EXPECT_EQ(std::count(codes.begin(), codes.end(), "PGC305:warning"), with_config ? 1 : 2) << with_config;
   }
-  WorkspaceOptions o = p.Options();
+  WorkspaceOptions o = On(p);
   o.allow_outside_includes = true;
   Workspace allowed(o);
   Analysis a;

@@ -125,6 +125,24 @@ class HostileTest(unittest.TestCase):
         self.assertIn("character device, not a regular file", r.stdout)
         self.assertNotIn("skipping missing", r.stdout)
 
+    # Item 16: an unreadable postgresql.auto.conf is skipped as PostgreSQL does (the
+    # same as include_if_exists), never an exit 3 without findings. Needs a user that
+    # permissions apply to (root reads everything).
+    @unittest.skipUnless(os.geteuid() == 0 and subprocess.run(["id", "pgconflint-test"], capture_output=True)
+                         .returncode == 0, "needs root and the pgconflint-test user")
+    def test_unreadable_auto_conf(self):
+        os.chmod(self.dir, 0o755)
+        self.write("postgresql.conf", "work_mem = '4MB'\n")
+        os.chmod(self.write("postgresql.auto.conf", "work_mem = '8MB'\n"), 0)
+        self.write("opt.conf", "include_if_exists 'postgresql.auto.conf'\n")
+        for root in [self.dir, os.path.join(self.dir, "opt.conf")]:
+            with self.subTest(root=root):
+                proc = subprocess.run(["runuser", "-u", "pgconflint-test", "--", PGCONFLINT, "check", "--no-config",
+                                       "--format", "concise", root], capture_output=True, text=True, timeout=TIMEOUT)
+                self.assertEqual(proc.returncode, EXIT_OK, proc.stderr)
+                self.assertIn("skipping missing configuration file", proc.stdout)
+                self.assertIn("(Permission denied) [PGC304]", proc.stdout)
+
     def test_symlink_loop(self):
         os.symlink("loop.conf", os.path.join(self.dir, "loop.conf"))
         self.write("root.conf", "include 'loop.conf'\n")

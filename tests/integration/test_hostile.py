@@ -275,6 +275,23 @@ class HostileTest(unittest.TestCase):
                 c = self.check("--format", "concise", "--fail-on", "error", path)
                 self.assertEqual(c.returncode, EXIT_OK, c.stdout)
 
+    # Items 8, 10: absurd numbers are refused or named, never wrapped; show follows each major.
+    def test_absurd_numbers(self):
+        self.write("pv.conf", "# pgconflint: pg-version=4294967310\nwork_mem = '4MB'\n")
+        r = self.concise("pv.conf")
+        self.assertIn("pg-version=4294967310 names no supported major [PGC903]", r.stdout)
+        self.assertNotIn("PostgreSQL 14", r.stdout)
+        conf = self.write("postgresql.conf", "work_mem = '4MB'\n")
+        for flag, value in [("--ram", "nan"), ("--ram", "1e999GB"), ("--headroom", "inf"),
+                            ("--nodes-per-query", "nan")]:
+            with self.subTest(flag=flag, value=value):
+                self.assertOneLineError(run("check", "--no-config", flag, value, conf, cwd=self.dir), EXIT_USAGE)
+        for major in ["14", "15", "16", "17", "18"]:
+            with self.subTest(show=major):
+                r = run("show", "--no-config", "--pg-version", major, conf, cwd=self.dir)
+                self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+                self.assertIn("work_mem", r.stdout)
+
     # Item 17: CLI errors name what is wrong.
     def test_cli_errors(self):
         conf = self.write("postgresql.conf", "work_mem = '4MB'\n")

@@ -27,4 +27,4 @@ for major in 14 15 16 17 18; do  # every file in one run per major (0: clean, 1:
   "$asan" check --no-config --pg-version "$major" --format json "${corpus[@]}" >/dev/null || rc=$?
   [ "$rc" -le 1 ] || { echo "build-asan: check --pg-version $major over the corpus exited $rc" >&2; exit 1; }
 done
-PGCONFLINT=$PWD/$asan python3 tests/integration/test_hostile.py
+PGCONFLINT=$PWD/$asan PGCONFLINT_SANITIZED=1 python3 tests/integration/test_hostile.py

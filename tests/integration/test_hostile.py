@@ -330,6 +330,12 @@ class HostileTest(unittest.TestCase):
                 r = run(*args, cwd=self.dir)
                 self.assertOneLineError(r, EXIT_USAGE, fragment)
                 self.assertEqual(r.stdout, "")
+        # explain --rules FILE CODE: the CODE is explained, not swallowed by --rules.
+        rules = self.rule_file("work_mem > 0")
+        r = run("explain", "--rules", rules, "X001", cwd=self.dir)
+        self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+        self.assertTrue(r.stdout.startswith("# x-rule (X001)"), r.stdout[:200])
+        self.assertOneLineError(run("explain", "--rules", rules, "X0O1", cwd=self.dir), EXIT_USAGE, 'no rule "X0O1"')
 
     # Item 14: control bytes in contents and file names are escaped.
     def test_control_bytes(self):

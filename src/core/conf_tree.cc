@@ -355,22 +355,6 @@ class Loader {
 
 }  // namespace
 
-std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_path, ReadStatus* status,
-                                                       std::string* error) {
-  auto it = entries_.find(abs_path);
-  if (it != entries_.end()) {
-    *status = ReadStatus::kOk;
-    return it->second;
-  }
-  std::string text;
-  *status = fs_.Read(abs_path, &text, error);
-  if (*status != ReadStatus::kOk) return nullptr;
-  auto entry = std::make_shared<Entry>(SourceFile(abs_path, std::move(text)));
-  entry->parsed = Parse(entry->source);
-  entries_[abs_path] = entry;
-  return entry;
-}
-
 void ConfTreeSource::Collect(const CollectContext& ctx, Analysis* a) const {
   if (root_.empty()) {
     a->failure = Analysis::Failure::kUsage;

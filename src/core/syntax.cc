@@ -15,7 +15,6 @@ namespace pgconflint {
 namespace {
 
 constexpr uint8_t kNotAToken = 0xff;
-constexpr uint8_t kNewline = 0xfe;
 
 // Maps grammar symbols to token kinds once per process.
 class SymbolTable {

@@ -15,10 +15,11 @@ if [ "${1:-}" = "--tests" ]; then
   # locales-all gives the locale names the differential suite probes; the CI
   # suites need pre-commit (3.0.4 on Debian 12), jsonschema and yaml for
   # Python, and patch. The editor server's suites use a real JSON-RPC client
-  # (pylsp-jsonrpc, with pytest: both for /usr/bin/python3), a headless
-  # Neovim, and clang-14's libFuzzer.
+  # (pylsp-jsonrpc, with pytest: both for /usr/bin/python3) and a headless
+  # Neovim. clang-14 builds the ASan+UBSan binaries and the libFuzzer
+  # harnesses (build-asan/).
   packages+=(python3 postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch
-             python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev)
+             python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14)
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 missing=()

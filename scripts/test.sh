@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # Installs, builds and runs the whole test suite: unit tests, golden outputs,
 # the real-world corpus, the catalog check and the differential suite against
-# real PostgreSQL 17 and 18 servers. Run as root on Debian 12 (the suites start
-# servers as an unprivileged user they create).
+# real PostgreSQL 17 and 18 servers; then the same sources built with clang-14,
+# ASan+UBSan and libFuzzer instrumentation (build-asan/): the unit tests, a short
+# run of every fuzz harness, and the rule fixtures and the real-world corpus
+# under every major. Run as root on Debian 12 (the suites start servers as an
+# unprivileged user they create).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/setup.sh --tests
 ctest --test-dir build --output-on-failure -j2
+
+# Sanitizers: any report aborts the run (-fno-sanitize-recover). No leak check:
+# `check` deliberately exits without freeing its workspace (start-up/exit time).
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT_WERROR=ON \
+      -DPGCONFLINT_BENCHMARKS=OFF -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DPGCONFLINT_SANITIZE=address,undefined -DPGCONFLINT_FUZZ=ON >/dev/null
+cmake --build build-asan
+ctest --test-dir build-asan --output-on-failure -j2 -E '^integration[.]'
+PGCONFLINT=$PWD/build-asan/pgconflint PGCONFLINT_SANITIZED=1 python3 tests/integration/test_hostile.py

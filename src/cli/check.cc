@@ -146,11 +146,13 @@ bool AtOrAbove(const std::vector<Analysis>& analyses, const std::string& fail_on
 }
 
 int Run(CheckOptions& o) {
-  if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   if (o.paths.empty() && o.stdin_filename.empty()) {
-    PrintError("check: give a PATH, or --stdin-filename NAME with the file on standard input");
+    PrintError("check: PATH is required (a configuration file or a data directory), or --stdin-filename NAME "
+               "with the file on standard input; see `pgconflint check --help`");
     return kExitUsage;
   }
+  if (!CheckCommonOptions(&o.common)) return kExitUsage;
+  if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   std::vector<OutputSpec> outputs;
   if (!CollectOutputs(o, &outputs)) return kExitUsage;
   std::map<std::string, std::string> running;
@@ -237,6 +239,8 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
   check->add_option("--color", o->color, "Colour the full format")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  // Required, but checked in Run: CLI11 would report a missing PATH before an
+  // unknown option ("check -x.conf" must say that -x.conf is unknown).
   check->add_option("PATH", o->paths,
                     "postgresql.conf-style file or data directory; each is analysed on its own (a conf.d fragment "
                     "in the context of the roots that include it)");

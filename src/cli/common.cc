@@ -5,22 +5,32 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 #include "core/file_system.h"
+#include "core/limits.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {
 
 void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
-  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)");
+  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)")
+      ->check(MajorValidator());
   sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
   sub->add_flag("--no-config", o->no_config, "Ignore .pgconflint.toml files");
-  // One path per --rules, so that a PATH after it stays a PATH.
+  sub->add_flag("--allow-outside-includes", o->allow_outside_includes,
+                "Read included files outside the checked tree (the root's directory and the .pgconflint.toml's); "
+                "off: such an include is PGC305 and its file is not read");
+  // One value per option, so that a PATH after it stays a PATH.
   sub->add_option("--rules", o->rules, "Extra rule file or directory (repeatable)")->allow_extra_args(false);
-  sub->add_option("--select", o->select, "Only these rules (codes, names or prefixes; repeatable)")->delimiter(',');
-  sub->add_option("--ignore", o->ignore, "Skip these rules (repeatable)")->delimiter(',');
+  // Comma lists are split in CheckCommonOptions: CLI11's delimiter drops
+  // empty items, and an option left with none takes the next argument.
+  sub->add_option("--select", o->select_lists, "Only these rules (codes, names or prefixes, comma-separated; repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--ignore", o->ignore_lists, "Skip these rules (comma-separated; repeatable)")->allow_extra_args(false);
   sub->add_option("--running", o->running_file,
                   "JSON object of the running server's pg_settings (name -> setting), for restart checks");
   sub->add_option("--server-host", o->server_host,
@@ -55,6 +65,52 @@ void PrintError(const std::string& message) {
   std::cerr << "pgconflint: error: " << EscapeControls(message) << "\n";
 }
 
+CLI::Validator MajorValidator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int major = 0;
+        bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
+        if (digits) major = std::stoi(text);
+        if (Catalog::ForMajor(major)) return "";
+        std::string list;
+        for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
+        return "no knowledge of PostgreSQL \"" + text + "\" (supported: " + list + ")";
+      },
+      "MAJOR");
+}
+
+bool CheckCommonOptions(CommonOptions* c) {
+  for (auto [lists, out, flag] : {std::tuple{&c->select_lists, &c->select, "--select"},
+                                  std::tuple{&c->ignore_lists, &c->ignore, "--ignore"}}) {
+    for (const std::string& list : *lists) {
+      for (size_t begin = 0, end; begin <= list.size(); begin = end + 1) {
+        end = std::min(list.find(',', begin), list.size());
+        std::string item = list.substr(begin, end - begin);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty()) out->push_back(item);
+      }
+    }
+    if (!lists->empty() && out->empty()) {
+      PrintError(std::string(flag) + ": the selector list is empty (give codes, names or prefixes: PGC201,PGC3)");
+      return false;
+    }
+  }
+  if (!c->config.empty()) {
+    FileInfo info = RealFileSystem().Stat(c->config);
+    const char* wrong = info.type == FileInfo::Type::kMissing     ? "no such file"
+                        : info.type == FileInfo::Type::kDirectory ? "a directory, not a .pgconflint.toml file"
+                        : info.type == FileInfo::Type::kOther     ? "not a regular file"
+                        : info.type == FileInfo::Type::kError     ? "cannot be read"
+                                                                  : nullptr;
+    if (wrong) {
+      PrintError("--config " + c->config + ": " + wrong + (info.error.empty() ? "" : " (" + info.error + ")"));
+      return false;
+    }
+  }
+  return true;
+}
+
 const Catalog* CatalogOrComplain(int major) {
   const Catalog* c = Catalog::ForMajor(major);
   if (!c) {
@@ -83,6 +139,7 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   o.select = c.select;
   o.ignore = c.ignore;
   o.running = running;
+  o.allow_outside_includes = c.allow_outside_includes;
   char buf[4096];
   o.display_base = getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
   return o;
@@ -131,25 +188,47 @@ std::string JsonErrorPosition(const std::string& text) {
 
 }  // namespace
 
-bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
-  RealFileSystem fs;
-  std::string text, error;
-  if (fs.Read(path, &text, &error) != ReadStatus::kOk) {
-    PrintError(path + ": " + error);
+bool ParseRunning(std::string_view text, std::map<std::string, std::string>* out, std::string* error) {
+  // Nesting is refused while parsing (the parser callback sees each level's
+  // depth), before anything recursive could see a deep document.
+  struct TooDeep {};
+  auto limit_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth) throw TooDeep{};
+    return true;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, limit_depth);
+  } catch (const TooDeep&) {
+    *error = "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
     return false;
-  }
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) {
-    PrintError(path + ": not valid JSON" + JsonErrorPosition(text) +
-               ": expected an object of parameter name -> setting, such as the output of "
-               "SELECT json_object_agg(name, setting) FROM pg_settings");
+  } catch (const nlohmann::json::exception&) {
+    *error = "not valid JSON" + JsonErrorPosition(std::string(text)) +
+             ": expected an object of parameter name -> setting, such as the output of "
+             "SELECT json_object_agg(name, setting) FROM pg_settings";
     return false;
   }
   if (!j.is_object()) {
-    PrintError(path + ": expected a JSON object of parameter name -> setting");
+    *error = "expected a JSON object of parameter name -> setting";
     return false;
   }
-  for (const auto& [k, v] : j.items()) (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_structured() || v.is_null() || v.is_binary()) {
+      *error = "the setting of \"" + k + "\" must be a string, number or boolean";
+      return false;
+    }
+    (*out)[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  return true;
+}
+
+bool ReadRunning(const std::string& path, std::map<std::string, std::string>* out) {
+  RealFileSystem fs;
+  std::string text, error;
+  if (ReadDataFile(fs, path, &text, &error) != ReadStatus::kOk || !ParseRunning(text, out, &error)) {
+    PrintError(path + ": " + error);
+    return false;
+  }
   return true;
 }
 

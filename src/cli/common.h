@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/catalog.h"
@@ -27,8 +28,10 @@ inline constexpr int kExitInternal = 3;
 struct CommonOptions {
   int major = 0;
   bool no_config = false;
+  bool allow_outside_includes = false;
   std::string config;
   std::vector<std::string> rules, select, ignore;
+  std::vector<std::string> select_lists, ignore_lists;  // as given: comma lists, split by CheckCommonOptions
   std::string running_file;
   std::string server_host = "no";  // does pgconflint run on the server's host?
   std::map<std::string, std::string> profile;  // flag name -> value
@@ -41,6 +44,15 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o);
 /// Prints "pgconflint: error: MESSAGE" on stderr, control characters escaped.
 void PrintError(const std::string& message);
 
+/// Checks what CLI11 cannot: a --select/--ignore list that is empty once its
+/// empty items are dropped (`--select ,,,`), a --config that is no regular
+/// file. False after printing why. Fills `select` and `ignore` from the
+/// comma lists given.
+bool CheckCommonOptions(CommonOptions* c);
+
+/// A CLI11 check for --pg-version: one of the majors pgconflint knows.
+CLI::Validator MajorValidator();
+
 /// The catalog of `major`, or null after saying which majors exist.
 const Catalog* CatalogOrComplain(int major);
 
@@ -51,6 +63,11 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
 
 /// The host facts `c` asks for (--server-host).
 const HostFacts& HostFor(const CommonOptions& c);
+
+/// Parses a --running document: a JSON object of parameter name -> setting
+/// (string, number or boolean), nested at most kMaxJsonDepth (core/limits.h).
+/// False with *error saying why.
+bool ParseRunning(std::string_view text, std::map<std::string, std::string>* out, std::string* error);
 
 /// Reads --running: a JSON object {"name": "setting", ...}; false after
 /// printing why.

@@ -6,7 +6,10 @@
 // configuration error; 3 I/O or internal error.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -20,6 +23,33 @@
 
 namespace pgconflint::cli {
 namespace {
+
+// CLI11's message for a usage error, as one line. An argument it did not
+// expect that starts with '-' is an unknown option (`check -x.conf`).
+std::string UsageMessage(const CLI::ParseError& e) {
+  std::string what = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    std::string args = what.substr(what.find(':') + 1);
+    args.erase(0, args.find_first_not_of(' '));
+    if (!args.empty() && args[0] == '-')
+      return "unknown option " + args + " (a path that starts with '-' goes after `--`: check -- " + args + ")";
+    return "unexpected argument " + args;
+  }
+  for (char& c : what)
+    if (c == '\n') c = ' ';
+  return what + " (see --help)";
+}
+
+// Out of memory anywhere, even where an exception cannot leave (a destructor,
+// a noexcept function), ends the run the same way: one line on stderr and
+// exit 3. What was written to stdout stays as it is; the line says why it
+// stops.
+[[noreturn]] void OutOfMemory() {
+  static const char kMessage[] = "pgconflint: error: out of memory\n";
+  ssize_t written = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  (void)written;
+  _exit(kExitInternal);
+}
 
 int Main(int argc, char** argv) {
   CLI::App app{"pgconflint: lint PostgreSQL configuration files as the server reads them"};
@@ -40,13 +70,16 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0) {  // not --help or --version: a usage error
+      PrintError(UsageMessage(e));
+      return kExitUsage;
+    }
     // The storage types come from knowledge/storage.toml: parse it only when
     // help may be printed, not on every start.
     for (const Command& c : commands)
       if (CLI::Option* o = c.app->get_option_no_throw("--storage"))
         o->description(o->get_description() + ": " + StorageChoices());
-    int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitUsage;
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
   for (const Command& c : commands)
     if (c.app->parsed()) return c.run();
@@ -57,6 +90,7 @@ int Main(int argc, char** argv) {
 }  // namespace pgconflint::cli
 
 int main(int argc, char** argv) {
+  std::set_new_handler(pgconflint::cli::OutOfMemory);
   try {
     return pgconflint::cli::Main(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -50,7 +50,8 @@ RecommendFormat FormatNamed(const std::string& f) {
                          : RecommendFormat::kTable;
 }
 
-int RunRecommend(const RecommendOptions& o) {
+int RunRecommend(RecommendOptions& o) {
+  if (!CheckCommonOptions(&o.common)) return kExitUsage;
   ProjectConfig config;
   if (!LoadProfile(o, &config)) return kExitUsage;
   int major = o.common.major ? o.common.major : config.pg_version.value_or(Catalog::DefaultMajor());

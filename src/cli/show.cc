@@ -111,7 +111,12 @@ struct ShowOptions {
   std::vector<std::string> names;
 };
 
-int RunShow(const ShowOptions& o) {
+int RunShow(ShowOptions& o) {
+  if (o.path.empty()) {
+    PrintError("show: PATH is required (a configuration file or a data directory; see `pgconflint show --help`)");
+    return kExitUsage;
+  }
+  if (!CheckCommonOptions(&o.common)) return kExitUsage;
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   Workspace ws(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));
   Analysis a;
@@ -131,7 +136,7 @@ Command AddShow(CLI::App* app, bool with_common_options) {
   CLI::App* show = app->add_subcommand("show", "Print configured and effective values with their source line");
   if (with_common_options) AddCommonOptions(show, &o->common);
   show->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
-  show->add_option("PATH", o->path, "Configuration file or data directory")->required();
+  show->add_option("PATH", o->path, "Configuration file or data directory");  // required: checked in RunShow
   show->add_option("NAME", o->names, "Parameters to show (default: those set in the files, and derived values)");
   return {show, [o] { return RunShow(*o); }};
 }

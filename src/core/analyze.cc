@@ -46,7 +46,7 @@ Analysis AnalyzeText(const std::string& name, const std::string& text, const Ana
   if (!a.files.empty() && !base.empty()) {
     const std::string& abs = a.files[0].abs_path;
     if (abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 && abs[base.size()] == '/')
-      a.files[0].source = SourceFile(abs.substr(base.size() + 1), a.files[0].source.text());
+      a.files[0].source = SourceFile(abs.substr(base.size() + 1), a.files[0].source);
   }
   return a;
 }

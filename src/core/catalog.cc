@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <vector>
 
 #include "core/catalog_data.h"
 
@@ -22,18 +24,70 @@ int CompareFolded(std::string_view a, std::string_view b) {
   return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+// Letters counted in 32 bins (folded bytes modulo 32): how far apart two
+// bags of letters are is a lower bound of the edit distance (merging letters
+// into bins only lowers it), and costs no table.
+using LetterBins = std::array<uint8_t, 32>;
+
+LetterBins Bins(std::string_view s) {
+  LetterBins b{};
+  for (char c : s) {
+    uint8_t& n = b[static_cast<unsigned char>(Fold(c)) & 31];
+    if (n < 255) ++n;
+  }
+  return b;
+}
+
+size_t BagDistance(const LetterBins& a, const LetterBins& b) {
+  size_t more = 0, fewer = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] > b[i]) more += a[i] - b[i];
+    else fewer += b[i] - a[i];
+  }
+  return std::max(more, fewer);
+}
+
+// Levenshtein distance (ASCII case folded), or budget + 1 as soon as every
+// cell of a row exceeds the budget. REQUIRES: rows of b.size() + 1 cells.
+size_t EditDistanceWithin(std::string_view a, std::string_view b, size_t budget, size_t* prev, size_t* cur) {
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
+    size_t row_min = cur[0];
     for (size_t j = 1; j <= b.size(); ++j) {
       size_t sub = prev[j - 1] + (Fold(a[i - 1]) == Fold(b[j - 1]) ? 0 : 1);
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+      row_min = std::min(row_min, cur[j]);
     }
+    if (row_min > budget) return budget + 1;
     std::swap(prev, cur);
   }
   return prev[b.size()];
+}
+
+// A catalog's parameters that pg_settings lists, with their letter bins,
+// computed once per generated catalog (`major`; 0: another catalog, computed
+// from `parameters`): Suggest runs for every unknown name of a file.
+struct SuggestCandidate {
+  std::string_view name;
+  LetterBins bins;
+};
+
+const std::vector<SuggestCandidate>& SuggestCandidates(std::span<const Parameter> parameters, int major) {
+  static const std::map<int, std::vector<SuggestCandidate>> tables = [] {
+    std::map<int, std::vector<SuggestCandidate>> t;
+    for (int m : Catalog::SupportedMajors())
+      for (const Parameter& p : Catalog::ForMajor(m)->parameters())
+        if (p.in_pg_settings) t[m].push_back({p.name, Bins(p.name)});
+    return t;
+  }();
+  if (auto it = tables.find(major); major != 0 && it != tables.end()) return it->second;
+  // A catalog that is not one of the generated ones (tests): computed each time.
+  thread_local std::vector<SuggestCandidate> other;
+  other.clear();
+  for (const Parameter& p : parameters)
+    if (p.in_pg_settings) other.push_back({p.name, Bins(p.name)});
+  return other;
 }
 
 }  // namespace
@@ -82,14 +136,21 @@ const char* Catalog::AliasTarget(std::string_view name) const {
 std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) const {
   // Accept edits up to a third of the name's length (at least 2): close enough
   // to be a typo, far enough to catch transpositions and a missing word part.
+  // Every line of a file may hold an unknown name: candidates are ruled out
+  // by length and by their letters before any distance is computed, and the
+  // distance stops once it exceeds the budget.
   size_t budget = std::max<size_t>(2, name.size() / 3);
+  const LetterBins bins = Bins(name);
+  std::vector<size_t> rows;  // two rows of the distance table, allocated once
   std::vector<std::pair<size_t, std::string>> scored;
-  for (const Parameter& p : parameters_) {
-    if (!p.in_pg_settings) continue;
-    std::string_view n = p.name;
+  const bool generated = ForMajor(major_) == this;
+  for (const SuggestCandidate& c : SuggestCandidates(parameters_, generated ? major_ : 0)) {
+    std::string_view n = c.name;
     if (n.size() > name.size() + budget || name.size() > n.size() + budget) continue;
-    size_t d = EditDistance(name, n);
-    if (d <= budget) scored.emplace_back(d, p.name);
+    if (BagDistance(bins, c.bins) > budget) continue;
+    if (rows.empty()) rows.resize(2 * (name.size() + 1));
+    size_t d = EditDistanceWithin(n, name, budget, rows.data(), rows.data() + name.size() + 1);
+    if (d <= budget) scored.emplace_back(d, std::string(n));
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

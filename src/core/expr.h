@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/quantity.h"
 
 namespace pgconflint {
@@ -79,11 +80,6 @@ class ExprEnv {
 };
 
 class Expr;
-
-/// The deepest nesting an expression may have: each parenthesis, function
-/// call, `in [...]` list, `not` and unary minus is one level. Deeper
-/// expressions are refused when parsed.
-inline constexpr int kMaxExprDepth = 256;
 
 /// Checks a name while it is parsed (rule files refuse unknown names at
 /// load): returns false with *error set, without the column, to refuse it.

@@ -8,13 +8,27 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
 namespace pgconflint {
 namespace {
 
-std::string TooLargeMessage() { return "file is larger than " + std::to_string(kMaxFileSize >> 20) + " MiB"; }
+std::string TooLargeMessage() {
+  return "file is larger than " + std::to_string(kMaxFileSize >> 20) + " MiB (pgconflint's limit)";
+}
+
+// What a file that is not a regular one is, for messages ("not a regular
+// file (a FIFO)"); conf_tree.cc says what PostgreSQL would do with each.
+std::string NotRegularMessage(mode_t mode) {
+  const char* kind = S_ISFIFO(mode)   ? "a FIFO"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : "a special file";
+  return std::string("not a regular file (") + kind + ")";
+}
 
 }  // namespace
 
@@ -79,7 +93,7 @@ ReadStatus RealFileSystem::Read(const std::string& path, std::string* text, std:
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    *error = "not a regular file";
+    *error = NotRegularMessage(st.st_mode);
     return ReadStatus::kNotRegular;
   }
   if (static_cast<uint64_t>(st.st_size) > kMaxFileSize) {
@@ -143,6 +157,25 @@ bool RealFileSystem::List(const std::string& dir, std::vector<DirEntry>* out, st
 std::string RealFileSystem::CurrentDirectory() const {
   char buf[4096];
   return getcwd(buf, sizeof buf) ? std::string(buf) : std::string("/");
+}
+
+std::string RealFileSystem::RealPath(const std::string& path) const {
+  // realpath(3) needs every component to exist: resolve the longest prefix
+  // that does and keep the rest as written. A dangling link or a link loop
+  // stays unresolved; opening it fails later without reading anything.
+  std::string prefix = CanonicalizePath(path);
+  std::string rest;
+  for (;;) {
+    if (char* r = realpath(prefix.c_str(), nullptr)) {
+      std::string out(r);
+      free(r);
+      return rest.empty() ? out : CanonicalizePath(out + "/" + rest);
+    }
+    if (prefix == "/" || prefix.find('/') == std::string::npos) return CanonicalizePath(path);
+    std::string last = prefix.substr(prefix.rfind('/') + 1);
+    rest = rest.empty() ? last : last + "/" + rest;
+    prefix = ParentDirectory(prefix);
+  }
 }
 
 // --- OverlayFileSystem ----------------------------------------------------------
@@ -226,5 +259,62 @@ bool OverlayFileSystem::List(const std::string& dir, std::vector<DirEntry>* out,
 }
 
 std::string OverlayFileSystem::CurrentDirectory() const { return cwd_; }
+
+std::string OverlayFileSystem::RealPath(const std::string& path) const {
+  std::string abs = Absolute(path);
+  return base_ ? base_->RealPath(abs) : abs;
+}
+
+ReadStatus ReadDataFile(const FileSystem& fs, const std::string& path, std::string* text, std::string* error) {
+  const std::string too_large =
+      "file is larger than " + std::to_string(kMaxDataFileSize >> 20) + " MiB (pgconflint's limit for TOML and JSON)";
+  FileInfo info = fs.Stat(path);
+  if (info.type == FileInfo::Type::kRegular && info.size > kMaxDataFileSize) {
+    *error = too_large;
+    return ReadStatus::kTooLarge;
+  }
+  ReadStatus status = fs.Read(path, text, error);
+  if (status == ReadStatus::kOk && text->size() > kMaxDataFileSize) {  // grew since
+    text->clear();
+    *error = too_large;
+    return ReadStatus::kTooLarge;
+  }
+  return status;
+}
+
+// --- Confinement ------------------------------------------------------------------
+
+bool InsideTrees(const FileSystem& fs, const std::string& path, const std::vector<std::string>& trees,
+                 std::string* resolved) {
+  std::string real = fs.RealPath(path);
+  if (resolved) *resolved = real;
+  for (const std::string& t : trees)
+    if (real == t || (real.size() > t.size() && real.compare(0, t.size(), t) == 0 &&
+                      (t.back() == '/' || real[t.size()] == '/')))
+      return true;
+  return false;
+}
+
+ConfinedFileSystem::ConfinedFileSystem(const FileSystem& base, std::vector<std::string> trees, std::string why)
+    : base_(base), trees_(std::move(trees)), why_(std::move(why)) {}
+
+bool ConfinedFileSystem::Refuse(const std::string& path, std::string* error) const {
+  std::string real;
+  if (InsideTrees(base_, path, trees_, &real)) return false;
+  std::string where;
+  for (const std::string& t : trees_) where += (where.empty() ? "" : ", ") + t;
+  *error = (real == path ? "" : "resolves to " + real + ", ") + "outside " + where + ": not read " + why_;
+  return true;
+}
+
+ReadStatus ConfinedFileSystem::Read(const std::string& path, std::string* text, std::string* error) const {
+  if (Refuse(path, error)) return ReadStatus::kNotReadable;
+  return base_.Read(path, text, error);
+}
+
+bool ConfinedFileSystem::List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const {
+  if (Refuse(dir, error)) return false;
+  return base_.List(dir, out, error);
+}
 
 }  // namespace pgconflint

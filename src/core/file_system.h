@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
+
 namespace pgconflint {
 
 /// Outcome of reading a file.
@@ -20,12 +22,8 @@ enum class ReadStatus {
   kNotReadable,  // permission denied, I/O error
   kIsDirectory,
   kNotRegular,   // a FIFO, socket or device: never read (it could block or never end)
-  kTooLarge,     // larger than the file size limit
+  kTooLarge,     // larger than kMaxFileSize (core/limits.h)
 };
-
-/// The largest file pgconflint reads (bytes); checked before reading.
-/// PostgreSQL itself has no limit, but a larger "configuration" is not one.
-inline constexpr uint64_t kMaxFileSize = 256ull << 20;
 
 /// What a path is, without reading it.
 struct FileInfo {
@@ -52,6 +50,10 @@ class FileSystem {
   virtual bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const = 0;
   /// The directory relative paths start from (absolute).
   virtual std::string CurrentDirectory() const = 0;
+  /// `path` (absolute, canonical) with its symbolic links resolved, as
+  /// realpath(3) would; components that do not exist are kept as written.
+  /// Defaults to the path itself (a file system without links).
+  virtual std::string RealPath(const std::string& path) const { return path; }
 };
 
 /// The disk of this machine.
@@ -61,6 +63,7 @@ class RealFileSystem : public FileSystem {
   FileInfo Stat(const std::string& path) const override;
   bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override;
   std::string CurrentDirectory() const override;
+  std::string RealPath(const std::string& path) const override;
 };
 
 /// Files held in memory over a base file system (null base: an empty disk
@@ -80,6 +83,8 @@ class OverlayFileSystem : public FileSystem {
   FileInfo Stat(const std::string& path) const override;
   bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override;
   std::string CurrentDirectory() const override;
+  /// The base's resolution (an overlaid file is where it is overlaid).
+  std::string RealPath(const std::string& path) const override;
 
  private:
   std::string Absolute(const std::string& path) const;
@@ -88,6 +93,41 @@ class OverlayFileSystem : public FileSystem {
   std::string cwd_;
   std::map<std::string, std::string> files_;  // absolute path -> text
 };
+
+/// Reads only files inside some directories ("trees"): a file whose real path
+/// (symbolic links resolved) lies elsewhere is refused as kNotReadable with
+/// *error saying why, and its directories cannot be listed. Used for files a
+/// repository names (rule files in .pgconflint.toml), so that it cannot make
+/// pgconflint read and echo a host file such as /etc/shadow.
+class ConfinedFileSystem : public FileSystem {
+ public:
+  /// `trees`: absolute directories with their links resolved (RealPath).
+  /// `why`: the end of the refusal, e.g. "(allow-outside-includes reads it)".
+  /// REQUIRES: `base` outlives this object.
+  ConfinedFileSystem(const FileSystem& base, std::vector<std::string> trees, std::string why);
+  ReadStatus Read(const std::string& path, std::string* text, std::string* error) const override;
+  FileInfo Stat(const std::string& path) const override { return base_.Stat(path); }
+  bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override;
+  std::string CurrentDirectory() const override { return base_.CurrentDirectory(); }
+  std::string RealPath(const std::string& path) const override { return base_.RealPath(path); }
+
+ private:
+  bool Refuse(const std::string& path, std::string* error) const;
+  const FileSystem& base_;
+  std::vector<std::string> trees_;
+  std::string why_;
+};
+
+/// Whether `path` (absolute), its links resolved through `fs`, lies in one of
+/// `trees` (absolute directories, links resolved) or is one of them. Sets
+/// *resolved (optional) to the resolved path.
+bool InsideTrees(const FileSystem& fs, const std::string& path, const std::vector<std::string>& trees,
+                 std::string* resolved = nullptr);
+
+/// Reads a TOML or JSON file (rule files, .pgconflint.toml, --running): as
+/// fs.Read, but a file over kMaxDataFileSize bytes is kTooLarge, refused
+/// before it is read.
+ReadStatus ReadDataFile(const FileSystem& fs, const std::string& path, std::string* text, std::string* error);
 
 /// `path` made absolute against `fs`'s current directory and canonicalized.
 std::string AbsolutePath(const FileSystem& fs, const std::string& path);

@@ -1,7 +1,6 @@
 // Reading .pgconflint.toml. toml++ exceptions stop here.
 #include "core/project_config.h"
 
-#include <toml++/toml.h>
 
 #include <fnmatch.h>
 
@@ -9,6 +8,7 @@
 #include <utility>
 
 #include "core/catalog.h"
+#include "core/toml_read.h"
 
 namespace pgconflint {
 namespace {
@@ -107,7 +107,7 @@ class ConfigReader {
   bool KnownKeys() {
     static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
                                         "per-file-ignores", "profile", "recommendation-hints", "include",
-                                        "exclude"};
+                                        "exclude", "allow-outside-includes"};
     for (const auto& [k, v] : t_) {
       bool ok = false;
       for (const char* known : kKeys) ok |= k.str() == known;
@@ -135,6 +135,11 @@ class ConfigReader {
       const toml::value<bool>* v = n->as_boolean();
       if (!v) return Fail(n, "recommendation-hints must be true or false");
       out_->recommendation_hints = v->get();
+    }
+    if (const toml::node* n = t_.get("allow-outside-includes")) {
+      auto v = n->value<bool>();
+      if (!v) return Fail(n, "allow-outside-includes must be true or false");
+      out_->allow_outside_includes = *v;
     }
     return true;
   }
@@ -233,17 +238,12 @@ class ConfigReader {
 
 bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectConfig* out, std::string* error) {
   std::string text, read_error;
-  if (fs.Read(path, &text, &read_error) != ReadStatus::kOk) {
+  if (ReadDataFile(fs, path, &text, &read_error) != ReadStatus::kOk) {
     *error = path + ": " + read_error;
     return false;
   }
   toml::table t;
-  try {
-    t = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    *error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
-    return false;
-  }
+  if (!ParseToml(text, path, &t, error)) return false;
   out->path = path;
   return ConfigReader(path, t, out, error).Read();
 }

@@ -8,6 +8,7 @@
 //   extra-rules = ["policies"]       # directories or files of [[rule]] entries
 //   include = ["deploy/pg/*.conf"]   # more configuration files (pre-commit, --force-exclude)
 //   exclude = ["legacy/"]            # never checked when given with --force-exclude
+//   allow-outside-includes = false   # read includes outside the checked tree
 //   [severity]
 //   PGC303 = "warning"
 //   [per-file-ignores]
@@ -49,6 +50,9 @@ struct ProjectConfig {
   /// conf.d/*.conf (`include`), and files never checked when a tool passes
   /// them with --force-exclude (`exclude`).
   std::vector<std::string> include, exclude;
+  /// Read included files (and extra-rules) outside the tree being checked
+  /// (core/settings_source.h); false: they are PGC305 and not read.
+  bool allow_outside_includes = false;
 };
 
 /// The nearest .pgconflint.toml at or above `start` (a file or directory),

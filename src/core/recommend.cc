@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -70,6 +71,29 @@ std::pair<std::string, std::string> MemoryRange(double lo, double value, double 
   return {l == value ? Size(value) : RangeText(l), h == value ? Size(value) : RangeText(h)};
 }
 
+// The largest size `name` accepts, in whole MB (infinity when this major has
+// no such memory parameter): a machine with tens of TB of RAM would
+// otherwise get values the server refuses.
+double MaxSize(const Catalog& cat, const char* name) {
+  const Parameter* p = cat.Find(name);
+  if (!p || p->unit_kind != UnitKind::kMemory) return HUGE_VAL;
+  return FloorMB(p->max * p->unit_amount);
+}
+
+// A cell's size that its parameter refuses as too large is lowered to the
+// largest one it accepts; anything else is unchanged. Returns whether the
+// size is now that largest one.
+bool ClampSize(const Catalog& cat, const Parameter& p, std::string* value) {
+  if (value->empty() || p.type != VarType::kInteger || p.unit_kind != UnitKind::kMemory) return false;
+  double bytes;
+  std::string error;
+  if (!ParseQuantityOf(*value, Dim::kBytes, &bytes, &error)) return false;
+  const double most = MaxSize(cat, p.name);
+  if (bytes < most) return false;
+  if (!ParseValue(cat, p, *value).ok()) *value = Size(most);
+  return true;
+}
+
 // An analysis of settings alone, without a file or the check pipeline: the
 // effective model (core/effective.h) derives values from it exactly as from
 // a configuration file, so no formula of the server is repeated here.
@@ -129,8 +153,9 @@ double MaxWalSize(const Catalog& cat, const Profile& p, const WorkloadFacts& w) 
 // wal_buffers automatic.
 void SizeFixedMemory(const Catalog& cat, const Profile& p, const WorkloadFacts& w, Machine* m) {
   const double ram = *p.ram_bytes;
-  m->shared_buffers = FloorMB(ram * w.shared_buffers_fraction);
-  m->effective_cache = std::max(m->shared_buffers, FloorMB(ram * w.effective_cache_fraction));
+  m->shared_buffers = std::min(FloorMB(ram * w.shared_buffers_fraction), MaxSize(cat, "shared_buffers"));
+  m->effective_cache = std::min(std::max(m->shared_buffers, FloorMB(ram * w.effective_cache_fraction)),
+                                MaxSize(cat, "effective_cache_size"));
   // Maintenance memory: RAM/16 for a manual VACUUM or index build (its
   // parallel workers share it), and at most an eighth of RAM for all
   // autovacuum workers together.
@@ -296,6 +321,27 @@ double ResolvedIoMaxConcurrency(const Catalog& cat, const std::vector<Cell>& mac
   return 1000;  // before 18: no cap
 }
 
+// Every value and range bound of every cell is one the server accepts: the
+// formulas scale with RAM without end, the parameters do not.
+void ClampCells(const Catalog& cat, Recommendation* r) {
+  std::vector<Cell*> cells;
+  for (Cell& c : r->machine) cells.push_back(&c);
+  for (StorageRow& row : r->matrix)
+    for (Cell& c : row.cells) cells.push_back(&c);
+  for (Cell& c : r->autovacuum) cells.push_back(&c);
+  std::set<std::string> capped;
+  for (Cell* c : cells) {
+    const Parameter* p = cat.Find(c->parameter);
+    if (!p) continue;
+    bool at_most = ClampSize(cat, *p, &c->value);
+    ClampSize(cat, *p, &c->min);
+    ClampSize(cat, *p, &c->max);
+    if (at_most && capped.insert(c->parameter).second)
+      r->assumptions.push_back(c->parameter + " capped at " + c->value + ", the most PostgreSQL " +
+                               std::to_string(cat.major()) + " accepts");
+  }
+}
+
 }  // namespace
 
 const Cell* RecommendedCell(const Recommendation& r, const std::string& parameter) {
@@ -363,6 +409,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
                           (p.nodes_per_query == 1 ? "" : "s") + " per backend, " + Num(p.headroom * 100) +
                           "% of RAM kept for the OS (--nodes-per-query, --headroom)");
   if (!p.storage) r.assumptions.push_back("storage not given: showing every storage row (--storage)");
+  ClampCells(cat, &r);
   for (const auto& [key, text] : facts.sources) r.sources.push_back(key + ": " + text);
   return true;
 }

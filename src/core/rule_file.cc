@@ -1,14 +1,14 @@
 // Reading and validating rule files (see rule_file.h). toml++ is called here
-// and nowhere else for rules; its exceptions stop at ParseRuleFile.
+// (through core/toml_read.h) and nowhere else for rules.
 #include "core/rule_file.h"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include <toml++/toml.h>
 
 #include "core/rule_names.h"
 #include "core/spelling.h"
+#include "core/toml_read.h"
 
 namespace pgconflint {
 
@@ -322,12 +322,7 @@ class UsedKeys {
 bool ParseRuleFile(std::string_view text, const std::string& path, const RuleFileOptions& options,
                    std::vector<RuleDecl>* out, std::string* error) {
   toml::table tbl;
-  try {
-    tbl = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    *error = path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
-    return false;
-  }
+  if (!ParseToml(text, path, &tbl, error)) return false;
   for (const auto& [key, value] : tbl)
     if (key.str() != "rule") {
       *error = path + ":" + std::to_string(value.source().begin.line) + ": unknown key \"" + std::string(key.str()) +

@@ -140,7 +140,7 @@ bool RuleSet::AddText(std::string_view text, const std::string& path, std::strin
 
 bool RuleSet::AddFile(const FileSystem& fs, const std::string& path, std::string* error) {
   std::string text, cause;
-  if (fs.Read(path, &text, &cause) != ReadStatus::kOk) {
+  if (ReadDataFile(fs, path, &text, &cause) != ReadStatus::kOk) {
     *error = path + ": " + cause;
     return false;
   }

@@ -9,9 +9,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/analysis.h"
 #include "core/file_system.h"
+#include "core/limits.h"
 #include "core/syntax.h"
 
 namespace pgconflint {
@@ -21,7 +23,11 @@ namespace pgconflint {
 class FileCache {
  public:
   struct Entry {
-    std::string text;
+    explicit Entry(SourceFile s) : source(std::move(s)), text(source.text()) {}
+    Entry(const Entry&) = delete;
+    Entry& operator=(const Entry&) = delete;
+    SourceFile source;        // named by its absolute path; copies share the text
+    const std::string& text;  // source.text()
     ParsedFile parsed;
   };
   /// REQUIRES: `fs` outlives the cache.
@@ -40,9 +46,19 @@ class FileCache {
 };
 
 struct CollectContext {
+  // `{&cache, display_base}` reads as before; the other fields default.
+  CollectContext(FileCache* cache = nullptr, std::string base = "") : files(cache), display_base(std::move(base)) {}
   FileCache* files = nullptr;  // REQUIRES: non-null
   /// Paths below this directory (absolute) are shown relative to it; "" = as given.
   std::string display_base;
+  /// Where files may be read from besides the root's own tree (the directory
+  /// of the root file, or the data directory): absolute directories, their
+  /// symbolic links resolved (FileSystem::RealPath), e.g. the directory of
+  /// the project's .pgconflint.toml. A file whose real path lies outside is
+  /// never read: an include of it is PGC305, a root resolving there an error.
+  std::vector<std::string> trees;
+  bool allow_outside = false;  // read files wherever they are (--allow-outside-includes)
+  RootLimits limits;           // what one root may read and hold (core/limits.h)
 };
 
 class SettingsSource {

@@ -75,36 +75,39 @@ uint32_t ColumnWidth(std::string_view s, ColumnUnit unit) {
   return w;
 }
 
-SourceFile::SourceFile(std::string path, std::string text)
-    : path_(std::move(path)), text_(std::move(text)) {
-  line_starts_.push_back(0);
-  const char* p = text_.data();
-  const char* end = p + text_.size();
+SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)) {
+  auto contents = std::make_shared<Contents>();
+  contents->text = std::move(text);
+  std::vector<uint32_t>& starts = contents->line_starts;
+  starts.push_back(0);
+  const char* p = contents->text.data();
+  const char* end = p + contents->text.size();
   while ((p = static_cast<const char*>(memchr(p, '\n', end - p))) != nullptr) {
     ++p;
-    line_starts_.push_back(static_cast<uint32_t>(p - text_.data()));
+    starts.push_back(static_cast<uint32_t>(p - contents->text.data()));
   }
+  contents_ = std::move(contents);
 }
 
 uint32_t SourceFile::LineOf(uint32_t offset) const {
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  return static_cast<uint32_t>(it - line_starts_.begin());
+  auto it = std::upper_bound(contents_->line_starts.begin(), contents_->line_starts.end(), offset);
+  return static_cast<uint32_t>(it - contents_->line_starts.begin());
 }
 
 uint32_t SourceFile::LineStart(uint32_t line) const {
   line = std::clamp<uint32_t>(line, 1, line_count());
-  return line_starts_[line - 1];
+  return contents_->line_starts[line - 1];
 }
 
 Position SourceFile::PositionOf(uint32_t offset, ColumnUnit unit) const {
-  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(contents_->text.size()));
   uint32_t line = LineOf(offset);
-  uint32_t start = line_starts_[line - 1];
-  return {line, 1 + ColumnWidth(std::string_view(text_).substr(start, offset - start), unit)};
+  uint32_t start = contents_->line_starts[line - 1];
+  return {line, 1 + ColumnWidth(std::string_view(contents_->text).substr(start, offset - start), unit)};
 }
 
 uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
-  if (position.line > line_count()) return static_cast<uint32_t>(text_.size());
+  if (position.line > line_count()) return static_cast<uint32_t>(contents_->text.size());
   uint32_t start = LineStart(position.line);
   std::string_view line = LineText(std::max<uint32_t>(position.line, 1));
   uint32_t target = position.column > 0 ? position.column - 1 : 0;
@@ -120,10 +123,12 @@ uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
 }
 
 std::string_view SourceFile::LineText(uint32_t line) const {
-  if (line == 0 || line > line_starts_.size()) return {};
-  uint32_t b = line_starts_[line - 1];
-  uint32_t e = line < line_starts_.size() ? line_starts_[line] : static_cast<uint32_t>(text_.size());
-  std::string_view s(text_.data() + b, e - b);
+  const std::vector<uint32_t>& starts = contents_->line_starts;
+  const std::string& text = contents_->text;
+  if (line == 0 || line > starts.size()) return {};
+  uint32_t b = starts[line - 1];
+  uint32_t e = line < starts.size() ? starts[line] : static_cast<uint32_t>(text.size());
+  std::string_view s(text.data() + b, e - b);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }

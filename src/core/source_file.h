@@ -7,6 +7,7 @@
 #define PGCONFLINT_CORE_SOURCE_FILE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,10 +55,16 @@ uint32_t ColumnWidth(std::string_view s, ColumnUnit unit);
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text);
+  /// The text and line table of `same` under another path, shared (no copy).
+  /// Copies of a SourceFile share them too: a file included many times, or
+  /// kept by a cache and an analysis, is held once.
+  SourceFile(std::string path, const SourceFile& same) : path_(std::move(path)), contents_(same.contents_) {}
 
   const std::string& path() const { return path_; }
-  const std::string& text() const { return text_; }
-  std::string_view Slice(Range r) const { return std::string_view(text_).substr(r.begin, r.end - r.begin); }
+  const std::string& text() const { return contents_->text; }
+  std::string_view Slice(Range r) const {
+    return std::string_view(contents_->text).substr(r.begin, r.end - r.begin);
+  }
 
   /// Position of byte `offset` (clamped to the text), the column counted in
   /// `unit`. An offset inside a multi-byte character counts its bytes before
@@ -75,12 +82,15 @@ class SourceFile {
   uint32_t LineStart(uint32_t line) const;
   /// The text of 1-based `line` without its line terminator.
   std::string_view LineText(uint32_t line) const;
-  uint32_t line_count() const { return static_cast<uint32_t>(line_starts_.size()); }
+  uint32_t line_count() const { return static_cast<uint32_t>(contents_->line_starts.size()); }
 
  private:
+  struct Contents {
+    std::string text;
+    std::vector<uint32_t> line_starts;  // byte offset of each line's first byte
+  };
   std::string path_;
-  std::string text_;
-  std::vector<uint32_t> line_starts_;  // byte offset of each line's first byte
+  std::shared_ptr<const Contents> contents_;  // immutable, shared by copies
 };
 
 }  // namespace pgconflint

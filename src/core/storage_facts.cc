@@ -1,12 +1,12 @@
-// Reading knowledge/storage.toml. toml++ exceptions stop here: a malformed
+// Reading knowledge/storage.toml (through core/toml_read.h): a malformed
 // file is an error value, and the embedded one aborts (a build defect).
 #include "core/storage_facts.h"
-
-#include <toml++/toml.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+
+#include "core/toml_read.h"
 
 namespace pgconflint {
 namespace generated {
@@ -164,13 +164,8 @@ bool ParseTable(const toml::table& t, StorageFacts* out, std::string* error) {
 
 bool ParseStorageFacts(std::string_view text, StorageFacts* out, std::string* error) {
   *out = StorageFacts();
-  try {
-    toml::table t = toml::parse(text, std::string_view("storage.toml"));
-    return ParseTable(t, out, error);
-  } catch (const toml::parse_error& e) {
-    *error = "storage.toml:" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
-    return false;
-  }
+  toml::table t;
+  return ParseToml(text, "storage.toml", &t, error) && ParseTable(t, out, error);
 }
 
 const StorageFacts& BuiltinStorageFacts() {

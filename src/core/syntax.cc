@@ -5,16 +5,17 @@
 #include <tree_sitter/api.h>
 
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <memory>
 
+#include "core/limits.h"
 #include "tree_sitter_pgconf.h"
 
 namespace pgconflint {
 namespace {
 
 constexpr uint8_t kNotAToken = 0xff;
-constexpr uint8_t kNewline = 0xfe;
 
 // Maps grammar symbols to token kinds once per process.
 class SymbolTable {
@@ -95,21 +96,66 @@ std::string_view Normalized(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// The file's tokens in order, scanned on demand. A file that is all ASCII
+// without NUL is scanned in place; any other is normalized (Normalized) a
+// chunk of whole lines at a time (no token spans a newline), so that no copy
+// of a large file is ever made.
+class TokenStream {
+ public:
+  explicit TokenStream(std::string_view text) : text_(text), symbols_(Symbols()) {
+    plain_ = true;
+    for (unsigned char c : text) plain_ &= c != 0 && c < 0x80;
+  }
+
+  bool Next(Token* out) {
+    PgconfToken t;
+    for (;;) {
+      bool got = plain_ ? tree_sitter_pgconf_next_token(text_.data(), static_cast<uint32_t>(text_.size()), &pos_, &t)
+                        : tree_sitter_pgconf_next_token(chunk_.data(), static_cast<uint32_t>(chunk_.size()), &pos_, &t);
+      if (!got) {
+        if (plain_ || !Refill()) return false;
+        continue;
+      }
+      uint8_t kind = t.symbol == 0xFFFF ? static_cast<uint8_t>(TokenKind::kInvalidChar) : symbols_.Kind(t.symbol);
+      if (kind == kNotAToken) continue;  // the newline token: lines come from the line table
+      *out = {static_cast<TokenKind>(kind), {t.begin + chunk_begin_, t.end + chunk_begin_}};
+      return true;
+    }
+  }
+
+ private:
+  static constexpr size_t kChunk = 64 << 10;
+
+  bool Refill() {
+    const size_t begin = chunk_begin_ + chunk_.size();
+    if (begin >= text_.size()) return false;
+    size_t end = text_.find('\n', std::min(begin + kChunk, text_.size()) - 1);
+    end = end == std::string::npos ? text_.size() : end + 1;
+    chunk_.resize(end - begin);
+    tree_sitter_pgconf_normalize(chunk_.data(), text_.data() + begin, end - begin);
+    chunk_begin_ = static_cast<uint32_t>(begin);
+    pos_ = 0;
+    return true;
+  }
+
+  std::string_view text_;
+  const SymbolTable& symbols_;
+  bool plain_;
+  std::string chunk_;         // normalized text_[chunk_begin_, chunk_begin_ + chunk_.size())
+  uint32_t chunk_begin_ = 0;  // 0 when plain_
+  uint32_t pos_ = 0;          // in text_ (plain_) or chunk_
+};
+
+}  // namespace
+
 std::vector<Token> Tokenize(const SourceFile& file) { return Tokenize(std::string_view(file.text())); }
 
 std::vector<Token> Tokenize(std::string_view text) {
-  std::string_view norm = Normalized(text);
-  const SymbolTable& symbols = Symbols();
   std::vector<Token> tokens;
-  tokens.reserve(text.size() / 8 + 4);
-  uint32_t pos = 0;
-  const uint32_t len = static_cast<uint32_t>(text.size());
-  PgconfToken t;
-  while (tree_sitter_pgconf_next_token(norm.data(), len, &pos, &t)) {
-    uint8_t kind = t.symbol == 0xFFFF ? static_cast<uint8_t>(TokenKind::kInvalidChar) : symbols.Kind(t.symbol);
-    if (kind == kNotAToken) continue;  // the newline token: lines come from the line table
-    tokens.push_back({static_cast<TokenKind>(kind), {t.begin, t.end}});
-  }
+  TokenStream stream(text);
+  for (Token t; stream.Next(&t);) tokens.push_back(t);
   return tokens;
 }
 
@@ -195,6 +241,15 @@ std::string UnescapeString(std::string_view quoted) {
 
 namespace {
 
+std::string_view Slice(std::string_view text, Range r) { return text.substr(r.begin, r.end - r.begin); }
+
+// As ReadDirectives (directives.cc) finds them: '#', blanks, "pgconflint:".
+bool HoldsDirective(std::string_view comment) {
+  size_t i = 1;
+  while (i < comment.size() && (comment[i] == ' ' || comment[i] == '\t' || comment[i] == '\r')) ++i;
+  return comment.substr(i, 11) == "pgconflint:";
+}
+
 bool IsValueToken(TokenKind k) {
   return k == TokenKind::kIdentifier || k == TokenKind::kString || k == TokenKind::kInteger ||
          k == TokenKind::kReal || k == TokenKind::kUnquotedString;
@@ -209,86 +264,109 @@ const char* ExpectedAfter(int state) {
   }
 }
 
+// "#name = ...": a setting commented out (a finding about the parameter's
+// default is placed there).
+bool LooksCommentedOut(std::string_view comment) {
+  size_t i = comment.find_first_not_of(" \t\r", 1);
+  size_t name = i;
+  while (i < comment.size() && (isalnum(static_cast<unsigned char>(comment[i])) || comment[i] == '_' || comment[i] == '.'))
+    ++i;
+  if (name == std::string_view::npos || i == name) return false;
+  i = comment.find_first_not_of(" \t", i);
+  return i != std::string_view::npos && comment[i] == '=';
+}
+
+// One line's tokens (in order; a comment can only be the last) as
+// ParseConfigFp reads them: name, optional '=', value, then end of line.
+void ParseLine(std::string_view text, uint32_t line, const std::vector<Token>& tokens, ParsedFile* out) {
+  size_t last = tokens.size();
+  Range comment{};
+  if (tokens.back().kind == TokenKind::kComment) {
+    comment = tokens.back().range;
+    --last;
+    // Kept: directives, comments after a setting, settings commented out.
+    std::string_view body = Slice(text, comment);
+    if (last > 0 || HoldsDirective(body) || LooksCommentedOut(body)) out->comments.push_back({line, comment, last == 0});
+  }
+  if (last == 0) return;
+  auto error = [&](SyntaxError e) {
+    if (out->error_count++ <= kMaxSyntaxErrors) out->errors.push_back(std::move(e));
+  };
+  int state = 0;
+  bool ok = true;
+  SettingLine s{line, {}, {}, false, {}, comment};
+  for (size_t k = 0; k < last && ok; ++k) {
+    const Token& t = tokens[k];
+    const int at = state;
+    switch (state) {
+      case 0:
+        ok = t.kind == TokenKind::kIdentifier || t.kind == TokenKind::kQualifiedIdentifier;
+        s.name = t.range;
+        state = 1;
+        break;
+      case 1:
+        if (t.kind == TokenKind::kEquals) {
+          state = 2;
+          break;
+        }
+        [[fallthrough]];
+      case 2:
+        ok = IsValueToken(t.kind);
+        s.value = t.range;
+        s.quoted = t.kind == TokenKind::kString;
+        state = 3;
+        break;
+      default:
+        ok = false;
+        break;
+    }
+    if (!ok)
+      error({line, t.range, false, std::string(Slice(text, t.range)), ExpectedAfter(at), at > 0 ? s.name : Range{},
+             at == 3 ? s.value : Range{}});
+  }
+  if (ok && state < 3) {
+    // Ran out of tokens before the value: "near end of line".
+    uint32_t eol = tokens[last - 1].range.end;
+    error({line, {eol, eol}, true, "", ExpectedAfter(state), s.name, Range{}});
+    ok = false;
+  }
+  if (ok) {
+    std::string_view v = Slice(text, s.value);
+    s.value_text = s.quoted ? UnescapeString(v) : std::string(v);
+    out->settings.push_back(std::move(s));
+  }
+}
+
 }  // namespace
 
 ParsedFile Parse(const SourceFile& file) { return Parse(std::string_view(file.text())); }
 
 ParsedFile Parse(std::string_view text) {
   ParsedFile out;
-  std::vector<Token> tokens = Tokenize(text);
-  size_t i = 0;
+  TokenStream stream(text);
   // Tokens are in file order: walk the line starts alongside them instead of
   // searching the line table for every token.
   const std::string_view all(text);
   uint32_t line = 1;
   size_t line_end = all.find('\n');  // offset of the current line's newline
-  auto advance_to = [&](uint32_t offset) {
-    while (line_end != std::string_view::npos && offset > line_end) {
+  std::vector<Token> tokens;          // the current line's
+  Token t;
+  bool more = stream.Next(&t);
+  while (more) {
+    while (line_end != std::string_view::npos && t.range.begin > line_end) {
       ++line;
       line_end = all.find('\n', line_end + 1);
     }
-  };
-  while (i < tokens.size()) {
-    advance_to(tokens[i].range.begin);
-    size_t end = i;
-    while (end < tokens.size() && (line_end == std::string_view::npos || tokens[end].range.begin < line_end)) ++end;
-    // [i, end) are this line's tokens; a comment can only be the last one.
-    size_t last = end;
-    Range comment{};
-    if (tokens[end - 1].kind == TokenKind::kComment) {
-      comment = tokens[end - 1].range;
-      --last;
-      out.comments.push_back({line, comment, last == i});
+    tokens.clear();
+    while (more && (line_end == std::string_view::npos || t.range.begin < line_end)) {
+      tokens.push_back(t);
+      more = stream.Next(&t);
     }
-    if (last > i) {
-      // As ParseConfigFp: name, optional '=', value, then end of line.
-      int state = 0;
-      size_t k = i;
-      bool ok = true;
-      SettingLine s{line, {}, {}, false, {}, comment};
-      for (; k < last && ok; ++k) {
-        const Token& t = tokens[k];
-        const int at = state;
-        switch (state) {
-          case 0:
-            ok = t.kind == TokenKind::kIdentifier || t.kind == TokenKind::kQualifiedIdentifier;
-            s.name = t.range;
-            state = 1;
-            break;
-          case 1:
-            if (t.kind == TokenKind::kEquals) {
-              state = 2;
-              break;
-            }
-            [[fallthrough]];
-          case 2:
-            ok = IsValueToken(t.kind);
-            s.value = t.range;
-            s.quoted = t.kind == TokenKind::kString;
-            state = 3;
-            break;
-          default:
-            ok = false;
-            break;
-        }
-        if (!ok) {
-          out.errors.push_back({line, t.range, false, std::string(text.substr(t.range.begin, t.range.end - t.range.begin)), ExpectedAfter(at),
-                                at > 0 ? s.name : Range{}, at == 3 ? s.value : Range{}});
-        }
-      }
-      if (ok && state < 3) {
-        // Ran out of tokens before the value: "near end of line".
-        uint32_t eol = tokens[last - 1].range.end;
-        out.errors.push_back({line, {eol, eol}, true, "", ExpectedAfter(state), s.name, Range{}});
-        ok = false;
-      }
-      if (ok) {
-        std::string_view v(text.data() + s.value.begin, s.value.end - s.value.begin);
-        s.value_text = s.quoted ? UnescapeString(v) : std::string(v);
-        out.settings.push_back(std::move(s));
-      }
+    ParseLine(text, line, tokens, &out);
+    if (out.settings.size() + out.comments.size() + out.errors.size() > kMaxEntriesPerRoot) {
+      out.truncated = true;
+      break;
     }
-    i = end;
   }
   return out;
 }

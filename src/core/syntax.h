@@ -54,7 +54,10 @@ struct SyntaxError {
   Range value;           // the first value token, when the error follows a complete value
 };
 
-/// A comment on a line of its own or after a setting (for suppressions).
+/// A comment that holds a `pgconflint:` directive (its text after '#' and
+/// blanks starts with "pgconflint:"), that follows a setting on its line, or
+/// that is a setting commented out ("#name = ..."). Other comments are not
+/// kept: a file of prose comments costs no memory.
 struct CommentLine {
   uint32_t line;
   Range range;
@@ -63,12 +66,20 @@ struct CommentLine {
 
 struct ParsedFile {
   std::vector<SettingLine> settings;  // in file order
+  /// The first kMaxSyntaxErrors + 1 syntax errors (core/limits.h): the
+  /// server reports no more. error_count counts them all.
   std::vector<SyntaxError> errors;
+  size_t error_count = 0;
   std::vector<CommentLine> comments;
+  /// Parsing stopped after kMaxEntriesPerRoot settings, kept comments
+  /// and kept errors: the file is larger than pgconflint analyses.
+  bool truncated = false;
 };
 
 /// Parses `file`. Never fails: lines that do not parse become SyntaxErrors and
-/// every other line is still returned. Thread-compatible (one parser per thread).
+/// every other line is still returned (up to the limits above). Tokens are
+/// scanned as the lines are parsed, so memory stays proportional to what is
+/// kept, not to the file. Thread-compatible.
 ParsedFile Parse(const SourceFile& file);
 /// The same over text (offsets into it).
 ParsedFile Parse(std::string_view text);

@@ -5,14 +5,11 @@
 
 #include <cctype>
 
+#include "core/limits.h"
 #include "core/value.h"
 
 namespace pgconflint {
 namespace {
-
-// As ParseConfigFp: at most 100 syntax errors per file, then the server
-// abandons the file (a binary file ends here quickly).
-constexpr size_t kMaxSyntaxErrors = 100;
 
 std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -94,7 +91,10 @@ std::string SyntaxHelp(const Analysis& a, int file, const SyntaxError& e) {
 }  // namespace
 
 void ReportSyntaxErrors(Analysis* a, int file) {
+  // As ParseConfigFp: at most kMaxSyntaxErrors per file, then the server
+  // abandons the file (a binary file ends here quickly).
   const std::vector<SyntaxError>& errors = a->files[file].parsed.errors;
+  const size_t count = a->files[file].parsed.error_count;
   for (size_t i = 0; i < errors.size() && i < kMaxSyntaxErrors; ++i) {
     const SyntaxError& e = errors[i];
     // The server prints tokens as C strings: a NUL byte shows as "".
@@ -108,10 +108,10 @@ void ReportSyntaxErrors(Analysis* a, int file) {
     if (after_value && a->files[file].source.text()[e.value.begin] != '\'') AddQuoteFix(*a, file, e, &d);
     a->Add(std::move(d));
   }
-  if (errors.size() > kMaxSyntaxErrors) {
+  if (count > kMaxSyntaxErrors && errors.size() > kMaxSyntaxErrors) {
     a->Add(MakeDiagnostic(Rule(RuleId::kSyntaxError), {file, errors[kMaxSyntaxErrors].near},
                           "too many syntax errors found, abandoning file " +
-                              Quote(a->files[file].source.path()) + " (" + std::to_string(errors.size()) +
+                              Quote(a->files[file].source.path()) + " (" + std::to_string(count) +
                               " in all)",
                           "PostgreSQL stops reading a file after 100 syntax errors; is this a configuration file?"));
   }

@@ -11,6 +11,7 @@
 #include "core/passes.h"
 #include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
+#include "core/spelling.h"
 #include "core/suppressions.h"
 
 namespace pgconflint {
@@ -47,12 +48,33 @@ bool Selected(const std::vector<std::string>& selectors, const RuleInfo& r) {
   return false;
 }
 
+// A selector (--select, --ignore, select/ignore of the configuration) must
+// select some rule: a typo would otherwise select nothing and pass silently.
+bool CheckSelectors(const RuleSet& rules, const std::vector<std::string>& selectors, const std::string& where,
+                    std::string* error) {
+  for (const std::string& sel : selectors) {
+    bool any = false;
+    for (const RuleInfo* r : rules.rules()) any = any || SelectorMatches(sel, *r);
+    if (any) continue;
+    Suggester closest(sel);
+    for (const RuleInfo* r : rules.rules()) {
+      closest.Consider(r->code);
+      closest.Consider(r->name);
+    }
+    *error = where + ": \"" + sel + "\" selects no rule" + closest.Hint() + " (see `pgconflint explain --list`)";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 struct Workspace::Project {
   ProjectConfig config;
   RuleSet rules;
   std::vector<std::string> select, ignore;  // the run's selection: flags over the config's
+  std::vector<std::string> trees;           // besides each root's: the configuration's directory
+  bool allow_outside = false;
 };
 
 Workspace::Workspace(WorkspaceOptions options)
@@ -85,10 +107,21 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
   if (!path.empty() && !LoadProjectConfig(*fs_, path, &p->config, error)) return false;
   for (const auto& [k, v] : options_.profile_facts)
     if (!SetProfileFact(&p->config.profile, k, v, error)) return false;
-  std::vector<std::string> rule_paths = p->config.extra_rules;
-  for (const std::string& r : options_.rule_paths) rule_paths.push_back(AbsolutePath(*fs_, r));
-  for (const std::string& r : rule_paths)
-    if (!p->rules.AddPath(*fs_, r, error)) return false;
+  p->allow_outside = options_.allow_outside_includes || p->config.allow_outside_includes;
+  if (!path.empty()) p->trees.push_back(fs_->RealPath(ParentDirectory(path)));
+  // The configuration's extra-rules come from the repository: confined to
+  // its directory like includes. --rules files are the user's own.
+  const ConfinedFileSystem confined(*fs_, p->trees, "(allow-outside-includes = true reads it)");
+  const FileSystem& config_fs = p->allow_outside || path.empty() ? *fs_ : confined;
+  for (const std::string& r : p->config.extra_rules)
+    if (!p->rules.AddPath(config_fs, r, error)) return false;
+  for (const std::string& r : options_.rule_paths)
+    if (!p->rules.AddPath(*fs_, AbsolutePath(*fs_, r), error)) return false;
+  if (!CheckSelectors(p->rules, options_.select, "--select", error) ||
+      !CheckSelectors(p->rules, options_.ignore, "--ignore", error) ||
+      !CheckSelectors(p->rules, p->config.select, path + ": select", error) ||
+      !CheckSelectors(p->rules, p->config.ignore, path + ": ignore", error))
+    return false;
   // Selection: --select replaces the config's list; --ignore adds to it.
   p->select = options_.select.empty() ? p->config.select : options_.select;
   p->ignore = p->config.ignore;
@@ -159,7 +192,10 @@ bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error)
   a = Analysis();
   a.root = root;
   a.catalog = Catalog::ForMajor(last_major_.major);
-  ConfTreeSource(root).Collect({&cache_, options_.display_base}, &a);
+  CollectContext context(&cache_, options_.display_base);
+  context.trees = project->trees;
+  context.allow_outside = project->allow_outside;
+  ConfTreeSource(root).Collect(context, &a);
   if (a.failure != Analysis::Failure::kNone) return true;
   RunPasses(&a, *host_);
   EngineOptions eo;

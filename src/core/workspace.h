@@ -36,6 +36,11 @@ struct WorkspaceOptions {
   const std::map<std::string, std::string>* running = nullptr;  // pg_settings of a running server
   /// Paths below this directory (absolute) are shown relative to it; "" = as given.
   std::string display_base;
+  /// Read includes outside the tree being checked (the root's directory and
+  /// the project configuration's), and extra-rules outside the project
+  /// configuration's directory; the configuration's `allow-outside-includes`
+  /// does the same. Off: they are PGC305 (an error for extra-rules), unread.
+  bool allow_outside_includes = false;
 };
 
 /// How the major of a root was chosen, for the output ("PostgreSQL 17 (from
@@ -56,7 +61,8 @@ class Workspace {
 
   /// Lints `root` (a file or a data directory). False with *error for a
   /// configuration problem (a malformed .pgconflint.toml or rule file, a bad
-  /// profile fact): the caller exits 2. A root that cannot be read is not an
+  /// profile fact, a --select/--ignore or select/ignore entry that names no
+  /// rule): the caller exits 2. A root that cannot be read is not an
   /// error here: it is reported in out->failure.
   bool Lint(const std::string& root, Analysis* out, std::string* error);
 

@@ -2,10 +2,15 @@
 // guc_name_compare), old names, spelling suggestions, the majors a name exists
 // in, and the generated hash table. Expected facts are read from
 // knowledge/pg<major>.json, the harvest the catalogs are generated from.
+// Suggest stays that of a plain edit distance over every parameter while
+// the filters that make it fast rule candidates out.
 #include "core/catalog.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -214,6 +219,67 @@ TEST(CatalogTest, MajorsBitsAgreeWithTheCatalogs) {
       EXPECT_EQ(p.majors, bits) << m << " " << p.name;
       EXPECT_TRUE(p.majors & (1u << (m - 14))) << m << " " << p.name;
     }
+}
+
+// The definition: Levenshtein distance (ASCII case folded) to every
+// parameter of pg_settings, within a third of the name's length (at least 2),
+// closest first, ties in catalog order.
+std::vector<std::string> Reference(const Catalog& cat, const std::string& name, size_t limit) {
+  auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  auto distance = [&](std::string_view a, std::string_view b) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j)
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (fold(a[i - 1]) == fold(b[j - 1]) ? 0 : 1)});
+      std::swap(prev, cur);
+    }
+    return prev[b.size()];
+  };
+  size_t budget = std::max<size_t>(2, name.size() / 3);
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const Parameter& p : cat.parameters())
+    if (p.in_pg_settings)
+      if (size_t d = distance(name, p.name); d <= budget) scored.emplace_back(d, p.name);
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+TEST(CatalogTest, SuggestsTheClosestParameter) {
+  const Catalog& cat = *Catalog::ForMajor(18);
+  EXPECT_EQ(cat.Suggest("wrok_mem"), std::vector<std::string>{"work_mem"});
+  EXPECT_EQ(cat.Suggest("SHARED_BUFERS"), std::vector<std::string>{"shared_buffers"});
+  EXPECT_TRUE(cat.Suggest("completely_unrelated_name").empty());
+  EXPECT_TRUE(cat.Suggest(std::string(1 << 20, 'a')).empty());
+  EXPECT_TRUE(cat.Suggest("").empty() || cat.Suggest("").size() == 1);
+}
+
+// Misspellings of real names (a letter dropped, doubled, replaced, two
+// swapped) and random names: the same answer as the definition.
+RC_GTEST_PROP(CatalogProperty, SuggestAgreesWithThePlainDistance, ()) {
+  const Catalog& cat = *Catalog::ForMajor(*rc::gen::inRange(14, 19));
+  std::string name;
+  if (*rc::gen::arbitrary<bool>()) {
+    std::span<const Parameter> params = cat.parameters();
+    name = params[*rc::gen::inRange<size_t>(0, params.size())].name;
+    int edits = *rc::gen::inRange(0, 5);
+    for (int i = 0; i < edits && !name.empty(); ++i) {
+      size_t at = *rc::gen::inRange<size_t>(0, name.size());
+      switch (*rc::gen::inRange(0, 4)) {
+        case 0: name.erase(at, 1); break;
+        case 1: name.insert(at, 1, name[at]); break;
+        case 2: name[at] = *rc::gen::elementOf(std::string("abcdefgiklmnoprstuwxyz_ABCXYZ")); break;
+        default: if (at + 1 < name.size()) std::swap(name[at], name[at + 1]); break;
+      }
+    }
+  } else {
+    name = *rc::gen::container<std::string>(rc::gen::elementOf(std::string("abcdefghimnorstuw_.AEZ")));
+  }
+  size_t limit = *rc::gen::inRange<size_t>(1, 4);
+  RC_ASSERT(cat.Suggest(name, limit) == Reference(cat, name, limit));
 }
 
 }  // namespace

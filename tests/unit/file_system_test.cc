@@ -11,26 +11,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "real_dir.h"
+
 namespace pgconflint {
 namespace {
-
-class RealDir {
- public:
-  RealDir() {
-    char tmpl[] = "/tmp/pgconflint-fs-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~RealDir() { std::filesystem::remove_all(path_); }
-  std::string Write(const std::string& rel, const std::string& text) const {
-    std::string p = path_ + "/" + rel;
-    std::ofstream(p) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 std::vector<std::string> Names(const FileSystem& fs, const std::string& dir) {
   std::vector<DirEntry> entries;
@@ -54,8 +38,9 @@ TEST(RealFileSystemTest, ReadsRegularFilesOnly) {
   std::string fifo = d.path() + "/fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(fs.Read(fifo, &text, &error), ReadStatus::kNotRegular);
-  EXPECT_EQ(error, "not a regular file");
+  EXPECT_EQ(error, "not a regular file (a FIFO)");
   EXPECT_EQ(fs.Read("/dev/zero", &text, &error), ReadStatus::kNotRegular);
+  EXPECT_EQ(error, "not a regular file (a character device)");
   EXPECT_EQ(fs.Stat(fifo).type, FileInfo::Type::kOther);
 }
 
@@ -70,6 +55,69 @@ TEST(RealFileSystemTest, SizeIsCheckedBeforeReading) {
   std::string text, error;
   EXPECT_EQ(fs.Read(big, &text, &error), ReadStatus::kTooLarge);
   EXPECT_TRUE(text.empty());
+}
+
+TEST(RealFileSystemTest, RealPathResolvesLinksAndKeepsMissingTails) {
+  RealDir d;
+  RealFileSystem fs;
+  const std::string real = fs.RealPath(d.path());  // /tmp itself may be a link
+  d.Write("conf/a.conf", "port = 1\n");
+  d.Link("inside.conf", "conf/a.conf");
+  d.Link("secret.conf", "/etc/passwd");
+  d.Link("dir", "conf");
+  d.Link("loop1.conf", "loop2.conf");
+  d.Link("loop2.conf", "loop1.conf");
+  EXPECT_EQ(fs.RealPath(d.path() + "/inside.conf"), real + "/conf/a.conf");
+  EXPECT_EQ(fs.RealPath(d.path() + "/secret.conf"), fs.RealPath("/etc/passwd"));
+  EXPECT_EQ(fs.RealPath(d.path() + "/dir/missing/x.conf"), real + "/conf/missing/x.conf");
+  // A loop cannot be resolved: it stays where it is (opening it fails later).
+  EXPECT_EQ(fs.RealPath(d.path() + "/loop1.conf"), real + "/loop1.conf");
+  std::string text, error;
+  EXPECT_EQ(fs.Read(d.path() + "/loop1.conf", &text, &error), ReadStatus::kNotReadable);
+}
+
+TEST(ConfinementTest, FilesOutsideTheTreesAreNeverRead) {
+  RealDir d;
+  RealFileSystem disk;
+  const std::string tree = disk.RealPath(d.path() + "/repo");
+  d.Write("repo/rules.toml", "x");
+  d.Write("elsewhere/rules.toml", "secret");
+  d.Link("repo/link.toml", "../elsewhere/rules.toml");
+  EXPECT_TRUE(InsideTrees(disk, d.path() + "/repo/rules.toml", {tree}));
+  EXPECT_TRUE(InsideTrees(disk, d.path() + "/repo", {tree}));
+  EXPECT_FALSE(InsideTrees(disk, d.path() + "/repo/link.toml", {tree}));
+  EXPECT_FALSE(InsideTrees(disk, d.path() + "/repository/x.toml", {tree})) << "a prefix is not a parent";
+  ConfinedFileSystem fs(disk, {tree}, "(allowed by a flag)");
+  std::string text, error;
+  EXPECT_EQ(fs.Read(d.path() + "/repo/rules.toml", &text, &error), ReadStatus::kOk);
+  text.clear();
+  EXPECT_EQ(fs.Read(d.path() + "/repo/link.toml", &text, &error), ReadStatus::kNotReadable);
+  EXPECT_EQ(text, "");
+  EXPECT_NE(error.find("resolves to " + disk.RealPath(d.path() + "/elsewhere/rules.toml")), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("not read (allowed by a flag)"), std::string::npos) << error;
+  std::vector<DirEntry> entries;
+  EXPECT_FALSE(fs.List(d.path() + "/elsewhere", &entries, &error));
+  EXPECT_TRUE(entries.empty());
+}
+
+TEST(ReadDataFileTest, RefusesLargeFilesBeforeReading) {
+  RealDir d;
+  std::string big = d.path() + "/big.toml";
+  int fd = open(big.c_str(), O_CREAT | O_WRONLY, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kMaxDataFileSize + 1)), 0);
+  close(fd);
+  RealFileSystem fs;
+  std::string text, error;
+  EXPECT_EQ(ReadDataFile(fs, big, &text, &error), ReadStatus::kTooLarge);
+  EXPECT_NE(error.find("larger than 8 MiB"), std::string::npos) << error;
+  OverlayFileSystem overlay;
+  overlay.Set("/x.json", std::string(kMaxDataFileSize + 1, ' '));
+  EXPECT_EQ(ReadDataFile(overlay, "/x.json", &text, &error), ReadStatus::kTooLarge);
+  overlay.Set("/y.json", "{}");
+  EXPECT_EQ(ReadDataFile(overlay, "/y.json", &text, &error), ReadStatus::kOk);
+  EXPECT_EQ(text, "{}");
 }
 
 TEST(OverlayFileSystemTest, HidesTheBaseAndListsTheUnion) {

@@ -52,14 +52,15 @@ TEST(FingerprintTest, UniqueAcrossTheRootsOfOneReport) {
   // report's fingerprints still differ, while each root's own agree.
   FakeDisk disk;
   disk.Write("common/memory.conf", "wal_buffers = 64\n");
-  disk.Write("a/postgresql.conf", "include '../common/memory.conf'\n");
-  disk.Write("b/postgresql.conf", "include '../common/memory.conf'\n");
+  // Both roots sit above the fragment: it is inside each one's tree.
+  disk.Write("primary.conf", "include 'common/memory.conf'\n");
+  disk.Write("replica.conf", "include 'common/memory.conf'\n");
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(18);
   o.fs = &disk.fs();
   std::vector<Analysis> report;
-  report.push_back(Analyze("/project/a/postgresql.conf", o));
-  report.push_back(Analyze("/project/b/postgresql.conf", o));
+  report.push_back(Analyze("/project/primary.conf", o));
+  report.push_back(Analyze("/project/replica.conf", o));
   std::vector<std::vector<std::string>> f = ReportFingerprints(report, "/project");
   ASSERT_EQ(f.size(), 2u);
   ASSERT_EQ(f[0].size(), 1u);

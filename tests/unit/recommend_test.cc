@@ -587,6 +587,33 @@ TEST(RecommendTest, EveryCellCitesAKnownSource) {
 // start (PGC512), and the worst case must still fit (PGC601).
 // A machine whose fixed memory leaves no room for connections gets a refusal
 // that says what to change, never a configuration the server cannot start.
+// 24TB of RAM made effective_cache_size 18TB, 40TB made shared_buffers 10TB:
+// both beyond what the server accepts. Each is capped at its maximum, and said.
+TEST(RecommendTest, HugeRamIsCappedAtEachParametersMaximum) {
+  for (int major : Catalog::SupportedMajors())
+    for (double tb : {24.0, 40.0, 1e6}) {
+      const Catalog& cat = *Catalog::ForMajor(major);
+      Profile p;
+      p.ram_bytes = tb * 1024 * kGB;
+      p.cpus = 64;
+      Recommendation r;
+      std::string error;
+      ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
+      for (const auto& [where, cell] : AllCells(r)) {
+        const Parameter* param = cat.Find(cell->parameter);
+        ASSERT_NE(param, nullptr) << cell->parameter;
+        EXPECT_TRUE(ParseValue(cat, *param, cell->value).ok()) << major << " " << tb << "TB " << where << ": "
+                                                                << cell->parameter << " = " << cell->value;
+      }
+      std::string assumptions;
+      for (const std::string& a : r.assumptions) assumptions += a + "\n";
+      if (tb >= 100) {  // a tenth of the RAM is more than the maximum
+        EXPECT_NE(assumptions.find("shared_buffers capped at"), std::string::npos) << assumptions;
+      }
+      EXPECT_NE(assumptions.find("effective_cache_size capped at"), std::string::npos) << assumptions;
+    }
+}
+
 TEST(RecommendTest, TinyMachineWithALargeHeadroomIsRefusedNotBroken) {
   Profile p = MakeProfile(1, 128);
   p.storage = S("nvme");

@@ -139,7 +139,7 @@ TEST(RulesTest, RuleFilesThatAreNotRegularFilesAreRefused) {
   EXPECT_FALSE(rules.AddPath("/nonexistent/org.toml", &error));
   EXPECT_EQ(error.rfind("/nonexistent/org.toml: ", 0), 0u) << error;
   EXPECT_FALSE(rules.AddFile("/dev/null", &error));
-  EXPECT_EQ(error, "/dev/null: not a regular file");
+  EXPECT_EQ(error, "/dev/null: not a regular file (a character device)");
 }
 
 }  // namespace

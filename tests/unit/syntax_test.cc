@@ -1,6 +1,8 @@
 // The front end: tokens exactly as guc-file.l, and ParseConfigFp's line grammar.
 #include "core/syntax.h"
 
+#include "core/limits.h"
+
 #include <gtest/gtest.h>
 
 #include <rapidcheck.h>
@@ -44,7 +46,7 @@ TEST(ParseTest, AcceptsWhatPostgresAccepts) {
                "# comment\n"
                "work_mem 8MB\r\n"
                "search_path = a.b.c\n"
-               "lc_messages = C.UTF-8   # trailing\n"
+               "lc_messages = C.UTF-8   # pgconflint: disable=PGC201\n"
                "x.y = 'it''s \\'q\\' \\\\ b\\tc \\101'\n"
                "last = 1");
   ParsedFile p = Parse(f);
@@ -55,7 +57,44 @@ TEST(ParseTest, AcceptsWhatPostgresAccepts) {
   EXPECT_EQ(p.settings[2].value_text, "C.UTF-8");
   EXPECT_EQ(p.settings[3].value_text, "it's 'q' \\ b\tc A");
   EXPECT_EQ(p.settings[4].line, 6u);
-  EXPECT_EQ(p.comments.size(), 2u);
+  // Only comments that hold a directive are kept.
+  ASSERT_EQ(p.comments.size(), 1u);
+  EXPECT_EQ(f.Slice(p.comments[0].range), "# pgconflint: disable=PGC201");
+  EXPECT_FALSE(p.comments[0].own_line);
+}
+
+TEST(ParseTest, KeepsDirectiveCommentsOnly) {
+  SourceFile f("t.conf",
+               "# a comment\n"
+               "#pgconflint: disable-file=PGC303\n"
+               "  #\t pgconflint: pg-version=17\n"
+               "# PGCONFLINT: disable=PGC201\n"
+               "port = 1 # pgconflint:disable=PGC202 # why\n");
+  ParsedFile p = Parse(f);
+  ASSERT_EQ(p.comments.size(), 3u);
+  EXPECT_EQ(p.comments[0].line, 2u);
+  EXPECT_TRUE(p.comments[1].own_line);
+  EXPECT_EQ(p.comments[2].line, 5u);
+}
+
+TEST(ParseTest, KeepsTheErrorsThePostgresReportsAndCountsTheRest) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "=\n";
+  text += "work_mem = '4MB'\n";
+  ParsedFile p = Parse(SourceFile("t.conf", text));
+  EXPECT_EQ(p.error_count, 5000u);
+  EXPECT_EQ(p.errors.size(), kMaxSyntaxErrors + 1);
+  EXPECT_EQ(p.settings.size(), 1u);
+  EXPECT_FALSE(p.truncated);
+}
+
+TEST(ParseTest, StopsAfterTheEntriesLimit) {
+  std::string text;
+  text.reserve(4 * (kMaxEntriesPerRoot + 2));
+  for (size_t i = 0; i < kMaxEntriesPerRoot + 2; ++i) text += "a=1\n";
+  ParsedFile p = Parse(SourceFile("t.conf", text));
+  EXPECT_TRUE(p.truncated);
+  EXPECT_EQ(p.settings.size(), kMaxEntriesPerRoot + 1);
 }
 
 TEST(ParseTest, RejectsWhatPostgresRejects) {
@@ -122,6 +161,24 @@ RC_GTEST_PROP(TokenizeProperty, LexerScanEqualsTreeParse, ()) {
     RC_ASSERT(a[i].kind == b[i].kind);
     RC_ASSERT(a[i].range.begin == b[i].range.begin);
     RC_ASSERT(a[i].range.end == b[i].range.end);
+  }
+}
+
+// A file that is not plain ASCII is lexed a chunk of lines at a time: the
+// tokens are those of the whole file, across every chunk boundary.
+TEST(TokenizeTest, ChunksOfALargeNonAsciiFileGiveTheWholeFilesTokens) {
+  std::string text;
+  for (int i = 0; text.size() < (300u << 10); ++i)
+    text += "\xc3\xbc" "ber_" + std::to_string(i) + " = 'gr\xc3\xbc\xc3\x9f " + std::string(i % 97, 'x') +
+            "' # \xe2\x82\xac\n" + std::string(i % 3, '\0') + (i % 5 ? "" : "\n\n");
+  text += std::string(200 << 10, 'y') + "\xff = 1";  // a line longer than a chunk, no final newline
+  SourceFile f("big.conf", text);
+  std::vector<Token> a = Tokenize(f), b = TokenizeWithTree(f);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].kind, b[i].kind) << i;
+    ASSERT_EQ(a[i].range.begin, b[i].range.begin) << i;
+    ASSERT_EQ(a[i].range.end, b[i].range.end) << i;
   }
 }
 

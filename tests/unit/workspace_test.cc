@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -123,6 +124,97 @@ TEST(WorkspaceTest, UserRuleWithAMisspeltNameIsRefused) {
   std::string error;
   EXPECT_FALSE(linter.Lint(p.Write("postgresql.conf", ""), &a, &error));
   EXPECT_NE(error.find("unknown name \"fsnyc\""), std::string::npos) << error;
+}
+
+// A selector that selects no rule is a typo, never a silent "no findings".
+TEST(WorkspaceTest, SelectorsThatSelectNoRuleAreRefused) {
+  FakeDisk p;
+  std::string main = p.Write("postgresql.conf", "work_mem = 64 MB\n");
+  struct {
+    std::vector<std::string> select, ignore;
+    const char* config;
+    const char* expected;
+  } cases[] = {
+      {{"PGC0O1"}, {}, nullptr, "--select: \"PGC0O1\" selects no rule (did you mean \"PGC001\"?)"},
+      {{"PGC0"}, {"setting-overriden"}, nullptr,
+       "--ignore: \"setting-overriden\" selects no rule (did you mean \"setting-overridden\"?)"},
+      {{}, {}, "select = [\"PGC9999\"]\n", "/project/.pgconflint.toml: select: \"PGC9999\" selects no rule"},
+      {{}, {}, "ignore = [\"xyz\"]\n", "/project/.pgconflint.toml: ignore: \"xyz\" selects no rule"},
+  };
+  for (const auto& c : cases) {
+    p.Write(".pgconflint.toml", c.config ? c.config : "");
+    WorkspaceOptions o = On(p);
+    o.select = c.select;
+    o.ignore = c.ignore;
+    Workspace linter(o);
+    Analysis a;
+    std::string error;
+    EXPECT_FALSE(linter.Lint(main, &a, &error)) << c.expected;
+    EXPECT_NE(error.find(c.expected), std::string::npos) << error;
+  }
+  // Prefixes, names, ALL and user rule codes select.
+  p.Write(".pgconflint.toml", "select = [\"ALL\"]\nignore = [\"PGC2\", \"syntax-error\"]\n");
+  Workspace fine(On(p));
+  Analysis a;
+  std::string error;
+  EXPECT_TRUE(fine.Lint(main, &a, &error)) << error;
+}
+
+// extra-rules come from the repository: like includes, confined to the
+// project configuration's directory unless allow-outside-includes says so.
+TEST(WorkspaceTest, ExtraRulesOutsideTheProjectAreNotRead) {
+  FakeDisk p;
+  p.fs().Set("/home/user/secret.toml", "token = 'hunter2'\n");
+  std::string main = p.Write("postgresql.conf", "work_mem = '4MB'\n");
+  p.Write(".pgconflint.toml", "extra-rules = [\"/home/user/secret.toml\"]\n");
+  Workspace confined(On(p));
+  Analysis a;
+  std::string error;
+  EXPECT_FALSE(confined.Lint(main, &a, &error));
+  EXPECT_NE(error.find("/home/user/secret.toml: outside /project: not read (allow-outside-includes = true reads it)"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(error.find("hunter2"), std::string::npos);
+  // Allowed: read (and refused for what it is, not for where it is).
+  p.Write(".pgconflint.toml", "extra-rules = [\"/home/user/secret.toml\"]\nallow-outside-includes = true\n");
+  Workspace allowed(On(p));
+  EXPECT_FALSE(allowed.Lint(main, &a, &error));
+  EXPECT_EQ(error.find("outside"), std::string::npos) << error;
+  // --rules is the user's own choice: read wherever it is.
+  p.Write(".pgconflint.toml", "");
+  WorkspaceOptions o = On(p);
+  p.fs().Set("/home/user/org.toml", "[[rule]]\ncode = \"ORG001\"\nname = \"x\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n");
+  o.rule_paths = {"/home/user/org.toml"};
+  Workspace flags(o);
+  EXPECT_TRUE(flags.Lint(main, &a, &error)) << error;
+}
+
+// An include outside the root's directory is read when the project
+// configuration's directory holds it, or when allowed.
+TEST(WorkspaceTest, TheTreeIsTheRootsDirectoryAndTheConfigurations) {
+  FakeDisk p;
+  p.Write("common/common.conf", "work_mem = '4MB'\n");
+  p.fs().Set("/elsewhere/x.conf", "work_mem = '4MB'\n");
+  std::string main = p.Write("pg/postgresql.conf", "include '../common/common.conf'\ninclude '/elsewhere/x.conf'\n");
+  for (bool with_config : {false, true}) {
+    if (with_config) p.Write(".pgconflint.toml", "");
+    else p.fs().Remove("/project/.pgconflint.toml");
+    Workspace linter(On(p));
+    Analysis a;
+    std::string error;
+    ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
+    std::vector<std::string> codes = Codes(a);
+    EXPECT_EQ(std::count(codes.begin(), codes.end(), "PGC305:warning"), with_config ? 1 : 2) << with_config;
+  }
+  WorkspaceOptions o = On(p);
+  o.allow_outside_includes = true;
+  Workspace allowed(o);
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(allowed.Lint(main, &a, &error)) << error;
+  std::vector<std::string> codes = Codes(a);
+  EXPECT_EQ(std::count(codes.begin(), codes.end(), "PGC305:warning"), 0);
+  EXPECT_EQ(a.files.size(), 3u);
 }
 
 TEST(WorkspaceTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {

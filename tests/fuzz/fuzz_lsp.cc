@@ -7,8 +7,8 @@
 // each line of the input as one message body. Every message the server sends
 // must be valid JSON; a crash, a sanitizer report or a timeout is a finding.
 //
-// Built with clang-14 when PGCONFLINT_FUZZ is on (tests/fuzz/CMakeLists.txt);
-// tests/fuzz/run_fuzz.py builds it and runs it briefly in the test suite.
+// Built with clang-14 when PGCONFLINT_FUZZ is on (tests/fuzz/CMakeLists.txt,
+// which also runs it briefly in the test suite: fuzz.lsp).
 #include <nlohmann/json.hpp>
 
 #include <cstddef>

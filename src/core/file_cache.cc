@@ -1,0 +1,24 @@
+// The FileCache of settings_source.h: each file is read through the
+// workspace's FileSystem and parsed once, then shared by every root and every
+// include of it until the workspace forgets it.
+#include "core/settings_source.h"
+
+namespace pgconflint {
+
+std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_path, ReadStatus* status,
+                                                       std::string* error) {
+  auto it = entries_.find(abs_path);
+  if (it != entries_.end()) {
+    *status = ReadStatus::kOk;
+    return it->second;
+  }
+  std::string text;
+  *status = fs_.Read(abs_path, &text, error);
+  if (*status != ReadStatus::kOk) return nullptr;
+  auto entry = std::make_shared<Entry>(SourceFile(abs_path, std::move(text)));
+  entry->parsed = Parse(entry->source);
+  entries_[abs_path] = entry;
+  return entry;
+}
+
+}  // namespace pgconflint

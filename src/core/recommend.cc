@@ -33,7 +33,9 @@ std::string Size(double bytes) { return FormatConfSize(std::max(bytes, 64 * 1024
 namespace {
 
 using recommend_internal::kGB;
+using recommend_internal::FloorMB;
 using recommend_internal::kMB;
+using recommend_internal::MaxSize;
 using recommend_internal::Num;
 using recommend_internal::Size;
 // hash_mem_multiplier as recommended (its default since 15).
@@ -45,8 +47,6 @@ constexpr double kWorkMemFloor = 4 * kMB;
 constexpr double kWorkMemMin = 64 * 1024.0;
 // Keep room for clients beyond the 3 superuser-reserved slots.
 constexpr int kMinConnections = 10;
-
-double FloorMB(double bytes) { return std::floor(bytes / kMB) * kMB; }
 
 // A range end as people read it: whole GB from 10GB, half GB from 1GB, two
 // significant digits of MB below. `up` rounds up (a lower end), else down.
@@ -69,29 +69,6 @@ std::string RangeText(double bytes) {
 std::pair<std::string, std::string> MemoryRange(double lo, double value, double hi) {
   double l = std::min(RangeRound(lo, true), value), h = std::max(RangeRound(hi, false), value);
   return {l == value ? Size(value) : RangeText(l), h == value ? Size(value) : RangeText(h)};
-}
-
-// The largest size `name` accepts, in whole MB (infinity when this major has
-// no such memory parameter): a machine with tens of TB of RAM would
-// otherwise get values the server refuses.
-double MaxSize(const Catalog& cat, const char* name) {
-  const Parameter* p = cat.Find(name);
-  if (!p || p->unit_kind != UnitKind::kMemory) return HUGE_VAL;
-  return FloorMB(p->max * p->unit_amount);
-}
-
-// A cell's size that its parameter refuses as too large is lowered to the
-// largest one it accepts; anything else is unchanged. Returns whether the
-// size is now that largest one.
-bool ClampSize(const Catalog& cat, const Parameter& p, std::string* value) {
-  if (value->empty() || p.type != VarType::kInteger || p.unit_kind != UnitKind::kMemory) return false;
-  double bytes;
-  std::string error;
-  if (!ParseQuantityOf(*value, Dim::kBytes, &bytes, &error)) return false;
-  const double most = MaxSize(cat, p.name);
-  if (bytes < most) return false;
-  if (!ParseValue(cat, p, *value).ok()) *value = Size(most);
-  return true;
 }
 
 // An analysis of settings alone, without a file or the check pipeline: the
@@ -321,27 +298,6 @@ double ResolvedIoMaxConcurrency(const Catalog& cat, const std::vector<Cell>& mac
   return 1000;  // before 18: no cap
 }
 
-// Every value and range bound of every cell is one the server accepts: the
-// formulas scale with RAM without end, the parameters do not.
-void ClampCells(const Catalog& cat, Recommendation* r) {
-  std::vector<Cell*> cells;
-  for (Cell& c : r->machine) cells.push_back(&c);
-  for (StorageRow& row : r->matrix)
-    for (Cell& c : row.cells) cells.push_back(&c);
-  for (Cell& c : r->autovacuum) cells.push_back(&c);
-  std::set<std::string> capped;
-  for (Cell* c : cells) {
-    const Parameter* p = cat.Find(c->parameter);
-    if (!p) continue;
-    bool at_most = ClampSize(cat, *p, &c->value);
-    ClampSize(cat, *p, &c->min);
-    ClampSize(cat, *p, &c->max);
-    if (at_most && capped.insert(c->parameter).second)
-      r->assumptions.push_back(c->parameter + " capped at " + c->value + ", the most PostgreSQL " +
-                               std::to_string(cat.major()) + " accepts");
-  }
-}
-
 }  // namespace
 
 const Cell* RecommendedCell(const Recommendation& r, const std::string& parameter) {
@@ -409,7 +365,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
                           (p.nodes_per_query == 1 ? "" : "s") + " per backend, " + Num(p.headroom * 100) +
                           "% of RAM kept for the OS (--nodes-per-query, --headroom)");
   if (!p.storage) r.assumptions.push_back("storage not given: showing every storage row (--storage)");
-  ClampCells(cat, &r);
+  recommend_internal::ClampCells(cat, &r);
   for (const auto& [key, text] : facts.sources) r.sources.push_back(key + ": " + text);
   return true;
 }

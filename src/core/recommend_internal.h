@@ -3,6 +3,7 @@
 #ifndef PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_
 #define PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_
 
+#include <cmath>
 #include <string>
 
 #include "core/catalog.h"
@@ -13,6 +14,9 @@ namespace pgconflint::recommend_internal {
 
 inline constexpr double kMB = 1024.0 * 1024;
 inline constexpr double kGB = kMB * 1024;
+
+/// `bytes` rounded down to whole MB.
+inline double FloorMB(double bytes) { return std::floor(bytes / kMB) * kMB; }
 
 /// A count or fraction as the tables print it: "2000", "0.05", "1e+08".
 std::string Num(double v);
@@ -29,6 +33,15 @@ void AddStorage(const Catalog& cat, double io_max, Recommendation* r);
 /// Fills r->autovacuum (global settings sized for `data`, the data
 /// directory's storage) and r->tables (storage parameters per table size).
 void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* r);
+
+/// The largest size parameter `name` accepts, in whole MB (infinity when
+/// this major has no such memory parameter).
+double MaxSize(const Catalog& cat, const char* name);
+
+/// Lowers every value and range bound of r's cells (machine, matrix,
+/// autovacuum) that its parameter refuses as too large to the largest one it
+/// accepts, and says so in r->assumptions (recommend_limits.cc).
+void ClampCells(const Catalog& cat, Recommendation* r);
 
 }  // namespace pgconflint::recommend_internal
 

@@ -174,6 +174,29 @@ TEST(FullFormatTest, CaretSpansTheRangeInDisplayColumns) {
   EXPECT_EQ(CaretLine("work_mem = '🎉'"), Expected("work_mem = '🎉'", 11, 4));
 }
 
+// The json format writes roots field by field (a root's settings are never
+// one tree): the text is still what dump(2) prints, for every kind of root.
+TEST(JsonFormatTest, RootsAreWrittenAsDumpPrintsThem) {
+  OverlayFileSystem fs(nullptr, "/data");
+  fs.Set("/data/postgresql.conf", "work_mem = '4MB'\ncluster_name = 'a\"b\\\\c'\n");
+  AnalyzeOptions o;
+  o.catalog = Catalog::ForMajor(18);
+  o.fs = &fs;
+  std::vector<Analysis> roots;
+  roots.push_back(Analyze("/data/postgresql.conf", o));
+  roots.push_back(Analyze("/data/missing.conf", o));  // a root that failed: "error", no settings
+  ASSERT_NE(roots[1].failure, Analysis::Failure::kNone);
+  const std::string text = Render("json", roots);
+  const ordered_json j = ordered_json::parse(text);
+  ASSERT_EQ(j["roots"].size(), 2u);
+  EXPECT_EQ(j["roots"][0]["settings"].size(), 2u);
+  EXPECT_EQ(j["roots"][0]["settings"][1]["value"], "a\"b\\c");  // the server unescapes
+  EXPECT_EQ(j["roots"][1]["settings"], ordered_json::array());
+  EXPECT_EQ(j["roots"][1]["error"], roots[1].failure_message);
+  EXPECT_EQ(text, j.dump(2) + "\n");
+  EXPECT_EQ(Render("json", {}), ordered_json::parse(Render("json", {})).dump(2) + "\n");
+}
+
 TEST(ReporterTableTest, NamesAreUniqueAndFound) {
   std::set<std::string> names;
   for (const Reporter& r : Reporters()) {

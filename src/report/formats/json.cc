@@ -52,20 +52,6 @@ ordered_json SettingJson(const Analysis& a, const EffectiveConfig& eff, const Se
   return j;
 }
 
-ordered_json RootJson(const Analysis& a) {
-  ordered_json r;
-  r["path"] = a.root;
-  r["fatal"] = a.fatal();
-  if (a.failure != Analysis::Failure::kNone) r["error"] = a.failure_message;
-  ordered_json settings = ordered_json::array();
-  if (a.catalog && a.failure == Analysis::Failure::kNone) {
-    EffectiveConfig eff(a);
-    for (const Setting& s : a.settings) settings.push_back(SettingJson(a, eff, s));
-  }
-  r["settings"] = std::move(settings);
-  return r;
-}
-
 // {file, line, column, end_line, end_column, `key`: `value`} for a location
 // (code points); the position fields are null when it is not tied to a file.
 ordered_json Located(const Analysis& a, const Location& where, const char* key, const std::string& value) {
@@ -144,6 +130,25 @@ void WriteNested(const ordered_json& j, int depth, std::ostream& out) {
   out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
 }
 
+// One root, written as dump(2) would print it two levels deep, its settings
+// one at a time: a root of a million settings is never one JSON tree.
+void WriteRoot(const Analysis& a, std::ostream& out) {
+  auto scalar = [](const ordered_json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+  out << "{\n      \"path\": " << scalar(a.root) << ",\n      \"fatal\": " << (a.fatal() ? "true" : "false");
+  if (a.failure != Analysis::Failure::kNone) out << ",\n      \"error\": " << scalar(a.failure_message);
+  out << ",\n      \"settings\": [";
+  bool first = true;
+  if (a.catalog && a.failure == Analysis::Failure::kNone) {
+    EffectiveConfig eff(a);
+    for (const Setting& s : a.settings) {
+      out << (first ? "\n        " : ",\n        ");
+      WriteNested(SettingJson(a, eff, s), 4, out);
+      first = false;
+    }
+  }
+  out << (first ? "]" : "\n      ]") << "\n    }";
+}
+
 // Writes `"key": [` the elements `]` of a top-level array, one at a time.
 template <typename EachElement>
 void WriteArray(const char* key, std::ostream& out, EachElement each) {
@@ -163,9 +168,12 @@ void RenderJson(const std::vector<Analysis>& analyses, const ReportOptions& opti
   out << "{\n  \"version\": 1,\n  \"tool\": ";
   WriteNested({{"name", "pgconflint"}, {"version", options.tool_version}}, 1, out);
   out << ",\n  \"pg_version\": " << options.pg_version << ",\n";
-  WriteArray("roots", out, [&](auto emit) {
-    for (const Analysis& a : analyses) emit(RootJson(a));
-  });
+  out << "  \"roots\": [";
+  for (size_t i = 0; i < analyses.size(); ++i) {
+    out << (i == 0 ? "\n    " : ",\n    ");
+    WriteRoot(analyses[i], out);
+  }
+  out << (analyses.empty() ? "]" : "\n  ]");
   out << ",\n";
   WriteArray("diagnostics", out, [&](auto emit) {
     for (const Analysis& a : analyses)

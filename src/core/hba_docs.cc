@@ -130,7 +130,7 @@ size_t FieldIndex(const AuthLine& l, uint32_t offset) {
 
 std::span<const AuthWord> AuthVocabulary() { return kWords; }
 
-std::string AuthFieldName(AuthFileKind kind, const HbaRule* rule, size_t index) {
+std::string AuthFieldName(AuthFileKind kind, const HbaRule* rule, const AuthLine* line, size_t index) {
   if (kind == AuthFileKind::kIdent) {
     static const char* const kIdent[] = {"map name", "system user name (or /regex)", "database user name"};
     return index < 3 ? kIdent[index] : "extra field (ignored)";
@@ -138,7 +138,9 @@ std::string AuthFieldName(AuthFileKind kind, const HbaRule* rule, size_t index) 
   static const char* const kLocal[] = {"connection type", "database", "user"};
   if (index < 3) return kLocal[index];
   if (!rule || rule->type == HbaConnType::kLocal) return index == 3 ? "authentication method" : "option";
-  bool mask = rule->address_kind == HbaAddressKind::kIp && rule->method_range.begin > rule->address_range.end;
+  // A separate netmask is the field after the address, inside the rule's address range.
+  bool mask = rule->address_kind == HbaAddressKind::kIp && line && line->fields.size() > 4 &&
+              line->fields[4].range.begin < rule->address_range.end;
   size_t method = mask ? 5 : 4;
   if (index == 3) return "client address";
   if (mask && index == 4) return "netmask";
@@ -152,8 +154,8 @@ std::optional<AuthHover> DescribeAuthPosition(const Analysis& a, int file, uint3
   size_t index = FieldIndex(*p.line, offset);
   if (index >= p.line->fields.size()) return std::nullopt;
   for (const AuthToken& t : p.line->fields[index].tokens) {
-    if (offset < t.range.begin || offset > t.range.end) continue;
-    std::string field = AuthFieldName(p.ident ? AuthFileKind::kIdent : AuthFileKind::kHba, p.rule, index);
+    if (offset < t.range.begin || offset >= t.range.end) continue;
+    std::string field = AuthFieldName(p.ident ? AuthFileKind::kIdent : AuthFileKind::kHba, p.rule, p.line, index);
     std::string md = "**" + field + "**: `" + t.text + "`";
     const AuthWord* w = nullptr;
     if (!p.ident && !t.quoted) {
@@ -197,7 +199,7 @@ std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, ui
     return out;
   }
   size_t index = FieldIndex(*p.line, offset);
-  std::string field = AuthFieldName(AuthFileKind::kHba, p.rule, index);
+  std::string field = AuthFieldName(AuthFileKind::kHba, p.rule, p.line, index);
   if (field == "database") words(K::kDatabaseKeyword);
   else if (field == "user") words(K::kUserKeyword);
   else if (field == "client address") words(K::kAddressKeyword);

@@ -41,7 +41,7 @@ std::span<const AuthWord> AuthVocabulary();
 
 /// The meaning of the field at `index` of a line (0-based), by file kind:
 /// "connection type", "database", ..., for hover.
-std::string AuthFieldName(AuthFileKind kind, const HbaRule* rule, size_t index);
+std::string AuthFieldName(AuthFileKind kind, const HbaRule* rule, const AuthLine* line, size_t index);
 
 struct AuthHover {
   Range range;           // the token hovered

@@ -13,7 +13,6 @@ namespace pgconflint {
 namespace {
 
 constexpr int kMaxDepth = 10;           // CONF_FILE_MAX_DEPTH
-constexpr size_t kMaxToken14 = 256;     // MAX_TOKEN up to 15 (a token holds at most 255 bytes)
 constexpr int kMaxExpansions = 10000;   // @file and include reads per root before pgconflint stops
 constexpr int kEmpty = -2;              // Open(): a directory, read as an empty file
 
@@ -126,12 +125,6 @@ class Tokenizer {
         t->end = i - 1;
         i = s.size() + 1;
         break;
-      }
-      if (ctx_.major <= 15 && t->text.size() >= kMaxToken14 - 1) {
-        line->error = "authentication file token too long";
-        line->error_range = {l.pos[t->begin], l.end};
-        *k = s.size();
-        return false;
       }
       if (c == ',' && !in_quote) {
         t->comma = true;

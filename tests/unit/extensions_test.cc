@@ -68,7 +68,7 @@ TEST(ExtensionsTest, UnknownModulesStayAccepted) {
 }
 
 TEST(ExtensionsTest, LibraryNames) {
-  EXPECT_EQ(LibraryNames("'$libdir/pg_stat_statements', auto_explain.so , \"a,b\""),
+  EXPECT_EQ(LibraryNames("$libdir/pg_stat_statements, auto_explain.so , \"a,b\""),
             (std::vector<std::string>{"pg_stat_statements", "auto_explain", "a,b"}));
   EXPECT_TRUE(LibraryNames("").empty());
 }

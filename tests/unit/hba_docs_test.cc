@@ -26,7 +26,7 @@ bool HasLabel(const std::vector<AuthCompletion>& c, const std::string& label) {
 }
 
 TEST(HbaDocsTest, HoverNamesTheFieldAndTheWord) {
-  const std::string hba = "host all all 10.0.0.0/8 scram-sha-256 map=x\n";
+  const std::string hba = "host all all 10.0.0.0/8 scram-sha-256\n";
   Analysis a = Lint("# file: pg_hba.conf\n" + hba);
   int f = FileNamed(a, "pg_hba.conf");
   ASSERT_GE(f, 0);
@@ -38,6 +38,20 @@ TEST(HbaDocsTest, HoverNamesTheFieldAndTheWord) {
   ASSERT_TRUE(addr);
   EXPECT_NE(addr->markdown.find("client address"), std::string::npos);
   EXPECT_FALSE(DescribeAuthPosition(a, f, static_cast<uint32_t>(hba.find("all ")) + 3));  // a blank
+}
+
+TEST(HbaDocsTest, HoverTellsTheNetmaskFromTheMethod) {
+  const std::string hba = "host all all 10.0.0.0 255.0.0.0 scram-sha-256\nhost all all 10.0.0.0/8 md5\n";
+  Analysis a = Lint("# file: pg_hba.conf\n" + hba);
+  int f = FileNamed(a, "pg_hba.conf");
+  ASSERT_GE(f, 0);
+  auto field_at = [&](size_t at) {
+    auto h = DescribeAuthPosition(a, f, static_cast<uint32_t>(at));
+    return h ? h->markdown.substr(0, h->markdown.find(':')) : std::string();
+  };
+  EXPECT_EQ(field_at(hba.find("255")), "**netmask**");
+  EXPECT_EQ(field_at(hba.find("scram")), "**authentication method**");
+  EXPECT_EQ(field_at(hba.find("md5")), "**authentication method**");
 }
 
 TEST(HbaDocsTest, CompletionByField) {

@@ -37,7 +37,7 @@ class HbaSourceWorkspaceTest : public testing::Test {
 
 TEST_F(HbaSourceWorkspaceTest, DataDirectoryReadsBothFiles) {
   fs_.Set("/data/postgresql.conf", "ssl = on\n");
-  fs_.Set("/data/pg_hba.conf", "hostssl all all all scram-sha-256 map=m\n");
+  fs_.Set("/data/pg_hba.conf", "hostssl all all all cert map=m\n");
   fs_.Set("/data/pg_ident.conf", "m alice postgres\n");
   Analysis a = Lint("/data");
   ASSERT_TRUE(a.auth);

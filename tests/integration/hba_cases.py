@@ -14,6 +14,25 @@ their own way (a regex is a plain name in 14 and 15, an include line is a bad re
 """
 import dataclasses
 import random
+import time
+
+
+def reload_log(srv, log):
+    """Reloads `srv` (a pgtools.Server logging to `log`), with a second reload marking the
+    end, and returns what the log says after the first."""
+    with open(log, errors="replace") as f:
+        start = len(f.read())
+    srv.psql("select pg_reload_conf()")
+    time.sleep(0.2)
+    srv.psql("select pg_reload_conf()")
+    text = ""
+    for _ in range(100):
+        with open(log, errors="replace") as f:
+            text = f.read()[start:]
+        if text.count("received SIGHUP") >= 2:
+            break
+        time.sleep(0.05)
+    return text.split("received SIGHUP")[1] if "received SIGHUP" in text else text
 
 
 @dataclasses.dataclass

@@ -19,14 +19,16 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 
+sys.path.insert(0, HERE)
+
 import pgtools  # noqa: E402
+import hba_cases  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 MAJORS = tuple(int(m) for m in os.environ.get("HBA_MAJORS", "14,18").split(",") if m.strip())
@@ -63,18 +65,7 @@ class DataDir:
 
     def reload_log(self):
         """Reloads (a second reload marks the end) and returns the log of the first."""
-        with open(self.log, errors="replace") as f:
-            start = len(f.read())
-        self.srv.psql("select pg_reload_conf()")
-        time.sleep(0.2)
-        self.srv.psql("select pg_reload_conf()")
-        for _ in range(100):
-            with open(self.log, errors="replace") as f:
-                text = f.read()[start:]
-            if text.count("received SIGHUP") >= 2:
-                return text.split("received SIGHUP")[1]
-            time.sleep(0.05)
-        return text
+        return hba_cases.reload_log(self.srv, self.log)
 
     def stop(self):
         self.srv.stop()

@@ -6,7 +6,7 @@ timeout fails the run. The seed corpus in the repository is never written:
 new inputs go to a temporary directory (or --keep DIR).
 
 With --prebuilt BUILD (the test suite's short run) only the harness and the
-code under test (src/lsp) are compiled with clang, over the core of an
+code under test (src/lsp, or src/core/hba_* for --harness hba) are compiled with clang, over the core of an
 ordinary build (tests/fuzz/quick): a few files instead of the whole project.
 
   tests/fuzz/run_fuzz.py --harness lsp --seconds 20 --prebuilt build --build build/fuzz-quick

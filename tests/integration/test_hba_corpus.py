@@ -93,22 +93,13 @@ class HbaCorpusTest(unittest.TestCase):
     def test_non_template_files_agree_with_servers(self):
         problems, summary = [], []
         files = sorted(f for f, k in self.kinds.items() if k in ("hba", "ident"))
+        cases = []
+        for name in files:
+            with open(os.path.join(CORPUS, name), "rb") as f:
+                cases.append((name, hba_cases.Case("corpus", self.kinds[name], f.read())))
         for major in MAJORS:
-            server = diff.CaseServer(major)
-            counts = collections.Counter()
-            try:
-                for name in files:
-                    with open(os.path.join(CORPUS, name), "rb") as f:
-                        text = f.read()
-                    case = hba_cases.Case("corpus", self.kinds[name], text)
-                    server.reset()
-                    verdict, detail = diff.judge(server, case)
-                    counts[verdict] += 1
-                    if verdict == "DISAGREE":
-                        problems.append(f"PG{major} {name}: {detail}")
-            finally:
-                server.reset()
-                server.stop()
+            counts, found = diff.judge_all(major, cases)
+            problems += found
             summary.append(f"PostgreSQL {major}: {sum(counts.values())} files, {counts['agree']} agree, "
                            f"{counts['env']} env, {counts['DISAGREE']} disagree")
         print("\nhba corpus against real servers:\n  " + "\n  ".join(summary))

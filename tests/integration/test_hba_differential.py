@@ -145,6 +145,25 @@ def judge(server, case):
     return "agree", ""
 
 
+def judge_all(major, labelled):
+    """Judges (label, case) pairs on one server of `major`: (counts, disagreements)."""
+    server = CaseServer(major)
+    counts, problems = {"agree": 0, "env": 0, "DISAGREE": 0}, []
+    try:
+        for label, case in labelled:
+            server.reset()
+            for rel, text in case.files.items():
+                server.write(rel, text)
+            verdict, detail = judge(server, case)
+            counts[verdict] += 1
+            if verdict == "DISAGREE":
+                problems.append(f"PG{major} {label}: {detail}")
+    finally:
+        server.reset()
+        server.stop()
+    return counts, problems
+
+
 class HbaDifferentialTest(unittest.TestCase):
     def test_agrees_with_servers(self):
         if not os.access(PGCONFLINT, os.X_OK):
@@ -154,22 +173,8 @@ class HbaDifferentialTest(unittest.TestCase):
             cases = [cases[i] for i in sorted(random.Random(13).sample(range(len(cases)), SAMPLE))]
         problems, summary = [], []
         for major in MAJORS:
-            server = CaseServer(major)
-            counts = {"agree": 0, "env": 0, "DISAGREE": 0}
-            try:
-                for case in cases:
-                    if major not in case.majors:
-                        continue
-                    server.reset()
-                    for rel, text in case.files.items():
-                        server.write(rel, text)
-                    verdict, detail = judge(server, case)
-                    counts[verdict] += 1
-                    if verdict == "DISAGREE":
-                        problems.append(f"PG{major} {case.id} {case.text[:120]!r}: {detail}")
-            finally:
-                server.reset()
-                server.stop()
+            counts, found = judge_all(major, [(f"{c.id} {c.text[:120]!r}", c) for c in cases if major in c.majors])
+            problems += found
             total = sum(counts.values())
             summary.append(f"PostgreSQL {major}: {total} cases, {counts['agree']} agree, {counts['env']} env "
                            f"(build lacks the method), {counts['DISAGREE']} disagree")

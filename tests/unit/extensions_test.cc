@@ -83,3 +83,36 @@ TEST(ExtensionsTest, LoadOfEachList) {
 
 }  // namespace
 }  // namespace pgconflint
+
+namespace pgconflint {
+namespace {
+
+// A user catalog reaches the lint from .pgconflint.toml (relative to it) and
+// from WorkspaceOptions::extension_catalogs (--extension-catalog).
+TEST(ExtensionsWorkspaceTest, UserCatalogFromTheConfigAndTheFlag) {
+  OverlayFileSystem fs;
+  fs.Set("/p/cat/citus.toml",
+         "[[module]]\nname = \"citus\"\nreserves-prefixes = true\n[[module.parameter]]\n"
+         "name = \"citus.shard_count\"\ntype = \"integer\"\nmin = \"1\"\nmax = \"64000\"\ndefault = \"32\"\n");
+  fs.Set("/p/db/postgresql.conf", "shared_preload_libraries = 'citus'\ncitus.shard_count = 'many'\n");
+  auto codes = [&](bool use_config, std::vector<std::string> flags) {
+    WorkspaceOptions o;
+    o.fs = &fs;
+    o.use_config = use_config;
+    o.extension_catalogs = std::move(flags);
+    Workspace ws(o);
+    Analysis a;
+    std::string error;
+    EXPECT_TRUE(ws.Lint("/p/db", &a, &error)) << error;
+    std::vector<std::string> out;
+    for (const Diagnostic& d : a.diagnostics) out.push_back(d.rule->code);
+    return out;
+  };
+  EXPECT_EQ(codes(false, {}), std::vector<std::string>{});  // citus unknown: accepted
+  EXPECT_EQ(codes(false, {"/p/cat/citus.toml"}), std::vector<std::string>{"PGC161"});
+  fs.Set("/p/.pgconflint.toml", "extension-catalog = [\"cat/citus.toml\"]\n");
+  EXPECT_EQ(codes(true, {}), std::vector<std::string>{"PGC161"});
+}
+
+}  // namespace
+}  // namespace pgconflint

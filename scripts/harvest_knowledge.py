@@ -547,6 +547,255 @@ def harvest_alter_system(srv, params):
 
 
 # ---------------------------------------------------------------------------------------
+# Extension modules: the loadable libraries of the build and the parameters they define
+
+EXT_PROBE = "pgconflint_probe"  # probe input: a parameter name no module defines
+CUSTOM_FIELDS = ("name", "vartype", "unit", "context", "category", "short_desc", "extra_desc",
+                 "min_val", "max_val", "enumvals", "boot_val")
+
+
+def library_modules(major):
+    """The loadable modules of the build: every *.so in lib/postgresql (names without .so)."""
+    libdir = os.path.join(pgtools.pg_home(major), "lib", "postgresql")
+    return sorted(f[:-3] for f in os.listdir(libdir) if f.endswith(".so"))
+
+
+def extensions_loading(major):
+    """{module: [extension names whose control file or SQL scripts load it]}, from share/extension.
+
+    A control file's module_pathname ('$libdir/x') is what MODULE_PATHNAME means in its
+    scripts; scripts may also name '$libdir/x' directly.  Such modules are loaded on demand,
+    when a session calls one of the extension's functions.
+    """
+    base = os.path.join(pgtools.pg_home(major), "share", "postgresql", "extension")
+    loads = {}
+    pathname = {}
+    for f in sorted(os.listdir(base)):
+        if f.endswith(".control"):
+            with open(os.path.join(base, f)) as fh:
+                m = re.search(r"^\s*module_pathname\s*=\s*'\$libdir/([^']+)'", fh.read(), re.M)
+            if m:
+                pathname[f[:-len(".control")]] = m.group(1)
+    for f in sorted(os.listdir(base)):
+        if not f.endswith(".sql"):
+            continue
+        ext = f.split("--")[0]
+        with open(os.path.join(base, f), errors="replace") as fh:
+            text = fh.read()
+        mods = set(re.findall(r"'\$libdir/([A-Za-z0-9_]+)'", text))
+        if "MODULE_PATHNAME" in text and ext in pathname:
+            mods.add(pathname[ext])
+        for mod in mods:
+            loads.setdefault(mod, set()).add(ext)
+    for ext, mod in pathname.items():
+        loads.setdefault(mod, set()).add(ext)
+    return {mod: sorted(exts) for mod, exts in loads.items()}
+
+
+def psql_error(stderr):
+    """The server's ERROR/FATAL text of a failed psql run, without psql's location prefix."""
+    for line in stderr.splitlines():
+        m = re.search(r"\b(ERROR|FATAL):  (.*)$", line)
+        if m:
+            return m.group(2)
+    return stderr.strip().splitlines()[-1] if stderr.strip() else "failed"
+
+
+def custom_rows_sql():
+    return ("select coalesce(json_agg(row_to_json(s) order by lower(name)), '[]') from (select "
+            + ", ".join(CUSTOM_FIELDS) + " from pg_settings where name like '%.%') s")
+
+
+def session_load(srv, module):
+    """(ok, message, rows): LOAD 'module' in a fresh session, then its custom pg_settings rows."""
+    argv = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", srv.sockdir, "-p", str(srv.port),
+            "-U", "postgres", "-d", "postgres", "-f", "-"]
+    r = subprocess.run(argv, input=f"LOAD {sql_literal(module)};\n{custom_rows_sql()};\n", capture_output=True,
+                       encoding="utf-8", errors="replace")
+    if r.returncode != 0:
+        return False, psql_error(r.stderr), []
+    return True, None, json.loads(r.stdout)
+
+
+class Restartable:
+    """One initdb'd data directory started again and again with other -c options."""
+
+    def __init__(self, major):
+        self.major = major
+        self.base = pgtools.make_tempdir(f"pgconflint-harvest-ext{major}-")
+        self.datadir = pgtools.initdb(major, parent=self.base)
+        self.sockdir = os.path.join(self.base, "sock")
+        os.mkdir(self.sockdir)
+        os.chmod(self.sockdir, 0o777)
+        self.port = pgtools.free_port()
+        self.running = False
+        self.n = 0
+
+    def start(self, options):
+        """(started, log text) with `-c k=v` for every option."""
+        self.n += 1
+        log = os.path.join(self.base, f"start{self.n}.log")
+        opts = [f"-c port={self.port}", "-c listen_addresses=''", f"-c unix_socket_directories={self.sockdir}",
+                "-c fsync=off"] + [f"-c {k}={v}" for k, v in options.items()]
+        r = subprocess.run(pgtools.as_user([pgtools.pg_bin(self.major, "pg_ctl"), "-D", self.datadir, "-l", log,
+                                            "-w", "-t", "60", "-o", " ".join(opts), "start"]),
+                           capture_output=True, text=True)
+        self.running = r.returncode == 0
+        text = ""
+        if os.path.exists(log):
+            with open(log, errors="replace") as f:
+                text = f.read()
+        return self.running, text
+
+    def stop(self):
+        if self.running:
+            subprocess.run(pgtools.as_user([pgtools.pg_bin(self.major, "pg_ctl"), "-D", self.datadir, "-m", "fast",
+                                            "-w", "stop"]), capture_output=True)
+            self.running = False
+
+    def psql(self, sql):
+        r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-h", self.sockdir, "-p", str(self.port), "-U",
+                            "postgres", "-d", "postgres", "-c", sql], capture_output=True, text=True, errors="replace")
+        return r.returncode == 0, r.stdout.strip(), psql_error(r.stderr) if r.returncode else None
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def log_messages(text, severity):
+    """The `severity` messages of a server log, without prefixes."""
+    return [m.group(2) for m in map(LOG_LINE.search, text.splitlines()) if m and m.group(1) == severity]
+
+
+def preload(cluster, module, probe_prefixes):
+    """What a start with shared_preload_libraries = module does.
+
+    Returns {"ok", "message", "rows", "prefixes"}: the custom pg_settings rows of a fresh
+    session, and for each probed prefix whether SET of an unknown name under it is
+    refused (a reserved prefix) and whether `-c prefix.pgconflint_probe=1` given at start
+    survives as a placeholder, with the server's messages.
+    """
+    options = {"shared_preload_libraries": module}
+    options.update({f"{p}.{EXT_PROBE}": "1" for p in probe_prefixes})
+    started, log = cluster.start(options)
+    try:
+        if not started:
+            fatal = log_messages(log, "FATAL")
+            return {"ok": False, "message": fatal[0] if fatal else log.strip()[-200:], "rows": [], "prefixes": {}}
+        ok, out, err = cluster.psql(custom_rows_sql())
+        rows = json.loads(out) if ok else []
+        rows = [r for r in rows if not r["name"].endswith("." + EXT_PROBE)]
+        prefixes = {}
+        for p in sorted({r["name"].split(".")[0] for r in rows} | set(probe_prefixes)):
+            set_ok, _, set_err = cluster.psql(f"SET {p}.{EXT_PROBE} = '1'")
+            kept_ok, kept, _ = cluster.psql(f"select current_setting('{p}.{EXT_PROBE}', true) is not null")
+            warning = [w for w in log_messages(log, "WARNING") if f'"{p}.{EXT_PROBE}"' in w or f'"{p}"' in w]
+            prefixes[p] = {"set_refused": not set_ok, "set_message": set_err,
+                           "file_placeholder_kept": kept == "t" if p in probe_prefixes else None,
+                           "file_warning": warning[0] if warning and p in probe_prefixes else None}
+        return {"ok": True, "message": None, "rows": rows, "prefixes": prefixes}
+    finally:
+        cluster.stop()
+
+
+def shared_memory_points(major, datadir, module, rec):
+    """[[value, shared_memory_size in MB], ...] of `postgres -C shared_memory_size` (15+) with
+    `module` preloaded and postmaster-context integer parameter `rec` at its boot value and
+    100000 above it (capped at max_val); None when the server cannot tell."""
+    if major < 15:
+        return None
+    low = int(rec["boot_val"])
+    high = min(int(rec["max_val"]), low + 100000)
+    if high == low:
+        return None
+    points = []
+    for v in (low, high):
+        ok, printed, _ = pgtools.postgres_C(major, datadir, None, "shared_memory_size",
+                                            [f"shared_preload_libraries={module}", f"{rec['name']}={v}"])
+        if not ok:
+            return None
+        points.append([v, int(printed)])
+    return points
+
+
+def libdir_placeholder(major, text):
+    """`text` with this checkout's library directory (as given and resolved) written $libdir."""
+    libdir = os.path.join(pgtools.pg_home(major), "lib", "postgresql")
+    for path in (os.path.realpath(libdir), libdir):
+        text = text.replace(path, "$libdir")
+    return text
+
+
+def harvest_extensions(major):
+    """The knowledge/extensions/pg<major>.json document: every module of the build, what
+    loading it does, and the parameters it defines."""
+    t0 = time.time()
+    on_demand = extensions_loading(major)
+    modules, params = [], []
+    with pgtools.Server(major) as srv:
+        loaded = {m: session_load(srv, m) for m in library_modules(major)}
+    cluster = Restartable(major)
+    try:
+        for name, (load_ok, load_msg, load_rows) in loaded.items():
+            probe = sorted({r["name"].split(".")[0] for r in load_rows} | {name})
+            pre = preload(cluster, name, probe) if load_ok else {"ok": False, "message": load_msg, "rows": [],
+                                                                   "prefixes": {}}
+            by_name = {r["name"]: dict(r) for r in load_rows}
+            for r in pre["rows"]:
+                by_name.setdefault(r["name"], dict(r))
+            load_names = {r["name"] for r in load_rows}
+            preload_names = {r["name"] for r in pre["rows"]}
+            defined = [p for p in by_name.values()]
+            # Prefixes the module's parameters use, and what the server does with other names under them.
+            used = sorted({p["name"].split(".")[0] for p in defined})
+            modules.append({
+                "name": name,
+                "session_load": {"accepted": load_ok, "message": load_msg},
+                "shared_preload": {"accepted": pre["ok"], "message": pre["message"]},
+                "extensions": on_demand.get(name, []),
+                "prefixes": {p: pre["prefixes"].get(p) for p in used},
+            })
+            for p in sorted(defined, key=lambda r: r["name"].lower()):
+                rec = dict(p)
+                rec["module"] = name
+                rec["defined_by_load"] = p["name"] in load_names
+                rec["defined_by_preload"] = p["name"] in preload_names
+                rec["shared_memory_points"] = (
+                    shared_memory_points(major, cluster.datadir, name, p)
+                    if p["context"] == "postmaster" and p["vartype"] == "integer" and p["name"] in preload_names
+                    else None)
+                params.append(rec)
+    finally:
+        cluster.cleanup()
+    params.sort(key=lambda p: (p["name"].lower(), p["name"]))
+    # Messages name the library's path in this checkout: write it as the server's $libdir.
+    for m in modules:
+        for outcome in (m["session_load"], m["shared_preload"]):
+            if outcome["message"]:
+                outcome["message"] = libdir_placeholder(major, outcome["message"])
+    doc = {"schema": SCHEMA, "major": major, "package": package_version(major), "modules": modules,
+           "parameters": params}
+    print(f"pg{major}: extensions harvested in {time.time() - t0:.1f}s", file=sys.stderr)
+    return doc
+
+
+def extensions_summary(doc):
+    defining = [m for m in doc["modules"] if m["prefixes"]]
+    refused = [m["name"] for m in doc["modules"] if not m["session_load"]["accepted"]]
+    reserved = sorted(p for m in doc["modules"] for p, v in m["prefixes"].items() if v and v["set_refused"])
+    return "\n".join([
+        f"pg{doc['major']} extensions: {len(doc['modules'])} modules, {len(defining)} define "
+        f"{len(doc['parameters'])} parameters: "
+        + ", ".join(f"{m['name']} ({sum(p['module'] == m['name'] for p in doc['parameters'])})" for m in defining),
+        f"  not loadable here ({len(refused)}): " + ", ".join(refused),
+        f"  reserved prefixes ({len(reserved)}): " + ", ".join(reserved),
+        f"  only defined when preloaded: " + ", ".join(p["name"] for p in doc["parameters"]
+                                                        if not p["defined_by_load"]),
+    ])
+
+
+# ---------------------------------------------------------------------------------------
 # Putting it together
 
 def package_version(major):
@@ -637,16 +886,26 @@ def main(argv=None):
     ap.add_argument("majors", nargs="*", type=int, default=list(pgtools.MAJORS),
                     help="major versions to harvest (default: %(default)s)")
     ap.add_argument("--out", default=KNOWLEDGE_DIR, help="output directory (default: knowledge/)")
+    ap.add_argument("--part", choices=("all", "core", "extensions"), default="all",
+                    help="core parameters (pg<major>.json), extension modules (extensions/pg<major>.json), or both")
     args = ap.parse_args(argv)
     # Untranslated messages and UTF-8 text whatever the caller's locale (determinism).
     os.environ.update(LC_ALL="C", LANG="C", PGCLIENTENCODING="UTF8")
     os.makedirs(args.out, exist_ok=True)
     for major in args.majors:
-        doc = harvest(major)
-        path = os.path.join(args.out, f"pg{major}.json")
-        write_json_atomic(path, doc)
-        print(summary(doc))
-        print(f"  -> {os.path.relpath(path, ROOT)}")
+        if args.part in ("all", "core"):
+            doc = harvest(major)
+            path = os.path.join(args.out, f"pg{major}.json")
+            write_json_atomic(path, doc)
+            print(summary(doc))
+            print(f"  -> {os.path.relpath(path, ROOT)}")
+        if args.part in ("all", "extensions"):
+            doc = harvest_extensions(major)
+            os.makedirs(os.path.join(args.out, "extensions"), exist_ok=True)
+            path = os.path.join(args.out, "extensions", f"pg{major}.json")
+            write_json_atomic(path, doc)
+            print(extensions_summary(doc))
+            print(f"  -> {os.path.relpath(path, ROOT)}")
 
 
 if __name__ == "__main__":

@@ -165,6 +165,8 @@ int Run(CheckOptions& o) {
   OverlayFileSystem& overlay = *new OverlayFileSystem(&disk);
   WorkspaceOptions wo = MakeWorkspaceOptions(o.common, o.common.running_file.empty() ? nullptr : &running, &HostFor(o.common));
   wo.fs = &overlay;
+  ServerRows& rows = *new ServerRows();
+  if (!ReadServerRows(o.common, &rows, &wo)) return kExitUsage;
   Workspace& ws = *new Workspace(wo);
   std::vector<Target> targets;
   std::string error;
@@ -242,8 +244,8 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
   // Required, but checked in Run: CLI11 would report a missing PATH before an
   // unknown option ("check -x.conf" must say that -x.conf is unknown).
   check->add_option("PATH", o->paths,
-                    "postgresql.conf-style file or data directory; each is analysed on its own (a conf.d fragment "
-                    "in the context of the roots that include it)");
+                    "postgresql.conf-style file, data directory, pg_hba.conf or pg_ident.conf; each is analysed on "
+                    "its own (a conf.d fragment in the context of the roots that include it)");
   return {check, [o] { return Run(*o); }};
 }
 

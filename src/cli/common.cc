@@ -50,6 +50,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
       {"storage-safe-without-fsync", "yes for throwaway databases and atomic-write storage"},
       {"baseline-measurement", "yes while measuring a baseline with io_method = sync"},
       {"data-size", "Size of the databases on disk, e.g. 200GB (the AIO settings matter only when it exceeds memory)"},
+      {"gssapi", "yes if the server's build has GSSAPI (hostgssenc rules, the gss method)"},
       {"build-features", "Optional libraries of the server's build: liburing, lz4, zstd (comma-separated), or none"},
       {"nodes-per-query", "Sort/hash nodes per backend in the memory model (default 1)"},
       {"headroom", "Fraction of RAM kept free in the memory model (default 0.1)"},
@@ -59,6 +60,39 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
     sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
   }
   sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
+  sub->add_option("--file-type", o->file_type,
+                  "How a file PATH is read: auto (pg_hba.conf and pg_ident.conf by name), conf, hba, ident")
+      ->check(CLI::IsMember({"auto", "conf", "hba", "ident"}))
+      ->capture_default_str();
+  sub->add_option("--extension-catalog", o->extension_catalogs,
+                  "TOML file describing third-party modules and their parameters (repeatable; "
+                  "docs/extension-catalog.md)")
+      ->allow_extra_args(false);
+  sub->add_option("--server-hba", o->server_hba_file,
+                  "JSON array of a running server's pg_hba_file_rules rows, compared with pg_hba.conf");
+  sub->add_option("--server-ident", o->server_ident_file,
+                  "JSON array of a running server's pg_ident_file_mappings rows, compared with pg_ident.conf");
+}
+
+bool ReadServerRows(const CommonOptions& c, ServerRows* rows, WorkspaceOptions* o) {
+  RealFileSystem fs;
+  for (const std::string* path : {&c.server_hba_file, &c.server_ident_file}) {
+    if (path->empty()) continue;
+    std::string text, error;
+    if (fs.Read(*path, &text, &error) != ReadStatus::kOk) {
+      PrintError(*path + ": " + error);
+      return false;
+    }
+    bool ok = path == &c.server_hba_file ? ParseServerHbaRules(text, &rows->hba, &error)
+                                         : ParseServerIdentMappings(text, &rows->ident, &error);
+    if (!ok) {
+      PrintError(*path + ": " + error);
+      return false;
+    }
+  }
+  if (!c.server_hba_file.empty()) o->server_hba = &rows->hba;
+  if (!c.server_ident_file.empty()) o->server_ident = &rows->ident;
+  return true;
 }
 
 void PrintError(const std::string& message) {
@@ -140,6 +174,8 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   o.ignore = c.ignore;
   o.running = running;
   o.allow_outside_includes = c.allow_outside_includes;
+  ParseRootFileType(c.file_type, &o.file_type);
+  o.extension_catalogs = c.extension_catalogs;
   char buf[4096];
   o.display_base = getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
   return o;

@@ -36,6 +36,16 @@ struct CommonOptions {
   std::string server_host = "no";  // does pgconflint run on the server's host?
   std::map<std::string, std::string> profile;  // flag name -> value
   std::vector<std::string> tablespaces;
+  std::string file_type = "auto";             // --file-type
+  std::vector<std::string> extension_catalogs;  // --extension-catalog
+  std::string server_hba_file, server_ident_file;  // --server-hba, --server-ident
+};
+
+/// Rows of a running server's pg_hba_file_rules / pg_ident_file_mappings
+/// read from the files of --server-hba / --server-ident.
+struct ServerRows {
+  std::vector<ServerHbaRule> hba;
+  std::vector<ServerIdentMapping> ident;
 };
 
 /// Registers the common options on `sub`.
@@ -68,6 +78,10 @@ const HostFacts& HostFor(const CommonOptions& c);
 /// (string, number or boolean), nested at most kMaxJsonDepth (core/limits.h).
 /// False with *error saying why.
 bool ParseRunning(std::string_view text, std::map<std::string, std::string>* out, std::string* error);
+
+/// Reads --server-hba and --server-ident into *rows and points `o` at them
+/// (rows must outlive the workspace); false after printing why.
+bool ReadServerRows(const CommonOptions& c, ServerRows* rows, WorkspaceOptions* o);
 
 /// Reads --running: a JSON object {"name": "setting", ...}; false after
 /// printing why.

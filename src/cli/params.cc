@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/extension_catalog.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -102,6 +103,39 @@ void RenderParams(const Catalog& catalog, const std::vector<std::string>& names,
   out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
+void RenderExtensionParams(const ExtensionCatalog& catalog, const std::vector<std::string>& names, bool as_json,
+                           std::ostream& out, std::vector<std::string>* unknown) {
+  std::vector<const ExtensionParameter*> params;
+  auto module_of = [&](const ExtensionParameter& p) { return catalog.modules()[p.module].name; };
+  if (names.empty()) {
+    for (const ExtensionParameter& p : catalog.parameters()) params.push_back(&p);
+  } else {
+    for (const std::string& n : names) {
+      size_t before = params.size();
+      if (const ExtensionParameter* p = catalog.Find(n)) params.push_back(p);
+      else
+        for (const ExtensionParameter& p : catalog.parameters())
+          if (n == module_of(p)) params.push_back(&p);
+      if (params.size() == before) unknown->push_back(n);
+    }
+  }
+  if (!as_json) {
+    for (const ExtensionParameter* p : params) {
+      out << "[" << module_of(*p) << "] ";
+      WriteParameterText(p->param, out);
+    }
+    return;
+  }
+  ordered_json arr = ordered_json::array();
+  for (const ExtensionParameter* p : params) {
+    ordered_json j = ParameterJson(p->param);
+    j["module"] = module_of(*p);
+    j["defined_by_load"] = p->defined_by_load;
+    arr.push_back(std::move(j));
+  }
+  out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
 }  // namespace pgconflint
 
 // --- The subcommand -------------------------------------------------------------
@@ -113,12 +147,21 @@ struct ParamsOptions {
   int major = Catalog::DefaultMajor();
   std::string format = "text";
   std::vector<std::string> names;
+  bool extensions = false;
 };
 
 int RunParams(const ParamsOptions& o) {
   const Catalog* catalog = CatalogOrComplain(o.major);
   if (!catalog) return kExitUsage;
   std::vector<std::string> unknown;
+  if (o.extensions) {
+    const ExtensionCatalog* ext = ExtensionCatalog::ForMajor(o.major);
+    if (ext) RenderExtensionParams(*ext, o.names, o.format == "json", std::cout, &unknown);
+    if (!std::cout.flush()) return kExitInternal;
+    for (const std::string& n : unknown)
+      PrintError("no module of PostgreSQL " + std::to_string(o.major) + " defines \"" + n + "\"");
+    return unknown.empty() ? kExitOk : kExitUsage;
+  }
   RenderParams(*catalog, o.names, o.format == "json", std::cout, &unknown);
   if (!std::cout.flush()) return kExitInternal;
   for (const std::string& n : unknown) {
@@ -146,6 +189,8 @@ Command AddParams(CLI::App* app) {
   CLI::App* params = app->add_subcommand("params", "Show the parameter catalog");
   params->add_option("--pg-version", o->major, "PostgreSQL major (14-18)")->check(MajorValidator())->capture_default_str();
   params->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  params->add_flag("--extensions", o->extensions,
+                   "The parameters of the modules PostgreSQL ships (NAME: a parameter or a module)");
   params->add_option("NAME", o->names, "Parameters to show (default: all)");
   return {params, [o] { return RunParams(*o); }};
 }

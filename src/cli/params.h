@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/catalog.h"
+#include "core/extension_catalog.h"
 
 namespace pgconflint {
 
@@ -15,6 +16,11 @@ namespace pgconflint {
 /// to their parameter) to `out`; unknown names are appended to `unknown`.
 void RenderParams(const Catalog& catalog, const std::vector<std::string>& names, bool json, std::ostream& out,
                   std::vector<std::string>* unknown);
+
+/// The same for the module parameters of `catalog` (`params --extensions`);
+/// a name may be a parameter or a module.
+void RenderExtensionParams(const ExtensionCatalog& catalog, const std::vector<std::string>& names, bool json,
+                           std::ostream& out, std::vector<std::string>* unknown);
 
 }  // namespace pgconflint
 

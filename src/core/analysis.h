@@ -6,6 +6,7 @@
 #define PGCONFLINT_CORE_ANALYSIS_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -26,6 +27,15 @@ struct IncludeSite {
   uint32_t offset = 0;  // byte offset of the directive in that file
 };
 
+/// What a file is read as.
+enum class FileKind : uint8_t {
+  kConf,   // postgresql.conf syntax (and postgresql.auto.conf)
+  kHba,    // pg_hba.conf, its includes and @files
+  kIdent,  // pg_ident.conf, its includes and @files
+};
+
+struct AuthConfig;  // core/hba.h
+
 /// One file that was read.
 struct LoadedFile {
   std::string abs_path;  // as PostgreSQL computes it (AbsoluteConfigLocation)
@@ -34,6 +44,7 @@ struct LoadedFile {
   IncludeSite included_from;
   int depth = 0;
   bool auto_conf = false;  // postgresql.auto.conf (written by ALTER SYSTEM)
+  FileKind kind = FileKind::kConf;  // kHba / kIdent: `parsed` holds only comments and one line per record
 };
 
 /// Where one setting came from. Scoped origins (a database, a role, both)
@@ -79,6 +90,9 @@ struct Analysis {
   std::vector<LoadedFile> files;
   std::vector<Setting> settings;        // in PostgreSQL's reading order
   std::vector<Diagnostic> diagnostics;  // sorted by file, position, code
+  /// pg_hba.conf and pg_ident.conf as the server reads them, when the root
+  /// has them (core/hba_source.h); null otherwise.
+  std::shared_ptr<const AuthConfig> auth;
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;
@@ -94,6 +108,8 @@ struct Analysis {
   std::vector<IncludeSite> IncludeChain(int file) const;
   /// The applied setting that decides `name` (last one wins), or null.
   const Setting* Effective(std::string_view name) const;
+  /// Call after changing Setting::applied once Effective() was used.
+  void SettingsChanged() { effective_indexed_ = false; }
   /// A key that orders positions as PostgreSQL reads them (includes expanded
   /// where they stand): the root's index, the offsets along the include
   /// chain, then `offset`.

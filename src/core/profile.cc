@@ -171,10 +171,12 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     ContainerKind c;
     if (!ParseContainer(value, &c)) return bad(Choices(kContainers));
     p->container = c;
-  } else if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement") {
+  } else if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement" ||
+             key == "gssapi") {
     bool b;
     if (!ParseYesNo(value, &b)) return bad("yes or no");
     if (key == "io-uring") p->io_uring = b;
+    else if (key == "gssapi") p->gssapi = b;
     else if (key == "storage-safe-without-fsync") p->storage_safe_without_fsync = b;
     else p->baseline_measurement = b;
   } else if (key == "data-size") {
@@ -223,6 +225,7 @@ constexpr ProfileFact kProfileFacts[] = {
      }},
     {"cpus", [](const Profile& p) { return NumberOr(p.cpus); }},
     {"data_size", [](const Profile& p) { return NumberOr(p.data_size_bytes, Dim::kBytes); }},
+    {"gssapi", [](const Profile& p) { return p.gssapi ? ExprValue::Bool(*p.gssapi) : ExprValue::Null(); }},
     {"headroom", [](const Profile& p) { return ExprValue::Number(p.headroom); }},
     {"io_uring", [](const Profile& p) { return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null(); }},
     {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(p.nodes_per_query); }},

@@ -36,6 +36,7 @@ struct Profile {
   /// The optional libraries the server was built with (--build-features:
   /// liburing, lz4, zstd); nullopt when the profile does not say.
   std::optional<std::set<std::string>> build_features;
+  std::optional<bool> gssapi;                  // the server's build has GSSAPI (hostgssenc, gss)
 
   /// Knobs of the memory model (documented in docs/rules/memory-overcommit.md).
   double nodes_per_query = 1;    // sort/hash nodes a backend runs at once
@@ -44,7 +45,7 @@ struct Profile {
   bool empty() const {
     return !ram_bytes && !cpus && !storage && tablespaces.empty() && !workload && !connections && !os &&
            !container && !io_uring && !storage_safe_without_fsync && !baseline_measurement && !data_size_bytes &&
-           !build_features;
+           !build_features && !gssapi;
   }
 };
 

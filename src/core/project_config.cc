@@ -95,7 +95,7 @@ class ConfigReader {
   bool Read() {
     return KnownKeys() && Scalars() && Strings("select", &out_->select) && Strings("ignore", &out_->ignore) &&
            Strings("include", &out_->include) && Strings("exclude", &out_->exclude) && ExtraRules() &&
-           Severities() && PerFileIgnores() && ProfileFacts();
+           ExtensionCatalogs() && Severities() && PerFileIgnores() && ProfileFacts();
   }
 
  private:
@@ -107,7 +107,7 @@ class ConfigReader {
   bool KnownKeys() {
     static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
                                         "per-file-ignores", "profile", "recommendation-hints", "include",
-                                        "exclude", "allow-outside-includes"};
+                                        "exclude", "allow-outside-includes", "extension-catalog"};
     for (const auto& [k, v] : t_) {
       bool ok = false;
       for (const char* known : kKeys) ok |= k.str() == known;
@@ -162,6 +162,14 @@ class ConfigReader {
     if (!Strings("extra-rules", &extra)) return false;
     for (const std::string& e : extra)
       out_->extra_rules.push_back(e[0] == '/' ? e : CanonicalizePath(ParentDirectory(path_) + "/" + e));
+    return true;
+  }
+
+  bool ExtensionCatalogs() {
+    std::vector<std::string> files;
+    if (!Strings("extension-catalog", &files)) return false;
+    for (const std::string& f : files)
+      out_->extension_catalogs.push_back(f[0] == '/' ? f : CanonicalizePath(ParentDirectory(path_) + "/" + f));
     return true;
   }
 

@@ -43,6 +43,7 @@ struct ProjectConfig {
   std::map<std::string, Severity> severity;  // code or name -> severity
   std::vector<std::pair<std::string, std::vector<std::string>>> per_file_ignores;  // glob -> selectors
   std::vector<std::string> extra_rules;  // absolute paths
+  std::vector<std::string> extension_catalogs;  // absolute paths (docs/extension-catalog.md)
   Profile profile;
   bool recommendation_hints = true;  // `check` quotes `recommend` for far-off settings
   /// Globs relative to the config file's directory: files that are

@@ -288,11 +288,13 @@ void WalAndProcessCells(const Catalog& cat, const Profile& p, const WorkloadFact
         "docs-stats"});
 }
 
-// The machine block decides io_max_concurrency: read it from the effective
-// model rather than repeating its formula.
-double ResolvedIoMaxConcurrency(const Catalog& cat, const std::vector<Cell>& machine) {
+// The machine and autovacuum blocks decide io_max_concurrency (shared
+// buffers per process slot, autovacuum's slots among them): read it from the
+// effective model rather than repeating its formula.
+double ResolvedIoMaxConcurrency(const Catalog& cat, const Recommendation& r) {
   std::vector<std::pair<std::string, std::string>> settings;
-  for (const Cell& c : machine) settings.emplace_back(c.parameter, c.value);
+  for (const std::vector<Cell>* block : {&r.machine, &r.autovacuum})
+    for (const Cell& c : *block) settings.emplace_back(c.parameter, c.value);
   Analysis a = SettingsOnly(cat, settings);
   if (auto d = EffectiveConfig(a).Derived("io_max_concurrency")) return d->value.number;
   return 1000;  // before 18: no cap
@@ -355,12 +357,13 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
     if (const Parameter* param = cat.Find(name)) m.reserved_slots += std::atoi(param->boot_val);
   MemoryCells(p, w, m, cell);
   WalAndProcessCells(cat, p, w, m, cell);
-  const double io_max = ResolvedIoMaxConcurrency(cat, r.machine);
   if (p.data_size_bytes && *p.data_size_bytes <= m.effective_cache)
     r.data_in_memory = "the data (" + Mem(*p.data_size_bytes) + ") fits in memory (effective_cache_size " +
                        Mem(m.effective_cache) + ")";
-  recommend_internal::AddStorage(cat, io_max, &r);
   recommend_internal::AddAutovacuum(cat, p.storage ? p.storage->type() : facts.types[facts.default_type], &r);
+  const double io_max = ResolvedIoMaxConcurrency(cat, r);
+  recommend_internal::AddStorage(cat, io_max, &r);
+  if (!p.storage) recommend_internal::CapDefaultIoConcurrency(cat, io_max, &r);
   r.assumptions.push_back("memory model: " + Num(p.nodes_per_query) + " sort/hash node" +
                           (p.nodes_per_query == 1 ? "" : "s") + " per backend, " + Num(p.headroom * 100) +
                           "% of RAM kept for the OS (--nodes-per-query, --headroom)");

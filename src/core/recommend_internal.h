@@ -43,6 +43,11 @@ double MaxSize(const Catalog& cat, const char* name);
 /// accepts, and says so in r->assumptions (recommend_limits.cc).
 void ClampCells(const Catalog& cat, Recommendation* r);
 
+/// Without --storage: caps effective_io_concurrency and
+/// maintenance_io_concurrency in r->machine where their defaults exceed
+/// `io_max`, the resolved io_max_concurrency (recommend_limits.cc).
+void CapDefaultIoConcurrency(const Catalog& cat, double io_max, Recommendation* r);
+
 }  // namespace pgconflint::recommend_internal
 
 #endif  // PGCONFLINT_CORE_RECOMMEND_INTERNAL_H_

@@ -1,6 +1,7 @@
 // Keeping the recommender's values inside what each parameter accepts: the
 // formulas scale with RAM without end, the parameters do not.
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -53,6 +54,21 @@ void ClampCells(const Catalog& cat, Recommendation* r) {
     if (at_most && capped.insert(c->parameter).second)
       r->assumptions.push_back(c->parameter + " capped at " + c->value + ", the most PostgreSQL " +
                                std::to_string(cat.major()) + " accepts");
+  }
+}
+
+
+// Without --storage no row is printed, so the defaults stand: where many
+// connections on little shared_buffers resolve io_max_concurrency below a
+// default I/O concurrency, the machine block caps it (PGC404 otherwise).
+void CapDefaultIoConcurrency(const Catalog& cat, double io_max, Recommendation* r) {
+  for (const char* name : {"effective_io_concurrency", "maintenance_io_concurrency"}) {
+    const Parameter* param = cat.Find(name);
+    if (!param || std::strtod(param->boot_val, nullptr) <= io_max) continue;
+    r->machine.push_back({name, Num(io_max), "", "",
+                          std::string("the default ") + param->boot_val + " is above the resolved io_max_concurrency (" +
+                              Num(io_max) + "): a backend never has more I/Os in flight than that",
+                          "formula"});
   }
 }
 

@@ -32,8 +32,10 @@ void RunRules(const EngineOptions& options, Analysis* analysis);
 /// The expression environment over one analysis (exposed for `show` and tests).
 class RuleEnv : public ExprEnv {
  public:
+  /// Keeps references to `eff` and `profile`: both must outlive it.
   RuleEnv(const EffectiveConfig& eff, const Profile& profile,
           const std::map<std::string, std::string>* running);
+  RuleEnv(const EffectiveConfig& eff, Profile&& temporary, const std::map<std::string, std::string>* running) = delete;
   ExprValue Lookup(std::string_view name, bool* known) const override;
   bool IsSet(std::string_view name) const override;
   /// Whether the server would refuse the value of parameter `name` (its

@@ -116,7 +116,7 @@ constexpr KeySpec kKeys[] = {
 // The categories of the built-in rules (docs group rules by them); user rules
 // may add their own.
 constexpr const char* kBuiltinCategories[] = {
-    "aio", "caps", "durability", "includes", "memory", "names", "ops",
+    "aio", "auth", "caps", "durability", "extensions", "includes", "memory", "names", "ops",
     "security", "startup", "storage", "suppressions", "syntax", "values",
 };
 constexpr const char* kFixSafeties[] = {"safe", "needs-restart", "review"};

@@ -43,6 +43,7 @@ constexpr const char* kProfileFactNames[] = {
     "container",
     "cpus",
     "data_size",
+    "gssapi",
     "headroom",
     "io_uring",
     "nodes_per_query",

@@ -8,6 +8,7 @@
 
 #include "core/directives.h"
 #include "core/finding_placement.h"
+#include "core/extensions.h"
 #include "core/passes.h"
 #include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
@@ -67,11 +68,45 @@ bool CheckSelectors(const RuleSet& rules, const std::vector<std::string>& select
   return true;
 }
 
+// What the checks after the settings sources need.
+struct CheckInputs {
+  const RuleSet* rules = nullptr;
+  const Profile* profile = nullptr;
+  const HostFacts* host = nullptr;
+  const std::map<std::string, std::string>* running = nullptr;
+  bool recommendation_hints = true;
+  ExtensionSet extensions;
+  AuthLintOptions auth;
+};
+
+// After the sources and the passes: module parameters, rules, hints, the
+// authentication files, module advice, suppressions. A root that is a
+// pg_hba.conf or pg_ident.conf (!conf_root) gets only the authentication checks.
+void RunChecks(const std::string& root, bool conf_root, const CollectContext& ctx, const CheckInputs& in,
+               Analysis* a) {
+  EngineOptions eo;
+  eo.rules = in.rules;
+  eo.profile = in.profile;
+  eo.running = in.running;
+  eo.recommendation_hints = in.recommendation_hints;
+  if (conf_root) {
+    CheckExtensionSettings(in.extensions, *in.host, a);
+    RunRules(eo, a);
+    AddRecommendationHints(eo, a);
+  }
+  LintAuthFiles(ctx, root, in.auth, *in.profile, a);
+  if (a->failure != Analysis::Failure::kNone) return;
+  if (conf_root) AddExtensionAdvice(in.extensions, *in.profile, a);
+  a->fatal_before_filters = a->fatal();
+  ApplySuppressions(*in.rules, a);
+}
+
 }  // namespace
 
 struct Workspace::Project {
   ProjectConfig config;
   RuleSet rules;
+  std::vector<std::unique_ptr<UserExtensionCatalog>> extension_catalogs;
   std::vector<std::string> select, ignore;  // the run's selection: flags over the config's
   std::vector<std::string> trees;           // besides each root's: the configuration's directory
   bool allow_outside = false;
@@ -117,6 +152,15 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
     if (!p->rules.AddPath(config_fs, r, error)) return false;
   for (const std::string& r : options_.rule_paths)
     if (!p->rules.AddPath(*fs_, AbsolutePath(*fs_, r), error)) return false;
+  // Extension catalogs likewise: the configuration's confined, the flag's not.
+  std::vector<std::pair<const FileSystem*, std::string>> catalogs;
+  for (const std::string& c : p->config.extension_catalogs) catalogs.emplace_back(&config_fs, c);
+  for (const std::string& c : options_.extension_catalogs) catalogs.emplace_back(fs_, AbsolutePath(*fs_, c));
+  for (const auto& [fs, c] : catalogs) {
+    std::unique_ptr<UserExtensionCatalog> cat = UserExtensionCatalog::Load(*fs, c, 0, error);
+    if (!cat) return false;
+    p->extension_catalogs.push_back(std::move(cat));
+  }
   if (!CheckSelectors(p->rules, options_.select, "--select", error) ||
       !CheckSelectors(p->rules, options_.ignore, "--ignore", error) ||
       !CheckSelectors(p->rules, p->config.select, path + ": select", error) ||
@@ -192,21 +236,28 @@ bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error)
   a = Analysis();
   a.root = root;
   a.catalog = Catalog::ForMajor(last_major_.major);
-  CollectContext context(&cache_, options_.display_base);
-  context.trees = project->trees;
-  context.allow_outside = project->allow_outside;
-  ConfTreeSource(root).Collect(context, &a);
+  CollectContext ctx(&cache_, options_.display_base);
+  ctx.trees = project->trees;
+  ctx.allow_outside = project->allow_outside;
+  const std::string abs = AbsolutePath(*fs_, root);
+  const bool conf_root = fs_->Stat(abs).type == FileInfo::Type::kDirectory ||
+                         ResolveRootFileType(options_.file_type, abs) == RootFileType::kConf;
+  if (conf_root) {
+    ConfTreeSource(root).Collect(ctx, &a);
+    if (a.failure != Analysis::Failure::kNone) return true;
+    RunPasses(&a, *host_);
+  }
+  CheckInputs in;
+  in.rules = &project->rules;
+  in.profile = &project->config.profile;
+  in.host = host_;
+  in.running = options_.running;
+  in.recommendation_hints = project->config.recommendation_hints;
+  in.extensions.builtin = ExtensionCatalog::ForMajor(last_major_.major);
+  for (const auto& c : project->extension_catalogs) in.extensions.user.push_back(c.get());
+  in.auth = {options_.file_type, options_.server_hba, options_.server_ident};
+  RunChecks(root, conf_root, ctx, in, &a);
   if (a.failure != Analysis::Failure::kNone) return true;
-  RunPasses(&a, *host_);
-  EngineOptions eo;
-  eo.rules = &project->rules;
-  eo.profile = &project->config.profile;
-  eo.running = options_.running;
-  eo.recommendation_hints = project->config.recommendation_hints;
-  RunRules(eo, &a);
-  AddRecommendationHints(eo, &a);
-  a.fatal_before_filters = a.fatal();
-  ApplySuppressions(project->rules, &a);
   Filter(*project, &a);
   FoldRelatedFindings(&a);
   // Rules and directives appended their findings at the end.
@@ -262,19 +313,76 @@ void Workspace::ForgetAll() {
   last_project_ = nullptr;
 }
 
+namespace {
+
+// "# file: NAME" lines split an example into the files of a data directory.
+std::vector<std::pair<std::string, std::string>> ExampleFiles(const std::string& text) {
+  static const char kMarker[] = "# file: ";
+  std::vector<std::pair<std::string, std::string>> files{{"postgresql.conf", ""}};
+  size_t at = 0;
+  bool marked = false;
+  while (at < text.size()) {
+    size_t nl = text.find('\n', at);
+    std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl + 1 - at);
+    at = nl == std::string::npos ? text.size() : nl + 1;
+    if (line.rfind(kMarker, 0) == 0) {
+      std::string name = line.substr(sizeof kMarker - 1);
+      while (!name.empty() && (name.back() == '\n' || name.back() == '\r' || name.back() == ' ')) name.pop_back();
+      files.push_back({name, ""});
+      marked = true;
+      continue;
+    }
+    files.back().second += line;
+  }
+  if (!marked) files.resize(1);
+  return files;
+}
+
+}  // namespace
+
 Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
                   const Profile& profile, const std::string& display_base) {
-  AnalyzeOptions ao;
-  ao.catalog = &catalog;
-  ao.display_base = display_base;
-  Analysis a = AnalyzeText(name, text, ao);
-  EngineOptions eo;
-  eo.rules = &rules;
-  eo.profile = &profile;
-  RunRules(eo, &a);
-  AddRecommendationHints(eo, &a);
-  a.fatal_before_filters = a.fatal();
-  ApplySuppressions(rules, &a);
+  static const RealFileSystem disk;
+  static const LocalHost host(true);
+  CheckInputs in;
+  in.rules = &rules;
+  in.profile = &profile;
+  in.host = &host;
+  in.extensions.builtin = ExtensionCatalog::ForMajor(catalog.major());
+  std::vector<std::pair<std::string, std::string>> files = ExampleFiles(text);
+  OverlayFileSystem overlay(&disk);
+  FileCache cache(overlay);
+  if (files.size() == 1) {
+    AnalyzeOptions ao;
+    ao.catalog = &catalog;
+    ao.display_base = display_base;
+    Analysis a = AnalyzeText(name, text, ao);
+    RunChecks(name, true, {&cache, display_base}, in, &a);
+    FoldRelatedFindings(&a);
+    a.SortDiagnostics();
+    return a;
+  }
+  // A data directory of several files: the directory of `name`.
+  const std::string dir = ParentDirectory(AbsolutePath(overlay, name));
+  std::vector<ServerHbaRule> server_hba;
+  std::vector<ServerIdentMapping> server_ident;
+  std::string error;
+  for (const auto& [file, content] : files) {
+    if (file == "pg_hba_file_rules.json" && ParseServerHbaRules(content, &server_hba, &error))
+      in.auth.server_hba = &server_hba;
+    else if (file == "pg_ident_file_mappings.json" && ParseServerIdentMappings(content, &server_ident, &error))
+      in.auth.server_ident = &server_ident;
+    else
+      overlay.Set(dir + "/" + file, content);
+  }
+  Analysis a;
+  a.root = dir;
+  a.catalog = &catalog;
+  const CollectContext ctx{&cache, display_base};
+  ConfTreeSource(dir).Collect(ctx, &a);
+  if (a.failure != Analysis::Failure::kNone) return a;
+  RunPasses(&a, host);
+  RunChecks(dir, true, ctx, in, &a);
   FoldRelatedFindings(&a);
   a.SortDiagnostics();
   return a;

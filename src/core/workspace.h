@@ -14,7 +14,10 @@
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/extension_catalog.h"
 #include "core/file_system.h"
+#include "core/hba_server.h"
+#include "core/hba_source.h"
 #include "core/host.h"
 #include "core/profile.h"
 #include "core/project_config.h"
@@ -34,6 +37,12 @@ struct WorkspaceOptions {
   std::vector<std::string> select;      // replaces the config's when non-empty
   std::vector<std::string> ignore;      // added to the config's
   const std::map<std::string, std::string>* running = nullptr;  // pg_settings of a running server
+  RootFileType file_type = RootFileType::kAuto;  // how a file PATH is read (--file-type)
+  std::vector<std::string> extension_catalogs;   // --extension-catalog FILE, added to the config's
+  /// pg_hba_file_rules / pg_ident_file_mappings of a running server, to
+  /// compare with the files (PGC845); null: not compared.
+  const std::vector<ServerHbaRule>* server_hba = nullptr;
+  const std::vector<ServerIdentMapping>* server_ident = nullptr;
   /// Paths below this directory (absolute) are shown relative to it; "" = as given.
   std::string display_base;
   /// Read includes outside the tree being checked (the root's directory and
@@ -105,7 +114,11 @@ class Workspace {
 
 /// Analysis, rules and suppressions over configuration text named `name` (for
 /// rule examples, docs and tests): no config file, no selection. Paths below
-/// `display_base` (absolute) are shown relative to it.
+/// `display_base` (absolute) are shown relative to it. Text with lines
+/// `# file: NAME` (NAME one of postgresql.conf, pg_hba.conf, pg_ident.conf,
+/// pg_hba_file_rules.json, pg_ident_file_mappings.json) holds several files
+/// of a data directory (text before the first is postgresql.conf), linted
+/// as the directory of `name`.
 Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
                   const Profile& profile, const std::string& display_base = "");
 

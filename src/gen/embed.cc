@@ -1,10 +1,11 @@
 // Build-time generator: turns knowledge/pg*.json and rules/*.toml into C++
 // tables, so that the pgconflint binary parses nothing at start-up.
 //
-//   pgconflint_embed --out DIR --knowledge F.json... --rules F.toml...
+//   pgconflint_embed --out DIR --knowledge F.json... --extensions F.json... --rules F.toml...
 //
-// Writes DIR/knowledge_data.cc, DIR/rules_data.cc and DIR/rule_ids.h, each only
-// when its content changed (so that a rebuild stays incremental).
+// Writes DIR/knowledge_data.cc, DIR/extension_data.cc, DIR/rules_data.cc and
+// DIR/rule_ids.h, each only when its content changed (so that a rebuild stays
+// incremental).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -125,6 +126,69 @@ std::string Num(const std::string& s) {
   return r;
 }
 
+// One Parameter initializer for pg_settings row `p` (knowledge/pg*.json or
+// knowledge/extensions/pg*.json); its enum and hidden-value arrays are written
+// to `o` first, named after `id`.
+std::string ParameterEntry(std::ostringstream& o, const json& p, const std::string& id, unsigned majors) {
+  std::string name = p["name"];
+  std::ostringstream table;
+  std::string enum_span = "{}", hidden_span = "{}", build_span = "{}";
+  if (p.contains("enumvals") && p["enumvals"].is_array() && !p["enumvals"].empty()) {
+    o << "const char* const " << id << "_enum[] = {";
+    for (const auto& v : p["enumvals"]) o << Lit(v.get<std::string>()) << ", ";
+    o << "};\n";
+    enum_span = "std::span<const char* const>(" + id + "_enum)";
+  }
+  if (p.contains("hidden_enumvals") && p["hidden_enumvals"].is_object() &&
+      !p["hidden_enumvals"].empty()) {
+    o << "const HiddenEnumValue " << id << "_hidden[] = {";
+    for (const auto& [k, v] : p["hidden_enumvals"].items())
+      o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
+    o << "};\n";
+    hidden_span = "std::span<const HiddenEnumValue>(" + id + "_hidden)";
+  }
+  if (p.contains("build_dependent_enumvals") && p["build_dependent_enumvals"].is_array() &&
+      !p["build_dependent_enumvals"].empty()) {
+    o << "const char* const " << id << "_build[] = {";
+    for (const auto& v : p["build_dependent_enumvals"]) o << Lit(v.get<std::string>()) << ", ";
+    o << "};\n";
+    build_span = "std::span<const char* const>(" + id + "_build)";
+  }
+  std::string output_span = "{}";
+  if (p.contains("enumval_output") && p["enumval_output"].is_object() && !p["enumval_output"].empty()) {
+    o << "const HiddenEnumValue " << id << "_output[] = {";
+    for (const auto& [k, v] : p["enumval_output"].items())
+      o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
+    o << "};\n";
+    output_span = "std::span<const HiddenEnumValue>(" + id + "_output)";
+  }
+  auto [kind, amount] = ParseUnit(Str(p, "unit"));
+  const json fs = p.value("file_setting", json::object());
+  const json as = p.value("alter_system", json::object());
+  bool has_boot = p.contains("boot_val") && !p["boot_val"].is_null();
+  std::ostringstream amt;
+  amt.precision(17);
+  amt << amount;
+  // Parameters hidden from pg_settings may lack a harvested type and
+  // context; they are then treated as strings any session may set.
+  std::string vartype = Str(p, "vartype"), context = Str(p, "context");
+  table << "{" << Lit(name) << ", " << TypeEnum(vartype.empty() ? "string" : vartype) << ", "
+        << ContextEnum(context.empty() ? "user" : context) << ", " << Lit(Str(p, "unit")) << ", UnitKind::" << kind
+        << ", " << amt.str() << ", " << Lit(Str(p, "category")) << ", "
+        << Lit(Str(p, "short_desc")) << ", " << Lit(Str(p, "extra_desc")) << ", "
+        << Lit(Str(p, "min_val")) << ", " << Lit(Str(p, "max_val")) << ", "
+        << Num(Str(p, "min_val")) << ", " << Num(Str(p, "max_val")) << ", " << enum_span
+        << ", " << hidden_span << ", " << build_span << ", " << output_span << ", "
+        << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << Lit(Str(p, "boot_val")) << ", "
+        << (has_boot ? "true" : "false") << ", "
+        << (p.value("in_pg_settings", true) ? "true" : "false") << ", "
+        << (p.value("list_input", false) ? "true" : "false") << ", "
+        << (fs.value("accepted", true) ? "true" : "false") << ", " << Lit(Str(fs, "message"))
+        << ", " << (as.value("accepted", true) ? "true" : "false") << ", "
+        << Lit(Str(as, "message")) << ", " << majors << "}";
+  return table.str();
+}
+
 std::vector<json> ReadKnowledge(const std::vector<std::string>& files) {
   std::vector<json> docs;
   for (const auto& f : files) {
@@ -159,61 +223,7 @@ std::string GenerateKnowledge(std::vector<json> docs) {
     std::ostringstream table;
     for (const auto& p : params) {
       std::string name = p["name"];
-      std::string id = pfx + Ident(name);
-      std::string enum_span = "{}", hidden_span = "{}", build_span = "{}";
-      if (p.contains("enumvals") && p["enumvals"].is_array() && !p["enumvals"].empty()) {
-        o << "const char* const " << id << "_enum[] = {";
-        for (const auto& v : p["enumvals"]) o << Lit(v.get<std::string>()) << ", ";
-        o << "};\n";
-        enum_span = "std::span<const char* const>(" + id + "_enum)";
-      }
-      if (p.contains("hidden_enumvals") && p["hidden_enumvals"].is_object() &&
-          !p["hidden_enumvals"].empty()) {
-        o << "const HiddenEnumValue " << id << "_hidden[] = {";
-        for (const auto& [k, v] : p["hidden_enumvals"].items())
-          o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
-        o << "};\n";
-        hidden_span = "std::span<const HiddenEnumValue>(" + id + "_hidden)";
-      }
-      if (p.contains("build_dependent_enumvals") && p["build_dependent_enumvals"].is_array() &&
-          !p["build_dependent_enumvals"].empty()) {
-        o << "const char* const " << id << "_build[] = {";
-        for (const auto& v : p["build_dependent_enumvals"]) o << Lit(v.get<std::string>()) << ", ";
-        o << "};\n";
-        build_span = "std::span<const char* const>(" + id + "_build)";
-      }
-      std::string output_span = "{}";
-      if (p.contains("enumval_output") && p["enumval_output"].is_object() && !p["enumval_output"].empty()) {
-        o << "const HiddenEnumValue " << id << "_output[] = {";
-        for (const auto& [k, v] : p["enumval_output"].items())
-          o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
-        o << "};\n";
-        output_span = "std::span<const HiddenEnumValue>(" + id + "_output)";
-      }
-      auto [kind, amount] = ParseUnit(Str(p, "unit"));
-      const json fs = p.value("file_setting", json::object());
-      const json as = p.value("alter_system", json::object());
-      bool has_boot = p.contains("boot_val") && !p["boot_val"].is_null();
-      std::ostringstream amt;
-      amt.precision(17);
-      amt << amount;
-      // Parameters hidden from pg_settings may lack a harvested type and
-      // context; they are then treated as strings any session may set.
-      std::string vartype = Str(p, "vartype"), context = Str(p, "context");
-      table << "    {" << Lit(name) << ", " << TypeEnum(vartype.empty() ? "string" : vartype) << ", "
-            << ContextEnum(context.empty() ? "user" : context) << ", " << Lit(Str(p, "unit")) << ", UnitKind::" << kind
-            << ", " << amt.str() << ", " << Lit(Str(p, "category")) << ", "
-            << Lit(Str(p, "short_desc")) << ", " << Lit(Str(p, "extra_desc")) << ", "
-            << Lit(Str(p, "min_val")) << ", " << Lit(Str(p, "max_val")) << ", "
-            << Num(Str(p, "min_val")) << ", " << Num(Str(p, "max_val")) << ", " << enum_span
-            << ", " << hidden_span << ", " << build_span << ", " << output_span << ", "
-            << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << Lit(Str(p, "boot_val")) << ", "
-            << (has_boot ? "true" : "false") << ", "
-            << (p.value("in_pg_settings", true) ? "true" : "false") << ", "
-            << (p.value("list_input", false) ? "true" : "false") << ", "
-            << (fs.value("accepted", true) ? "true" : "false") << ", " << Lit(Str(fs, "message"))
-            << ", " << (as.value("accepted", true) ? "true" : "false") << ", "
-            << Lit(Str(as, "message")) << ", " << majors[Lower(name)] << "},\n";
+      table << "    " << ParameterEntry(o, p, pfx + Ident(name), majors[Lower(name)]) << ",\n";
     }
     o << "const Parameter " << pfx << "params[] = {\n" << table.str() << "};\n";
     // A static open-addressing hash of the lower-cased names (FNV-1a), so that
@@ -265,6 +275,75 @@ std::string GenerateKnowledge(std::vector<json> docs) {
   }
   o << "}  // namespace\n\nconst Catalog kCatalogs[] = {\n" << catalogs.str() << "};\n"
     << "const size_t kCatalogCount = " << docs.size() << ";\n\n}  // namespace pgconflint::generated\n";
+  return o.str();
+}
+
+// knowledge/extensions/pg*.json -> the ExtensionCatalog tables
+// (core/extension_catalog.h), one per major, parameters through ParameterEntry.
+std::string GenerateExtensions(std::vector<json> docs) {
+  std::sort(docs.begin(), docs.end(), [](const json& a, const json& b) { return a["major"] < b["major"]; });
+  std::map<std::string, unsigned> majors;
+  for (const auto& d : docs)
+    for (const auto& p : d["parameters"])
+      majors[Lower(p["name"].get<std::string>())] |= 1u << (d["major"].get<int>() - 14);
+  std::ostringstream o, catalogs;
+  o << "// Generated by pgconflint_embed from knowledge/extensions/*.json. Do not edit.\n"
+       "#include \"core/extension_catalog.h\"\n\nnamespace pgconflint::generated {\nnamespace {\n";
+  for (const auto& d : docs) {
+    int major = d["major"];
+    std::string pfx = "kx" + std::to_string(major) + "_";
+    std::map<std::string, int> module_index;
+    std::ostringstream modules;
+    int m = 0;
+    for (const auto& mod : d["modules"]) {
+      std::string name = mod["name"], id = pfx + "m" + std::to_string(m);
+      module_index[name] = m++;
+      o << "const char* const " << id << "_ext[] = {";
+      for (const auto& e : mod["extensions"]) o << Lit(e.get<std::string>()) << ", ";
+      o << "nullptr};\n";
+      size_t n_prefixes = mod["prefixes"].size();
+      o << "const ExtensionPrefix " << id << "_prefixes[] = {";
+      for (const auto& [prefix, v] : mod["prefixes"].items()) {
+        bool known = v.is_object();
+        o << "{" << Lit(prefix) << ", " << (known && v.value("set_refused", false) ? "true" : "false") << ", "
+          << (known && v.value("file_placeholder_kept", false) ? "true" : "false") << ", "
+          << Lit(known ? Str(v, "file_warning") : "") << "}, ";
+      }
+      o << "{nullptr, false, false, nullptr}};\n";
+      const json sl = mod["session_load"], sp = mod["shared_preload"];
+      modules << "    {" << Lit(name) << ", " << (sl.value("accepted", false) ? "true" : "false") << ", "
+              << Lit(Str(sl, "message")) << ", " << (sp.value("accepted", false) ? "true" : "false") << ", "
+              << Lit(Str(sp, "message")) << ", std::span<const char* const>(" << id << "_ext, "
+              << mod["extensions"].size() << "), std::span<const ExtensionPrefix>(" << id << "_prefixes, "
+              << n_prefixes << ")},\n";
+    }
+    std::ostringstream params;
+    for (const auto& p : d["parameters"]) {
+      std::string name = p["name"];
+      double per_unit = 0;
+      const json& pts = p["shared_memory_points"];
+      if (pts.is_array() && pts.size() == 2) {
+        double dv = pts[1][0].get<double>() - pts[0][0].get<double>();
+        double dm = pts[1][1].get<double>() - pts[0][1].get<double>();  // shared_memory_size is in MB
+        if (dv > 0 && dm > 0) per_unit = dm * 1048576.0 / dv;
+      }
+      std::ostringstream amount;
+      amount.precision(17);
+      amount << per_unit;
+      params << "    {" << ParameterEntry(o, p, pfx + Ident(name), majors[Lower(name)]) << ", "
+             << module_index.at(p["module"].get<std::string>()) << ", "
+             << (p.value("defined_by_load", false) ? "true" : "false") << ", " << amount.str() << "},\n";
+    }
+    o << "const ExtensionModule " << pfx << "modules[] = {\n" << modules.str() << "};\n";
+    o << "const ExtensionParameter " << pfx << "params[] = {\n" << params.str()
+      << "    {{}, -1, false, 0},\n};\n\n";
+    catalogs << "    ExtensionCatalog(" << major << ", std::span<const ExtensionModule>(" << pfx
+             << "modules), std::span<const ExtensionParameter>(" << pfx << "params, "
+             << d["parameters"].size() << ")),\n";
+  }
+  o << "}  // namespace\n\nextern const ExtensionCatalog kExtensionCatalogs[];\nconst ExtensionCatalog "
+       "kExtensionCatalogs[] = {\n" << catalogs.str() << "};\nextern const size_t kExtensionCatalogCount;\n"
+       "const size_t kExtensionCatalogCount = " << docs.size() << ";\n\n}  // namespace pgconflint::generated\n";
   return o.str();
 }
 
@@ -352,7 +431,7 @@ void GenerateRules(const std::vector<std::string>& files, const std::vector<json
 
 int main(int argc, char** argv) {
   std::string out;
-  std::vector<std::string> knowledge, rules, texts;
+  std::vector<std::string> knowledge, rules, texts, extensions;
   std::vector<std::string>* list = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -365,6 +444,8 @@ int main(int argc, char** argv) {
       list = &rules;
     } else if (a == "--text") {
       list = &texts;
+    } else if (a == "--extensions") {
+      list = &extensions;
     } else if (list) {
       list->push_back(a);
     } else {
@@ -376,6 +457,8 @@ int main(int argc, char** argv) {
     std::sort(knowledge.begin(), knowledge.end());
     std::sort(rules.begin(), rules.end());
     std::vector<json> docs = ReadKnowledge(knowledge);
+    std::sort(extensions.begin(), extensions.end());
+    std::vector<json> extension_docs = ReadKnowledge(extensions);
     std::string data, ids;
     GenerateRules(rules, docs, &data, &ids);
     // Text files embedded verbatim (knowledge/storage.toml), parsed on use.
@@ -386,7 +469,8 @@ int main(int argc, char** argv) {
     }
     text_cc += "}  // namespace pgconflint::generated\n";
     if (!WriteIfChanged(out + "/texts_data.cc", text_cc) ||
-        !WriteIfChanged(out + "/knowledge_data.cc", GenerateKnowledge(std::move(docs))) ||
+        !WriteIfChanged(out + "/knowledge_data.cc", GenerateKnowledge(docs)) ||
+        !WriteIfChanged(out + "/extension_data.cc", GenerateExtensions(std::move(extension_docs))) ||
         !WriteIfChanged(out + "/rules_data.cc", data) ||
         !WriteIfChanged(out + "/rule_ids.h", ids)) {
       std::cerr << "pgconflint_embed: cannot write into " << out << "\n";

@@ -52,6 +52,9 @@ CASES = {
     "control-characters": ([], ["control-characters/postgresql.conf"]),
     # A comment and values with é and emoji before findings: columns in every unit.
     "non-ascii": ([], ["non-ascii/postgresql.conf"]),
+    # A data directory with pg_hba.conf and pg_ident.conf (shadowed rules, md5, hostssl
+    # without ssl, an address without a mask, an undefined map) and a module parameter.
+    "auth-files": ([], ["auth-files"]),
 }
 
 DIAGNOSTIC_KEYS = ["root", "file", "line", "column", "end_line", "end_column", "severity", "fatal",

@@ -36,6 +36,8 @@ class ChangePlanTest : public ::testing::Test {
   }
 };
 
+// A pointer into `r`: it must outlive it (a temporary is refused).
+const ValueChange* Find(RootChange&&, const char*) = delete;
 const ValueChange* Find(const RootChange& r, const char* name) {
   for (const ValueChange& c : r.values)
     if (std::string_view(c.param->name) == name) return &c;
@@ -64,7 +66,8 @@ TEST_F(ChangePlanTest, EffectiveValueWhereTheServerUsesAnother) {
   // io_combine_limit above io_max_combine_limit is capped by the server.
   Analysis before = Lint("io_combine_limit = '128kB'\n");
   Analysis after = Lint("io_combine_limit = '512kB'\n");
-  const ValueChange* c = Find(Compare(before, after), "io_combine_limit");
+  const RootChange change = Compare(before, after);
+  const ValueChange* c = Find(change, "io_combine_limit");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->after, "512kB");
   EXPECT_EQ(c->after_effective, "128kB");

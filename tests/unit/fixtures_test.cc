@@ -13,7 +13,10 @@
 //   work_mem = '64kB'  # near-miss: PGC202      looks like PGC202 but must not fire
 //
 // `profile:` and `pg-version:` are comments on a line of their own, anywhere in
-// the file. `expect:` and `near-miss:` are read from the text after the last
+// the file. A directory named *.datadir is a data-directory fixture: it is
+// linted as a data directory (postgresql.conf, pg_hba.conf, pg_ident.conf...),
+// every file it reads carries its own annotations, and `profile:` and
+// `pg-version:` may stand in any of them. `expect:` and `near-miss:` are read from the text after the last
 // '#' of a comment, so they can follow a `# pgconflint: disable=...` directive
 // (whose text ends at the next '#'): `x = 1  # pgconflint: disable=PGC204  #
 // expect: PGC901`. Both may share it: `# expect: PGC404; near-miss: PGC701`,
@@ -188,13 +191,15 @@ Annotations ParseAnnotations(const std::string& text) {
   return out;
 }
 
-// Every *.conf directly in the fixture directory, by name (subdirectories hold
-// files that fixtures include).
+// Every *.conf and *.datadir directly in the fixture directory, by name
+// (other subdirectories hold files that fixtures include).
 std::vector<std::string> FixtureNames() {
   std::vector<std::string> names;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(FixtureDir(), ec))
-    if (e.is_regular_file() && e.path().extension() == ".conf") names.push_back(e.path().filename().string());
+    if ((e.is_regular_file() && e.path().extension() == ".conf") ||
+        (e.is_directory() && e.path().extension() == ".datadir"))
+      names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -223,8 +228,55 @@ std::string Printable(std::string_view s) {
 
 class FixtureTest : public testing::TestWithParam<std::string> {};
 
+// The findings of `a` against the annotations of the files it read (`root`
+// stands for the file or directory `path` itself).
+void CompareWithAnnotations(const Analysis& a, const fs::path& path, const Annotations& root);
+
+// A data-directory fixture's analysis, through the workspace (every file kind).
+Analysis LintDataDirectory(const fs::path& dir, Annotations* root) {
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    Annotations ann = ParseAnnotations(ReadAll(e.path()));
+    if (!ann.profile.empty()) root->profile = ann.profile;
+    if (ann.major) root->major = ann.major;
+  }
+  WorkspaceOptions o;
+  o.use_config = false;
+  o.pg_version = root->major;
+  for (const std::string& fact : SplitList(root->profile, ',')) {
+    size_t eq = fact.find('=');
+    if (eq != std::string::npos) o.profile_facts.emplace_back(fact.substr(0, eq), fact.substr(eq + 1));
+  }
+  // A running server's rows to compare with (PGC845), when the fixture has them.
+  static std::vector<ServerHbaRule> hba;
+  static std::vector<ServerIdentMapping> ident;
+  hba.clear();
+  ident.clear();
+  std::string error;
+  if (fs::exists(dir / "pg_hba_file_rules.json")) {
+    EXPECT_TRUE(ParseServerHbaRules(ReadAll(dir / "pg_hba_file_rules.json"), &hba, &error)) << error;
+    o.server_hba = &hba;
+  }
+  if (fs::exists(dir / "pg_ident_file_mappings.json")) {
+    EXPECT_TRUE(ParseServerIdentMappings(ReadAll(dir / "pg_ident_file_mappings.json"), &ident, &error)) << error;
+    o.server_ident = &ident;
+  }
+  Workspace ws(o);
+  Analysis a;
+  EXPECT_TRUE(ws.Lint(dir.string(), &a, &error)) << error;
+  return a;
+}
+
 TEST_P(FixtureTest, FindingsMatchExpectations) {
   const fs::path path = FixtureDir() / GetParam();
+  if (fs::is_directory(path)) {
+    Annotations root;
+    Analysis a = LintDataDirectory(path, &root);
+    ASSERT_EQ(a.failure, Analysis::Failure::kNone) << a.failure_message;
+    CompareWithAnnotations(a, path, root);
+    return;
+  }
   const std::string text = ReadAll(path);
   Annotations root = ParseAnnotations(text);
   for (const std::string& e : root.errors) ADD_FAILURE() << GetParam() << ": " << e;
@@ -242,7 +294,10 @@ TEST_P(FixtureTest, FindingsMatchExpectations) {
   // The real path, so that relative includes resolve next to the fixture.
   Analysis a = LintText(path.string(), text, *catalog, rules, profile);
   ASSERT_EQ(a.failure, Analysis::Failure::kNone) << a.failure_message;
+  CompareWithAnnotations(a, path, root);
+}
 
+void CompareWithAnnotations(const Analysis& a, const fs::path& path, const Annotations& root) {
   auto rel = [](const std::string& p) { return fs::path(p).lexically_relative(FixtureDir()).string(); };
   std::multiset<Key> expected;
   std::set<std::string> seen_files;
@@ -258,7 +313,7 @@ TEST_P(FixtureTest, FindingsMatchExpectations) {
   std::multimap<Key, std::string> got;  // -> message
   for (const Diagnostic& d : a.diagnostics) {
     if (d.file < 0) {
-      ADD_FAILURE() << GetParam() << ": " << d.rule->code << " not tied to a file: " << Printable(d.message);
+      ADD_FAILURE() << path.filename().string() << ": " << d.rule->code << " not tied to a file: " << Printable(d.message);
       continue;
     }
     const LoadedFile& f = a.files[d.file];
@@ -280,7 +335,7 @@ TEST_P(FixtureTest, FindingsMatchExpectations) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureTest, testing::ValuesIn(FixtureNames()),
                          [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param.substr(0, info.param.size() - 5);
+                           std::string name = info.param.substr(0, info.param.rfind('.'));
                            for (char& c : name)
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            return name;

@@ -109,7 +109,8 @@ TEST(RuleNamesTest, ProfileFactsAreOneTable) {
   EXPECT_EQ(env.Lookup("profile.storage", &known).Display(), "nvme");
   EXPECT_TRUE(env.Lookup("profile.rma", &known).is_null());
   EXPECT_FALSE(known);
-  EXPECT_TRUE(RuleEnv(eff, Profile(), nullptr).Lookup("profile.cpus", &known).is_null()) << "absent: null";
+  const Profile none;
+  EXPECT_TRUE(RuleEnv(eff, none, nullptr).Lookup("profile.cpus", &known).is_null()) << "absent: null";
 }
 
 // Every name EffectiveConfig::Derived answers is in the table, and every name
@@ -144,7 +145,8 @@ TEST(RuleNamesTest, BuildFactsFollowTheCatalog) {
   for (int major : Catalog::SupportedMajors()) {
     Analysis a = Lint(major, "");
     EffectiveConfig eff(a);
-    RuleEnv env(eff, Profile(), nullptr);
+    const Profile none;  // named: the environment keeps a reference to it
+    RuleEnv env(eff, none, nullptr);
     for (const BuildFact& f : BuildFacts()) {
       bool known = false;
       ExprValue v = env.Lookup(std::string("build.") + f.name, &known);

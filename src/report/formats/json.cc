@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/effective.h"
+#include "core/hba_server.h"
 #include "core/quantity.h"
 #include "core/value.h"
 #include "report/reporter.h"
@@ -50,6 +51,44 @@ ordered_json SettingJson(const Analysis& a, const EffectiveConfig& eff, const Se
   j["applied"] = s.applied;
   if (s.param && !EqualsName(s.param->name, s.name)) j["parameter"] = s.param->name;
   return j;
+}
+
+template <typename T>
+ordered_json OrNull(const std::optional<T>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+// pg_hba.conf and pg_ident.conf as the server's views would show them.
+void AuthJson(const Analysis& a, ordered_json* root) {
+  if (!a.auth) return;
+  const AuthConfig& c = *a.auth;
+  ordered_json hba = ordered_json::array(), ident = ordered_json::array();
+  for (const HbaRule& r : c.hba) {
+    ServerHbaRule row = ExpectedHbaRow(c, a, r);
+    hba.push_back({{"file", a.files[c.hba_lines[r.line_index].file].source.path()},
+                   {"line", row.line_number},
+                   {"type", OrNull(row.type)},
+                   {"database", OrNull(row.database)},
+                   {"user_name", OrNull(row.user_name)},
+                   {"address", OrNull(row.address)},
+                   {"netmask", OrNull(row.netmask)},
+                   {"auth_method", OrNull(row.auth_method)},
+                   {"options", OrNull(row.options)},
+                   {"error", OrNull(row.error)},
+                   {"refused", !r.outcome.parsed}});
+  }
+  for (const IdentMap& m : c.ident) {
+    ServerIdentMapping row = ExpectedIdentRow(c, a, m);
+    ident.push_back({{"file", a.files[c.ident_lines[m.line_index].file].source.path()},
+                     {"line", row.line_number},
+                     {"map_name", OrNull(row.map_name)},
+                     {"sys_name", OrNull(row.sys_name)},
+                     {"pg_username", OrNull(row.pg_username)},
+                     {"error", OrNull(row.error)},
+                     {"refused", !m.outcome.parsed}});
+  }
+  if (c.hba_file >= 0) (*root)["hba"] = std::move(hba);
+  if (c.ident_file >= 0) (*root)["ident"] = std::move(ident);
 }
 
 // {file, line, column, end_line, end_column, `key`: `value`} for a location
@@ -146,7 +185,14 @@ void WriteRoot(const Analysis& a, std::ostream& out) {
       first = false;
     }
   }
-  out << (first ? "]" : "\n      ]") << "\n    }";
+  out << (first ? "]" : "\n      ]");
+  ordered_json auth;  // hba and ident, small: one tree
+  AuthJson(a, &auth);
+  for (const auto& [key, value] : auth.items()) {
+    out << ",\n      \"" << key << "\": ";
+    WriteNested(value, 3, out);
+  }
+  out << "\n    }";
 }
 
 // Writes `"key": [` the elements `]` of a top-level array, one at a time.

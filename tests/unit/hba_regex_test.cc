@@ -1,0 +1,47 @@
+// The ARE syntax check: what PostgreSQL's regex engine refuses in pg_hba.conf
+// and pg_ident.conf, with its message (each case checked against a server by
+// tests/integration/test_hba_differential.py).
+#include "core/hba_regex.h"
+
+#include <gtest/gtest.h>
+
+namespace pgconflint {
+namespace {
+
+std::string Check(const std::string& re) {
+  std::string reason;
+  return CheckAdvancedRegex(re, &reason) ? "ok" : reason;
+}
+
+TEST(HbaRegexTest, Accepted) {
+  for (const char* re : {"^a.*$", "a|b", "(a)\\1", "a{2,3}?", "(?i)ab", "(?:a)", "(?=a)b", "[[:alpha:]_]", "[a-z]",
+                         "***=(", "\\d+\\w", "", "()", "[]a]", "é+", "\\x41", "\\u0041", "a{1,}", "(?#x)a"})
+    EXPECT_EQ(Check(re), "ok") << re;
+}
+
+TEST(HbaRegexTest, Refused) {
+  EXPECT_EQ(Check("(a"), "parentheses () not balanced");
+  EXPECT_EQ(Check("a)"), "parentheses () not balanced");
+  EXPECT_EQ(Check("[a-"), "brackets [] not balanced");
+  EXPECT_EQ(Check("a{2,1}"), "invalid repetition count(s)");
+  EXPECT_EQ(Check("a{256}"), "invalid repetition count(s)");
+  EXPECT_EQ(Check("a{3"), "braces {} not balanced");
+  EXPECT_EQ(Check("*a"), "quantifier operand invalid");
+  EXPECT_EQ(Check("a**"), "quantifier operand invalid");
+  EXPECT_EQ(Check("^*"), "quantifier operand invalid");
+  EXPECT_EQ(Check("(?z)a"), "invalid embedded option");
+  EXPECT_EQ(Check("\\q"), "invalid escape \\ sequence");
+  EXPECT_EQ(Check("a\\"), "invalid escape \\ sequence");
+  EXPECT_EQ(Check("\\1"), "invalid backreference number");
+  EXPECT_EQ(Check("[[:nope:]]"), "invalid character class");
+  EXPECT_EQ(Check("[z-a]"), "invalid character range");
+  EXPECT_EQ(Check("[[.ab.]]"), "invalid collating element");
+  EXPECT_EQ(Check("***?"), "invalid regexp (reg version 0.8)");
+}
+
+TEST(HbaRegexTest, DeepNestingStopsSafely) {
+  EXPECT_EQ(Check(std::string(100000, '(')), "parentheses () not balanced");
+}
+
+}  // namespace
+}  // namespace pgconflint

@@ -1,0 +1,84 @@
+// Which authentication files a root has, and how a PATH is read.
+#include "core/hba_source.h"
+
+#include <gtest/gtest.h>
+
+#include "core/workspace.h"
+
+namespace pgconflint {
+namespace {
+
+TEST(HbaSourceTest, RootFileTypes) {
+  EXPECT_EQ(ResolveRootFileType(RootFileType::kAuto, "/x/pg_hba.conf"), RootFileType::kHba);
+  EXPECT_EQ(ResolveRootFileType(RootFileType::kAuto, "/x/pg_ident.conf"), RootFileType::kIdent);
+  EXPECT_EQ(ResolveRootFileType(RootFileType::kAuto, "/x/my_pg_hba.conf"), RootFileType::kConf);
+  EXPECT_EQ(ResolveRootFileType(RootFileType::kHba, "/x/hba.txt"), RootFileType::kHba);
+  RootFileType t;
+  EXPECT_TRUE(ParseRootFileType("ident", &t));
+  EXPECT_EQ(t, RootFileType::kIdent);
+  EXPECT_FALSE(ParseRootFileType("HBA", &t));
+}
+
+class HbaSourceWorkspaceTest : public testing::Test {
+ protected:
+  Analysis Lint(const std::string& root, RootFileType type = RootFileType::kAuto) {
+    WorkspaceOptions o;
+    o.fs = &fs_;
+    o.use_config = false;
+    o.file_type = type;
+    Workspace ws(o);
+    Analysis a;
+    std::string error;
+    EXPECT_TRUE(ws.Lint(root, &a, &error)) << error;
+    return a;
+  }
+  OverlayFileSystem fs_;
+};
+
+TEST_F(HbaSourceWorkspaceTest, DataDirectoryReadsBothFiles) {
+  fs_.Set("/data/postgresql.conf", "ssl = on\n");
+  fs_.Set("/data/pg_hba.conf", "hostssl all all all cert map=m\n");
+  fs_.Set("/data/pg_ident.conf", "m alice postgres\n");
+  Analysis a = Lint("/data");
+  ASSERT_TRUE(a.auth);
+  EXPECT_GE(a.auth->hba_file, 0);
+  EXPECT_GE(a.auth->ident_file, 0);
+  EXPECT_EQ(a.files[a.auth->hba_file].kind, FileKind::kHba);
+  EXPECT_TRUE(a.diagnostics.empty()) << a.diagnostics[0].message;
+}
+
+TEST_F(HbaSourceWorkspaceTest, HbaFileSettingNamesTheFile) {
+  fs_.Set("/etc/pg/postgresql.conf", "hba_file = '/etc/pg/my_hba.conf'\n");
+  fs_.Set("/etc/pg/my_hba.conf", "local all all bogus\n");
+  Analysis a = Lint("/etc/pg/postgresql.conf");
+  ASSERT_TRUE(a.auth);
+  ASSERT_EQ(a.diagnostics.size(), 1u);
+  EXPECT_STREQ(a.diagnostics[0].rule->code, "PGC831");
+  // Without hba_file, a config file's defaults depend on how the server starts: nothing read.
+  fs_.Set("/etc/pg/postgresql.conf", "work_mem = '8MB'\n");
+  fs_.Set("/etc/pg/pg_hba.conf", "bogus\n");
+  EXPECT_FALSE(Lint("/etc/pg/postgresql.conf").auth);
+}
+
+TEST_F(HbaSourceWorkspaceTest, APgHbaConfAloneUsesThePostgresqlConfBesideIt) {
+  fs_.Set("/d/pg_hba.conf", "hostssl all all all scram-sha-256\n");
+  Analysis a = Lint("/d/pg_hba.conf");
+  EXPECT_TRUE(a.diagnostics.empty());  // ssl unknown: hostssl not judged
+  fs_.Set("/d/postgresql.conf", "ssl = off\nwork_mem = 1\n");
+  a = Lint("/d/pg_hba.conf");
+  ASSERT_EQ(a.diagnostics.size(), 1u);  // the conf's own findings are not this root's
+  EXPECT_STREQ(a.diagnostics[0].rule->code, "PGC838");
+  EXPECT_EQ(a.files.size(), 1u);
+}
+
+TEST_F(HbaSourceWorkspaceTest, FileTypeFlagReadsAnyName) {
+  fs_.Set("/d/hba.txt", "local all all trust\nbogus\n");
+  Analysis a = Lint("/d/hba.txt", RootFileType::kHba);
+  ASSERT_TRUE(a.auth);
+  EXPECT_EQ(a.auth->hba.size(), 2u);
+  Analysis missing = Lint("/d/nope_hba.txt", RootFileType::kHba);
+  EXPECT_NE(missing.failure, Analysis::Failure::kNone);
+}
+
+}  // namespace
+}  // namespace pgconflint

@@ -153,12 +153,14 @@ bool UserCatalogBuilder::ParameterFrom(UserExtensionCatalog* c, const toml::tabl
   auto Keep = [c](std::string s) { return c->Keep(std::move(s)); };
   static const char* const kKeys[] = {"name", "type", "context", "default", "min", "max", "unit", "values",
                                       "description", "defined-by-load"};
-  for (const auto& [k, v] : p)
-    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k.str() == x; }) ==
+  for (const auto& entry : p) {
+    const std::string_view key = entry.first.str();  // clang 14 cannot capture a structured binding
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return key == x; }) ==
         std::end(kKeys)) {
-      *why = "unknown parameter key \"" + std::string(k.str()) + "\"";
+      *why = "unknown parameter key \"" + std::string(key) + "\"";
       return false;
     }
+  }
   std::string name = p["name"].value_or(std::string());
   if (name.find('.') == std::string::npos) {
     *why = "a parameter name needs the module's prefix and a dot (\"citus.shard_count\")";

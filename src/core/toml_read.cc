@@ -28,7 +28,9 @@ class Scanner {
 
   bool Run(std::string* error) {
     while (i_ < text_.size()) {
-      if (StartsWith("\"\"\"")) {
+      if ((text_[i_] == '"' || text_[i_] == '\'') && !CanOpenString()) {
+        ++i_;  // a quote inside a malformed bare value: toml++ reads on as if it were not one
+      } else if (StartsWith("\"\"\"")) {
         if (!MultiLineBasic(error)) return false;
       } else if (StartsWith("'''")) {
         Skip("'''", 3);
@@ -47,6 +49,18 @@ class Scanner {
 
  private:
   bool StartsWith(std::string_view s) const { return text_.substr(i_, s.size()) == s; }
+
+  // Whether a quote at i_ can start a string or a quoted key: after '=', '[',
+  // ',', '{', '.', or first on its line (blanks aside). Elsewhere it follows a
+  // malformed bare value, which toml++ may read past (the fuzzer's second
+  // finding: `= 0og-...` then `"`, a control byte and U+FCFF).
+  bool CanOpenString() const {
+    size_t k = i_;
+    while (k > 0 && (text_[k - 1] == ' ' || text_[k - 1] == '\t')) --k;
+    if (k == 0) return true;
+    const char before = text_[k - 1];
+    return before == '\n' || before == '=' || before == '[' || before == ',' || before == '{' || before == '.';
+  }
 
   // Advances past the code point at i_ and returns it (a malformed byte as itself).
   char32_t Next() {

@@ -69,6 +69,16 @@ TEST(TomlReadTest, MultiLineStringPositionsAreRefused) {
   EXPECT_TRUE(CheckTomlText("a = \"x\\\"Иван\"\nb = \"\"\"\\\"Иван\"\"\"", &error)) << error;
 }
 
+// The fuzzer's second finding: a quote after a malformed bare value does not
+// open a string for toml++, which reads on into U+FCFF.
+TEST(TomlReadTest, QuoteAfterABareValueOpensNoString) {
+  std::string error;
+  const std::string finding("2d-versio = 0og-veeeR\0eeeD\0eee\"\x1a\xef\xb3\xbf[profi]", 42);
+  EXPECT_FALSE(CheckTomlText(finding, &error));
+  EXPECT_NE(error.find("U+FCFF"), std::string::npos) << error;
+  EXPECT_TRUE(CheckTomlText("a = [\"été\", 'été']\nb = {c = \"été\"}\n\"é\" = 1\nd.\"é\" = 2\n", &error)) << error;
+}
+
 TEST(TomlReadTest, SyntaxErrorsStillComeFromToml) {
   toml::table t;
   std::string error;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "core/source_file.h"
+
 namespace pgconflint {
 
 bool TomlWhitespaceTestIsUndefined(char32_t c) {
@@ -62,14 +64,12 @@ class Scanner {
     return before == '\n' || before == '=' || before == '[' || before == ',' || before == '{' || before == '.';
   }
 
-  // Advances past the code point at i_ and returns it (a malformed byte as itself).
+  // Advances past the code point at i_ and returns it (U+FFFD for malformed
+  // UTF-8, which toml++ refuses before any whitespace test).
   char32_t Next() {
-    const auto b = static_cast<unsigned char>(text_[i_]);
-    int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-    if (i_ + len > text_.size()) len = 1;
-    char32_t c = len == 1 ? b : b & (0xFF >> (len + 1));
-    for (int k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(text_[i_ + k]) & 0x3F);
-    i_ += len;
+    size_t length;
+    const char32_t c = DecodeUtf8(text_, i_, &length);
+    i_ += length;
     return c;
   }
 

@@ -169,23 +169,35 @@ void WriteNested(const ordered_json& j, int depth, std::ostream& out) {
   out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
 }
 
+// Writes `"key": [` the elements `]` of an array `depth` levels deep, as
+// dump(2) prints it, one element at a time: `each(emit)` calls `emit(write)`
+// per element, and `write()` prints the element `depth + 1` levels deep.
+template <typename EachElement>
+void WriteArray(const char* key, int depth, std::ostream& out, EachElement each) {
+  const std::string indent(2 * depth, ' '), inner(2 * depth + 2, ' ');
+  out << indent << '"' << key << "\": [";
+  bool first = true;
+  each([&](auto write) {
+    out << (first ? "\n" : ",\n") << inner;
+    write();
+    first = false;
+  });
+  if (first) out << "]";
+  else out << "\n" << indent << "]";
+}
+
 // One root, written as dump(2) would print it two levels deep, its settings
 // one at a time: a root of a million settings is never one JSON tree.
 void WriteRoot(const Analysis& a, std::ostream& out) {
   auto scalar = [](const ordered_json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
   out << "{\n      \"path\": " << scalar(a.root) << ",\n      \"fatal\": " << (a.fatal() ? "true" : "false");
   if (a.failure != Analysis::Failure::kNone) out << ",\n      \"error\": " << scalar(a.failure_message);
-  out << ",\n      \"settings\": [";
-  bool first = true;
-  if (a.catalog && a.failure == Analysis::Failure::kNone) {
+  out << ",\n";
+  WriteArray("settings", 3, out, [&](auto emit) {
+    if (!a.catalog || a.failure != Analysis::Failure::kNone) return;
     EffectiveConfig eff(a);
-    for (const Setting& s : a.settings) {
-      out << (first ? "\n        " : ",\n        ");
-      WriteNested(SettingJson(a, eff, s), 4, out);
-      first = false;
-    }
-  }
-  out << (first ? "]" : "\n      ]");
+    for (const Setting& s : a.settings) emit([&] { WriteNested(SettingJson(a, eff, s), 4, out); });
+  });
   ordered_json auth;  // hba and ident, small: one tree
   AuthJson(a, &auth);
   for (const auto& [key, value] : auth.items()) {
@@ -195,35 +207,19 @@ void WriteRoot(const Analysis& a, std::ostream& out) {
   out << "\n    }";
 }
 
-// Writes `"key": [` the elements `]` of a top-level array, one at a time.
-template <typename EachElement>
-void WriteArray(const char* key, std::ostream& out, EachElement each) {
-  out << "  \"" << key << "\": [";
-  bool first = true;
-  each([&](const ordered_json& element) {
-    out << (first ? "\n    " : ",\n    ");
-    WriteNested(element, 2, out);
-    first = false;
-  });
-  out << (first ? "]" : "\n  ]");
-}
-
 }  // namespace
 
 void RenderJson(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out) {
   out << "{\n  \"version\": 1,\n  \"tool\": ";
   WriteNested({{"name", "pgconflint"}, {"version", options.tool_version}}, 1, out);
   out << ",\n  \"pg_version\": " << options.pg_version << ",\n";
-  out << "  \"roots\": [";
-  for (size_t i = 0; i < analyses.size(); ++i) {
-    out << (i == 0 ? "\n    " : ",\n    ");
-    WriteRoot(analyses[i], out);
-  }
-  out << (analyses.empty() ? "]" : "\n  ]");
+  WriteArray("roots", 1, out, [&](auto emit) {
+    for (const Analysis& a : analyses) emit([&] { WriteRoot(a, out); });
+  });
   out << ",\n";
-  WriteArray("diagnostics", out, [&](auto emit) {
+  WriteArray("diagnostics", 1, out, [&](auto emit) {
     for (const Analysis& a : analyses)
-      for (const Diagnostic& d : a.diagnostics) emit(DiagnosticJson(a, d));
+      for (const Diagnostic& d : a.diagnostics) emit([&] { WriteNested(DiagnosticJson(a, d), 2, out); });
   });
   Summary sum = Summarize(analyses);
   out << ",\n  \"summary\": ";

@@ -15,7 +15,7 @@ ctest --test-dir build --output-on-failure -j2
 # Sanitizers: any report aborts the run (-fno-sanitize-recover). No leak check:
 # `check` deliberately exits without freeing its workspace (start-up/exit time).
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# -O1 with line tables only: the reports keep file:line, the build is faster.
+# -O1 with line tables only: the reports keep file:line without full debug information.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT_WERROR=ON \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
       "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \

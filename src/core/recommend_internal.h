@@ -34,6 +34,9 @@ void AddStorage(const Catalog& cat, double io_max, Recommendation* r);
 /// directory's storage) and r->tables (storage parameters per table size).
 void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* r);
 
+/// A parameter's boot value as a number (0 when the major lacks it).
+double BootValue(const Catalog& cat, const char* name);
+
 /// The largest size parameter `name` accepts, in whole MB (infinity when
 /// this major has no such memory parameter).
 double MaxSize(const Catalog& cat, const char* name);

@@ -1,7 +1,6 @@
 // Keeping the recommender's values inside what each parameter accepts: the
 // formulas scale with RAM without end, the parameters do not.
 #include <cmath>
-#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -63,11 +62,11 @@ void ClampCells(const Catalog& cat, Recommendation* r) {
 // default I/O concurrency, the machine block caps it (PGC404 otherwise).
 void CapDefaultIoConcurrency(const Catalog& cat, double io_max, Recommendation* r) {
   for (const char* name : {"effective_io_concurrency", "maintenance_io_concurrency"}) {
-    const Parameter* param = cat.Find(name);
-    if (!param || std::strtod(param->boot_val, nullptr) <= io_max) continue;
+    const double boot = BootValue(cat, name);  // 0 where the major lacks it
+    if (boot <= io_max) continue;
     r->machine.push_back({name, Num(io_max), "", "",
-                          std::string("the default ") + param->boot_val + " is above the resolved io_max_concurrency (" +
-                              Num(io_max) + "): a backend never has more I/Os in flight than that",
+                          "the default " + Num(boot) + " is above the resolved io_max_concurrency (" + Num(io_max) +
+                              "): a backend never has more I/Os in flight than that",
                           "formula"});
   }
 }

@@ -12,6 +12,12 @@
 #include "core/value.h"
 
 namespace pgconflint::recommend_internal {
+
+double BootValue(const Catalog& cat, const char* name) {
+  const Parameter* p = cat.Find(name);
+  return p ? strtod(p->boot_val, nullptr) : 0;
+}
+
 namespace {
 
 // Bytes of a size ("256kB").
@@ -127,12 +133,6 @@ TablespaceAdvice TablespaceFor(const std::string& name, Storage storage, const s
   return t;
 }
 
-
-// Boot values read from the catalog (0 when the major lacks the parameter).
-double BootValue(const Catalog& cat, const char* name) {
-  const Parameter* p = cat.Find(name);
-  return p ? strtod(p->boot_val, nullptr) : 0;
-}
 
 struct SizeClass {
   const char* label;

@@ -2,9 +2,12 @@
 // parameter names of the file's major (old names marked deprecated) at the
 // start of a line, enum values and booleans after the name, units after a
 // number, file and directory names after include/include_if_exists/include_dir,
-// and directive keywords, rule codes and names in `# pgconflint:` comments.
+// and directive keywords, rule codes and names in `# pgconflint:` comments;
+// in pg_hba.conf and pg_ident.conf the words of the field at the cursor
+// (core's CompleteAuthPosition).
 #include <algorithm>
 
+#include "core/hba_docs.h"
 #include "core/quantity.h"
 #include "core/value.h"
 #include "lsp/cursor.h"
@@ -111,6 +114,18 @@ json DirectiveItems(const SourceFile& src, const RuleSet& rules, std::string_vie
   return items.Take();
 }
 
+// pg_hba.conf / pg_ident.conf: the candidates replace the token typed so
+// far (fields are separated by blanks, list items by commas).
+json AuthItems(const Analysis& a, int file, const SourceFile& src, uint32_t line_start, uint32_t offset,
+               ColumnUnit unit) {
+  uint32_t begin = offset;
+  auto separator = [](char c) { return c == ' ' || c == '\t' || c == ','; };
+  while (begin > line_start && !separator(src.text()[begin - 1])) --begin;
+  Items items(src, {begin, offset}, unit);
+  for (const AuthCompletion& c : CompleteAuthPosition(a, file, offset)) items.Add(c.label, kKindKeyword, c.detail);
+  return items.Take();
+}
+
 }  // namespace
 
 json Session::Completion(const json& params) {
@@ -126,6 +141,8 @@ json Session::Completion(const json& params) {
     json items = DirectiveItems(src, workspace_->rules(), before.substr(hash), offset, unit_);
     return items.is_null() ? none : items;
   }
+  if (view.loaded().kind != FileKind::kConf)
+    return AuthItems(*view.analysis, view.file, src, line_start, offset, unit_);
   // name [=] value, as far as the cursor.
   size_t name_begin = before.find_first_not_of(" \t");
   if (name_begin == std::string_view::npos) name_begin = before.size();

@@ -1,10 +1,13 @@
 // textDocument/hover: a parameter's facts from the catalog (type, unit,
 // range or values, default, context, majors) with what the files make of it
 // (the value here, the line that overrides it, the effective value and its
-// derivation); a rule's summary on a code in a `# pgconflint:` directive.
+// derivation); a rule's summary on a code in a `# pgconflint:` directive; in
+// pg_hba.conf and pg_ident.conf, what the field and its word mean (core's
+// DescribeAuthPosition).
 #include <sstream>
 
 #include "core/effective.h"
+#include "core/hba_docs.h"
 #include "core/value.h"
 #include "lsp/cursor.h"
 #include "lsp/session.h"
@@ -28,7 +31,11 @@ std::string ContextMeaning(Context c, int major) {
   return "";
 }
 
-std::string Code(std::string_view s) { return "`" + std::string(s) + "`"; }
+std::string Code(std::string_view s) {
+  std::string out = "`";  // appended, not `"`" + std::string(s)`: GCC 12 -O3 warns falsely on that (stringop-overflow)
+  out.append(s);
+  return out += '`';
+}
 
 // A number of the parameter's base unit, with its unit: "4096 (4MB)".
 std::string WithUnit(const Parameter& p, const char* value) {
@@ -99,6 +106,11 @@ json Session::Hover(const json& params) {
     o << "**" << rule->code << "** " << Code(rule->name) << " (" << rule->severity << ", " << rule->category
       << ")\n\n" << rule->summary << "\n";
     if (std::string page = RulePage(*rule, true); !page.empty()) o << "\n[Documentation](" << page << ")\n";
+  } else if (view.loaded().kind != FileKind::kConf) {
+    std::optional<AuthHover> auth = DescribeAuthPosition(*view.analysis, view.file, offset);
+    if (!auth) return nullptr;
+    word = auth->range;
+    o << auth->markdown;
   } else {
     word = WordAround(src.text(), offset, IsNameChar);
     bool old_name = false;

@@ -42,6 +42,21 @@ Range Unquoted(const SettingLine& s) {
   return {s.value.begin + 1, s.value.end - 1};
 }
 
+// A pg_hba.conf / pg_ident.conf record as one line: its fields with single
+// spaces between them.
+std::string RecordText(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool continuation = c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r');
+    const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r' || continuation;
+    if (!blank) out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 json LocationJson(const Analysis& a, int file, Range range, ColumnUnit unit) {
   return {{"uri", PathToUri(a.files[file].abs_path)}, {"range", RangeJson(a.files[file].source, range, unit)}};
 }
@@ -89,14 +104,15 @@ json Session::DocumentSymbol(const json& params) {
   json out = json::array();
   if (!FreshView(params, &view)) return out;
   const SourceFile& src = view.source();
+  const bool auth = view.loaded().kind != FileKind::kConf;  // one symbol per record: its fields
   for (const SettingLine& s : view.loaded().parsed.settings) {
-    std::string name(src.Slice(s.name));
-    if (name.empty()) continue;  // a symbol needs a name
     Range whole{s.name.begin, std::max(s.value.end, s.comment.end)};
-    std::string detail(src.Slice(s.value));
+    std::string name(auth ? RecordText(src.Slice({s.name.begin, std::max(s.name.end, s.value.end)})) : src.Slice(s.name));
+    if (name.empty()) continue;  // a symbol needs a name
+    std::string detail(auth ? (view.loaded().kind == FileKind::kHba ? "record" : "mapping") : src.Slice(s.value));
     out.push_back({{"name", name},
                    {"detail", detail.empty() ? std::string("''") : detail},
-                   {"kind", IsInclude(name) ? kSymbolFile : kSymbolProperty},
+                   {"kind", IsInclude(src.Slice(s.name)) ? kSymbolFile : kSymbolProperty},
                    {"range", RangeJson(src, whole, unit_)},
                    {"selectionRange", RangeJson(src, s.name, unit_)}});
   }

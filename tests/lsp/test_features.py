@@ -211,3 +211,56 @@ def test_inlay_hints_links_definition_and_symbols(start, tmp_path):
     assert [(s["name"], s["detail"]) for s in symbols] == [
         ("port", "5432"), ("include_dir", "'conf.d'"), ("io_combine_limit", "1MB"),
         ("include_if_exists", "'missing.conf'")]
+
+
+HBA = "local all all peer\nhost all all 0.0.0.0/0 md5\nhost all all 10.0.0.0/8 ident map=m\nhos\n" \
+      "hostssl all all 10.0.0.0/8 cert clientc\n"
+
+
+def hover_text(c, path, line, character):
+    result = c.request("textDocument/hover", at(path, line, character))
+    return result and result["contents"]["value"]
+
+
+def test_pg_hba_and_pg_ident_hover_completion_symbols_and_actions(start, tmp_path):
+    c = start()
+    c.initialize()
+    write(tmp_path, "pg_ident.conf", "sso  alice  bob\nsso  carol  carol\nlocal  /^(.*)$  \\1\n")
+    path = write(tmp_path, "pg_hba.conf", HBA)
+    c.open(path)
+    hba_codes = codes(c.diagnostics(path, 1))
+    assert rule_code("hba-trust") not in hba_codes and rule_code("hba-md5-method") in hba_codes
+    # Hover: the field's meaning and the word's, over the word's range.
+    method = c.request("textDocument/hover", at(path, 1, 24))
+    assert method["range"] == span(1, 23, 1, 26)
+    assert method["contents"]["value"].startswith("**authentication method**: `md5`\n\n")
+    assert hover_text(c, path, 1, 15).startswith("**client address**: `0.0.0.0/0`")
+    assert hover_text(c, path, 0, 2).startswith("**connection type**: `local`\n\n")
+    assert hover_text(c, path, 0, 6).startswith("**database**: `all`")
+    assert hover_text(c, path, 2, 32).startswith("**option**")
+    # Completion: by the field at the cursor, replacing the token typed so far.
+    first = c.request("textDocument/completion", at(path, 3, 3))["items"]
+    assert {"local", "host", "hostssl", "hostnossl"} <= set(labels({"items": first}))
+    assert all(i["textEdit"]["range"] == span(3, 0, 3, 3) for i in first)
+    methods = labels(c.request("textDocument/completion", at(path, 1, 24)))
+    assert {"scram-sha-256", "md5", "trust", "reject", "cert"} <= set(methods) and "local" not in methods
+    databases = labels(c.request("textDocument/completion", at(path, 1, 6)))
+    assert {"all", "replication", "sameuser"} <= set(databases) and "md5" not in databases
+    maps = c.request("textDocument/completion", at(path, 2, 35))["items"]
+    assert sorted(i["label"] for i in maps) == ["map=local", "map=sso"]
+    assert maps[0]["textEdit"]["range"] == span(2, 30, 2, 35)
+    options = labels(c.request("textDocument/completion", at(path, 4, 40)))
+    assert "clientcert=" in options and "map=" in options and "ldapserver=" not in options
+    # Document symbols: one per record, its fields as one line.
+    symbols = c.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(path)}})
+    assert [s["name"] for s in symbols] == [line.strip() for line in HBA.splitlines()]
+    # The code actions of an hba finding: its fix applies and the finding goes.
+    md5 = next(a for a in actions_at(c, path, 1) if a["title"] == "Use scram-sha-256")
+    c.change(path, 2, apply_edits(HBA, md5["edit"]["changes"][uri(path)]))
+    assert rule_code("hba-md5-method") not in codes(c.diagnostics(path, 2))
+    # pg_ident.conf: the map field completes to the file's maps.
+    ident = tmp_path / "pg_ident.conf"
+    c.open(ident)
+    c.diagnostics(ident, 1)
+    assert set(labels(c.request("textDocument/completion", at(ident, 0, 2)))) == {"sso", "local"}
+    assert hover_text(c, ident, 0, 1) is not None

@@ -112,6 +112,14 @@ struct Workspace::Project {
   bool allow_outside = false;
 };
 
+ExtensionSet Workspace::ExtensionsOf(const Project* project, int major) {
+  ExtensionSet set;
+  set.builtin = ExtensionCatalog::ForMajor(major);
+  if (project)
+    for (const auto& c : project->extension_catalogs) set.user.push_back(c.get());
+  return set;
+}
+
 Workspace::Workspace(WorkspaceOptions options)
     : options_(std::move(options)),
       fs_(options_.fs ? options_.fs : &RealDisk()),
@@ -129,6 +137,8 @@ const RuleSet& Workspace::rules() const {
   static const RuleSet* builtin = new RuleSet();
   return last_project_ ? last_project_->rules : *builtin;
 }
+
+ExtensionSet Workspace::extensions(int major) const { return ExtensionsOf(last_project_, major); }
 
 bool Workspace::ProjectFor(const std::string& root, const Project** out, std::string* error) {
   std::string path = options_.config_path.empty() ? "" : AbsolutePath(*fs_, options_.config_path);
@@ -253,8 +263,7 @@ bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error)
   in.host = host_;
   in.running = options_.running;
   in.recommendation_hints = project->config.recommendation_hints;
-  in.extensions.builtin = ExtensionCatalog::ForMajor(last_major_.major);
-  for (const auto& c : project->extension_catalogs) in.extensions.user.push_back(c.get());
+  in.extensions = ExtensionsOf(project, last_major_.major);
   in.auth = {options_.file_type, options_.server_hba, options_.server_ident};
   RunChecks(root, conf_root, ctx, in, &a);
   if (a.failure != Analysis::Failure::kNone) return true;

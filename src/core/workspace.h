@@ -79,6 +79,9 @@ class Workspace {
   const ProjectConfig& config() const;
   const MajorChoice& major() const { return last_major_; }
   const RuleSet& rules() const;
+  /// The module catalogs of the last linted root's project for `major`: the
+  /// user's catalog files, then the built-in catalog.
+  ExtensionSet extensions(int major) const;
 
   /// The roots (data directories or root files) whose include trees contain
   /// `file`: the directories above it that hold a postgresql.conf, up to the
@@ -98,6 +101,8 @@ class Workspace {
 
  private:
   struct Project;
+  /// The catalogs a lint of `project` (null: none) consults for `major`.
+  static ExtensionSet ExtensionsOf(const Project* project, int major);
   bool ProjectFor(const std::string& root, const Project** out, std::string* error);
   MajorChoice ChooseMajor(const Project& project, const std::string& root);
   void Filter(const Project& project, Analysis* a) const;

@@ -6,6 +6,7 @@
 // in pg_hba.conf and pg_ident.conf the words of the field at the cursor
 // (core's CompleteAuthPosition).
 #include <algorithm>
+#include <set>
 
 #include "core/hba_docs.h"
 #include "core/quantity.h"
@@ -61,11 +62,21 @@ std::string ParameterDetail(const Parameter& p) {
   return d + " · " + std::string(ContextName(p.context));
 }
 
-void ParameterItems(const Catalog& cat, Items* items) {
+void ParameterItems(const Catalog& cat, const ExtensionSet& extensions, Items* items) {
   for (const Parameter& p : cat.parameters()) {
     if (!p.in_pg_settings || p.context == Context::kInternal) continue;
     items->Add(p.name, kKindProperty, ParameterDetail(p))["documentation"] = p.short_desc;
   }
+  // Module parameters: the user's catalogs first, as they may describe a module anew.
+  std::set<std::string> seen;
+  std::vector<const ExtensionCatalog*> catalogs = extensions.user;
+  if (extensions.builtin) catalogs.push_back(extensions.builtin);
+  for (const ExtensionCatalog* c : catalogs)
+    for (const ExtensionParameter& ep : c->parameters())
+      if (seen.insert(AsciiLower(ep.param.name)).second)
+        items->Add(ep.param.name, kKindProperty,
+                   ParameterDetail(ep.param) + " · module " + c->modules()[ep.module].name)["documentation"] =
+            ep.param.short_desc;
   for (const Alias& al : cat.aliases()) {
     json& item = items->Add(al.old_name, kKindProperty, std::string("old name for ") + al.new_name);
     item["tags"] = {kTagDeprecated};
@@ -143,6 +154,7 @@ json Session::Completion(const json& params) {
   }
   if (view.loaded().kind != FileKind::kConf)
     return AuthItems(*view.analysis, view.file, src, line_start, offset, unit_);
+  const ExtensionSet extensions = workspace_->extensions(view.analysis->catalog->major());
   // name [=] value, as far as the cursor.
   size_t name_begin = before.find_first_not_of(" \t");
   if (name_begin == std::string_view::npos) name_begin = before.size();
@@ -151,7 +163,7 @@ json Session::Completion(const json& params) {
   const uint32_t name_at = line_start + static_cast<uint32_t>(name_begin);
   if (name_end == before.size()) {
     Items names(src, {name_at, offset}, unit_);
-    ParameterItems(*view.analysis->catalog, &names);
+    ParameterItems(*view.analysis->catalog, extensions, &names);
     return names.Take();
   }
   std::string_view name = before.substr(name_begin, name_end - name_begin);
@@ -166,7 +178,7 @@ json Session::Completion(const json& params) {
   if (lower == "include" || lower == "include_if_exists" || lower == "include_dir")
     return PathCompletion(*doc, src, value, value_at, offset, lower == "include_dir");
   bool old_name = false;
-  const Parameter* p = ParameterNamed(*view.analysis->catalog, name, &old_name);
+  const Parameter* p = ParameterNamed(*view.analysis->catalog, name, &old_name, &extensions);
   if (!p) return none;
   // A number followed by (part of) a unit: the units of the parameter.
   size_t letters = value.size();

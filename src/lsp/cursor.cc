@@ -18,12 +18,18 @@ Range WordAround(std::string_view text, uint32_t offset, bool (*in_word)(char)) 
   return {begin, end};
 }
 
-const Parameter* ParameterNamed(const Catalog& catalog, std::string_view name, bool* old_name) {
+const Parameter* ParameterNamed(const Catalog& catalog, std::string_view name, bool* old_name,
+                                const ExtensionSet* extensions, const ExtensionModule** module) {
   *old_name = false;
+  if (module) *module = nullptr;
   if (name.empty()) return nullptr;
   if (const Parameter* p = catalog.Find(name)) return p;
   const char* target = catalog.AliasTarget(name);
-  if (!target) return nullptr;
+  if (!target) {
+    const ExtensionParameter* ep = extensions ? extensions->Find(name) : nullptr;
+    if (ep && module) *module = &extensions->ModuleOf(*ep);
+    return ep ? &ep->param : nullptr;
+  }
   *old_name = true;
   return catalog.Find(target);
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/analysis.h"
+#include "core/extension_catalog.h"
 
 namespace pgconflint::lsp {
 
@@ -23,8 +24,11 @@ bool IsRuleChar(char c);
 Range WordAround(std::string_view text, uint32_t offset, bool (*in_word)(char));
 
 /// The parameter `name` names in `catalog`, case-insensitively; an old name
-/// (sort_mem) resolves to its parameter and sets *old_name. Null if none.
-const Parameter* ParameterNamed(const Catalog& catalog, std::string_view name, bool* old_name);
+/// (sort_mem) resolves to its parameter and sets *old_name. Otherwise a
+/// module's parameter (pg_stat_statements.max) that `extensions` knows, with
+/// *module set to its module when `module` is given. Null if none.
+const Parameter* ParameterNamed(const Catalog& catalog, std::string_view name, bool* old_name,
+                                const ExtensionSet* extensions = nullptr, const ExtensionModule** module = nullptr);
 
 /// The comment of `file` around `offset` when it is a `# pgconflint:`
 /// directive, else null.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/effective.h"
+#include "core/extensions.h"
 #include "core/hba_docs.h"
 #include "core/value.h"
 #include "lsp/cursor.h"
@@ -45,7 +46,27 @@ std::string WithUnit(const Parameter& p, const char* value) {
   return out;
 }
 
-void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o) {
+// The majors whose catalogs define `p`: the core catalogs, or for a module's
+// parameter the built-in module catalogs (none for a user catalog's).
+std::vector<int> MajorsDefining(const Parameter& p, const ExtensionModule* module) {
+  if (!module) return MajorsWithParameter(p.name);
+  std::vector<int> out;
+  for (int m : Catalog::SupportedMajors())
+    if (const ExtensionCatalog* ext = ExtensionCatalog::ForMajor(m); ext && ext->Find(p.name)) out.push_back(m);
+  return out;
+}
+
+// Which module defines the parameter and whether this configuration loads it.
+void ModuleFacts(const Analysis& a, const ExtensionModule& module, std::ostringstream& o) {
+  ModuleLoad load = LoadOf(a, module.name);
+  o << "Defined by the module " << Code(module.name) << ", ";
+  if (load.shared_preload) o << "which `shared_preload_libraries` loads at server start.\n\n";
+  else if (load.session_preload) o << "which `session_preload_libraries` loads in each session.\n\n";
+  else if (load.archive_library) o << "which `archive_library` loads in the archiver.\n\n";
+  else o << "which no `*_preload_libraries` setting of this configuration loads.\n\n";
+}
+
+void CatalogFacts(const Catalog& cat, const Parameter& p, const ExtensionModule* module, std::ostringstream& o) {
   o << "- **type**: " << VarTypeName(p.type);
   if (p.unit[0]) o << ", unit " << Code(p.unit);
   o << "\n";
@@ -60,8 +81,8 @@ void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o)
   o << "- **default**: " << (p.has_boot_val ? WithUnit(p, p.boot_val) : std::string("none")) << "\n";
   o << "- **context**: " << ContextName(p.context) << ": " << ContextMeaning(p.context, cat.major()) << "\n";
   std::string majors;
-  for (int m : MajorsWithParameter(p.name)) majors += (majors.empty() ? "" : ", ") + std::to_string(m);
-  o << "- **exists in**: PostgreSQL " << majors << "\n";
+  for (int m : MajorsDefining(p, module)) majors += (majors.empty() ? "" : ", ") + std::to_string(m);
+  if (!majors.empty()) o << "- **exists in**: PostgreSQL " << majors << "\n";
   o << "- **category**: " << p.category << "\n";
 }
 
@@ -114,7 +135,9 @@ json Session::Hover(const json& params) {
   } else {
     word = WordAround(src.text(), offset, IsNameChar);
     bool old_name = false;
-    const Parameter* p = ParameterNamed(*view.analysis->catalog, src.Slice(word), &old_name);
+    const ExtensionSet extensions = workspace_->extensions(view.analysis->catalog->major());
+    const ExtensionModule* module = nullptr;
+    const Parameter* p = ParameterNamed(*view.analysis->catalog, src.Slice(word), &old_name, &extensions, &module);
     if (!p) return nullptr;
     const Setting* here = SettingAt(*view.analysis, view.file, offset);
     if (here && (here->name_range.begin > word.begin || here->name_range.end < word.end)) here = nullptr;
@@ -122,7 +145,8 @@ json Session::Hover(const json& params) {
     if (old_name) o << Code(src.Slice(word)) << " is an old name for " << Code(p->name) << ".\n\n";
     o << p->short_desc << "\n\n";
     if (p->extra_desc[0]) o << p->extra_desc << "\n\n";
-    CatalogFacts(*view.analysis->catalog, *p, o);
+    if (module) ModuleFacts(*view.analysis, *module, o);
+    CatalogFacts(*view.analysis->catalog, *p, module, o);
     ConfiguredFacts(*view.analysis, *p, here, o);
   }
   return {{"contents", {{"kind", "markdown"}, {"value", o.str()}}}, {"range", RangeJson(src, word, unit_)}};

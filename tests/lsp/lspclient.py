@@ -270,10 +270,11 @@ def rule_code(name):
     raise KeyError(name)
 
 
-def catalog(name, major=18):
-    """One parameter of the harvested catalog (`pgconflint params --format json`)."""
-    out = subprocess.run([binary(), "params", "--pg-version", str(major), "--format", "json", name], check=True,
-                         capture_output=True, text=True).stdout
+def catalog(name, major=18, module=False):
+    """One parameter of the harvested catalog (`pgconflint params --format json`;
+    module: of the modules' catalog, `--extensions`)."""
+    out = subprocess.run([binary(), "params", "--pg-version", str(major), "--format", "json", name]
+                         + (["--extensions"] if module else []), check=True, capture_output=True, text=True).stdout
     data = json.loads(out)
     return data[0] if isinstance(data, list) else data
 

@@ -264,3 +264,28 @@ def test_pg_hba_and_pg_ident_hover_completion_symbols_and_actions(start, tmp_pat
     c.diagnostics(ident, 1)
     assert set(labels(c.request("textDocument/completion", at(ident, 0, 2)))) == {"sso", "local"}
     assert hover_text(c, ident, 0, 1) is not None
+
+
+def test_module_parameters_hover_and_complete(start, tmp_path):
+    c = start()
+    c.initialize()
+    text = "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.max = 'lots'\n" \
+           "pg_stat_statements.track = t\nauto_explain.log_min_duration = 1\npg_stat\n"
+    path = write(tmp_path, "postgresql.conf", text)
+    c.open(path)
+    c.diagnostics(path, 1)
+    facts = catalog("pg_stat_statements.max", module=True)
+    hover = hover_text(c, path, 1, 5)
+    assert hover.startswith("### pg_stat_statements.max\n\n" + facts["short_desc"])
+    assert "Defined by the module `pg_stat_statements`, which `shared_preload_libraries` loads" in hover
+    assert f"`{facts['min_val']}` to `{facts['max_val']}`" in hover and f"**context**: {facts['context']}" in hover
+    assert "PostgreSQL " + ", ".join(str(m) for m in facts["majors"]) in hover
+    assert "**Refused** by the server" in hover  # 'lots' is not an integer: the server warns and keeps the default
+    unloaded = hover_text(c, path, 3, 3)
+    assert "module `auto_explain`, which no `*_preload_libraries` setting of this configuration loads" in unloaded
+    track = catalog("pg_stat_statements.track", module=True)
+    assert labels(c.request("textDocument/completion", at(path, 2, 28))) == track["enumvals"]
+    names = c.request("textDocument/completion", at(path, 4, 7))["items"]
+    module_names = [i for i in names if i["label"].startswith("pg_stat_statements.")]
+    assert "pg_stat_statements.max" in [i["label"] for i in module_names]
+    assert all(i["detail"].endswith(" · module pg_stat_statements") for i in module_names)

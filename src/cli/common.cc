@@ -49,6 +49,31 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
     sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
   }
   sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
+  AddSqlOptions(sub, o);
+}
+
+void AddSqlOptions(CLI::App* sub, CommonOptions* o) {
+  CLI::Option* cluster = sub->add_option(
+      "--cluster", o->cluster,
+      "SQL scripts: the data directory or postgresql.conf they run against (ALTER SYSTEM rewrites its "
+      "postgresql.auto.conf)");
+  sub->add_option("--auto-conf", o->auto_conf,
+                  "SQL scripts: the postgresql.auto.conf their ALTER SYSTEM statements rewrite")
+      ->excludes(cluster);
+}
+
+bool ReadSnapshotFile(const std::string& path, Snapshot* out) {
+  RealFileSystem fs;
+  std::string text, error;
+  if (fs.Read(path, &text, &error) != ReadStatus::kOk) {
+    PrintError(path + ": " + error);
+    return false;
+  }
+  if (!ReadSnapshot(text, out, &error)) {
+    PrintError(path + ": " + error);
+    return false;
+  }
+  return true;
 }
 
 void PrintError(const std::string& message) {
@@ -83,6 +108,8 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   o.select = c.select;
   o.ignore = c.ignore;
   o.running = running;
+  o.sql_cluster = c.cluster;
+  o.sql_auto_conf = c.auto_conf;
   char buf[4096];
   o.display_base = getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
   return o;

@@ -33,6 +33,7 @@ struct CommonOptions {
   std::string server_host = "no";  // does pgconflint run on the server's host?
   std::map<std::string, std::string> profile;  // flag name -> value
   std::vector<std::string> tablespaces;
+  std::string cluster, auto_conf;  // what SQL scripts run against (--cluster, --auto-conf)
 };
 
 /// Registers the common options on `sub`.
@@ -59,6 +60,13 @@ bool ReadRunning(const std::string& path, std::map<std::string, std::string>* ou
 /// Lints one root for a command that needs it whole (show, recommend --plan):
 /// the exit code when it cannot (configuration error, unreadable root).
 int LintOne(Workspace* ws, const std::string& path, Analysis* out);
+
+/// Registers --cluster and --auto-conf (what SQL scripts run against).
+void AddSqlOptions(CLI::App* sub, CommonOptions* o);
+
+/// Reads a snapshot file (`pgconflint snapshot` or scripts/snapshot.sql
+/// output); false after printing why.
+bool ReadSnapshotFile(const std::string& path, Snapshot* out);
 
 }  // namespace pgconflint::cli
 

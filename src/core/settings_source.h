@@ -12,6 +12,7 @@
 
 #include "core/analysis.h"
 #include "core/file_system.h"
+#include "core/host.h"
 #include "core/syntax.h"
 
 namespace pgconflint {
@@ -43,7 +44,16 @@ struct CollectContext {
   FileCache* files = nullptr;  // REQUIRES: non-null
   /// Paths below this directory (absolute) are shown relative to it; "" = as given.
   std::string display_base;
+  /// The server's host, for values that depend on it (SQL statements are
+  /// checked when collected); null: nothing is known about it.
+  const HostFacts* host = nullptr;
 };
+
+/// `abs` relative to `base` when it lies below it, else `abs`.
+std::string DisplayPath(const std::string& abs, const std::string& base);
+
+/// The Setting of one parsed `name = value` line of analysis file `file`.
+Setting SettingFromLine(const SourceFile& source, const SettingLine& line, int file);
 
 class SettingsSource {
  public:

@@ -7,10 +7,14 @@
 #include <cstdlib>
 
 #include "core/directives.h"
+#include "core/drift.h"
 #include "core/finding_placement.h"
 #include "core/passes.h"
 #include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
+#include "core/snapshot_source.h"
+#include "core/sql_checks.h"
+#include "core/sql_source.h"
 #include "core/suppressions.h"
 
 namespace pgconflint {
@@ -45,6 +49,19 @@ bool Selected(const std::vector<std::string>& selectors, const RuleInfo& r) {
   for (const std::string& s : selectors)
     if (SelectorMatches(s, r)) return true;
   return false;
+}
+
+// Everything after the sources: passes, rules, hints, suppressions.
+// `compare`: a server to compare the configuration with (drift).
+void RunPipeline(const EngineOptions& eo, const HostFacts& host, const Snapshot* compare, Analysis* a) {
+  RunPasses(a, host);
+  ReportAutoConfTraps(a);
+  if (compare) CompareWithServer(*compare, a);
+  RunRules(eo, a);
+  AddRecommendationHints(eo, a);
+  AddTablespaceHints(eo, a);
+  a->fatal_before_filters = a->fatal();
+  ApplySuppressions(*eo.rules, a);
 }
 
 }  // namespace
@@ -107,20 +124,25 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
 MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root) {
   if (options_.pg_version) return {options_.pg_version, "--pg-version"};
   // `# pgconflint: pg-version=N` in the root file wins over the project
-  // configuration and the default, not over an explicit --pg-version.
-  std::string abs = AbsolutePath(*fs_, root);
-  if (fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
-  ReadStatus status;
-  std::string error;
-  if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
-    int d = PgVersionDirective(e->text, e->parsed);
-    if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + root};
+  // configuration and the default, not over an explicit --pg-version. A SQL
+  // script takes it from the cluster it runs against (--sql-cluster).
+  const bool sql = IsSqlPath(root);
+  const std::string& conf_root = sql ? options_.sql_cluster : root;
+  std::string abs = conf_root.empty() ? std::string() : AbsolutePath(*fs_, conf_root);
+  if (!abs.empty()) {
+    if (fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
+    ReadStatus status;
+    std::string error;
+    if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
+      int d = PgVersionDirective(e->text, e->parsed);
+      if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + conf_root};
+    }
   }
   if (project.config.pg_version) return {*project.config.pg_version, project.config.path};
   // The data directory says which major created it: the root itself, or the
   // directory of a root file.
-  std::string dir = abs.substr(0, abs.rfind('/'));
-  if (int v = PgVersionFile(*fs_, dir)) {
+  std::string dir = abs.substr(0, abs.rfind('/') == std::string::npos ? 0 : abs.rfind('/'));
+  if (int v = dir.empty() ? 0 : PgVersionFile(*fs_, dir)) {
     if (Catalog::ForMajor(v)) return {v, "PG_VERSION in " + dir};
   }
   return {Catalog::DefaultMajor(), "the default, as no --pg-version, pg-version directive, .pgconflint.toml or PG_VERSION names one"};
@@ -151,26 +173,69 @@ void Workspace::Filter(const Project& project, Analysis* a) const {
 }
 
 bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error) {
+  return LintRequest({root, nullptr, nullptr, nullptr}, out, error);
+}
+
+bool Workspace::LintSql(const std::string& script, Analysis* out, std::string* auto_conf, std::string* error) {
+  return LintRequest({script, auto_conf, nullptr, nullptr}, out, error);
+}
+
+bool Workspace::LintSnapshot(const Snapshot& snapshot, Analysis* out, std::string* error) {
+  return LintRequest({snapshot.server, nullptr, &snapshot, nullptr}, out, error);
+}
+
+bool Workspace::LintDrift(const std::string& root, const Snapshot& snapshot, Analysis* out, std::string* error) {
+  return LintRequest({root, nullptr, nullptr, &snapshot}, out, error);
+}
+
+std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::string& root,
+                                                                  std::string* auto_conf) const {
+  std::vector<std::unique_ptr<SettingsSource>> out;
+  if (!IsSqlPath(root)) {
+    out.push_back(std::make_unique<ConfTreeSource>(root));
+    return out;
+  }
+  SqlScriptOptions so;
+  so.auto_conf_out = auto_conf;
+  if (!options_.sql_cluster.empty()) {
+    out.push_back(std::make_unique<ConfTreeSource>(options_.sql_cluster));
+    so.over_tree = true;
+  } else {
+    so.auto_conf = options_.sql_auto_conf;
+  }
+  out.push_back(std::make_unique<SqlScriptSource>(root, so));
+  return out;
+}
+
+bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error) {
   const Project* project = nullptr;
-  if (!ProjectFor(root, &project, error)) return false;
+  if (!ProjectFor(r.snapshot ? "." : r.root, &project, error)) return false;
   last_project_ = project;
-  last_major_ = ChooseMajor(*project, root);
+  last_major_ = r.snapshot && !options_.pg_version ? MajorChoice{r.snapshot->major(), "the server"}
+                                                   : ChooseMajor(*project, r.root);
   Analysis& a = *out;
   a = Analysis();
-  a.root = root;
+  a.root = r.root;
   a.catalog = Catalog::ForMajor(last_major_.major);
-  ConfTreeSource(root).Collect({&cache_, options_.display_base}, &a);
+  const CollectContext ctx{&cache_, options_.display_base, host_};
+  if (r.snapshot) {
+    SnapshotSource(*r.snapshot).Collect(ctx, &a);
+  } else {
+    for (const auto& source : SourcesFor(r.root, r.auto_conf))
+      if (a.failure == Analysis::Failure::kNone) source->Collect(ctx, &a);
+  }
   if (a.failure != Analysis::Failure::kNone) return true;
-  RunPasses(&a, *host_);
+  std::map<std::string, std::string> running;
+  const Snapshot* server = r.snapshot ? r.snapshot : r.compare;
+  if (server) running = RunningValues(*server);
   EngineOptions eo;
   eo.rules = &project->rules;
   eo.profile = &project->config.profile;
-  eo.running = options_.running;
+  eo.running = server ? &running : options_.running;
   eo.recommendation_hints = project->config.recommendation_hints;
-  RunRules(eo, &a);
-  AddRecommendationHints(eo, &a);
-  a.fatal_before_filters = a.fatal();
-  ApplySuppressions(project->rules, &a);
+  // A script alone holds no cluster: findings about defaults are not its own.
+  eo.report_defaults = !IsSqlPath(r.root) || !options_.sql_cluster.empty() || r.snapshot;
+  RunPipeline(eo, *host_, r.compare, &a);
   Filter(*project, &a);
   FoldRelatedFindings(&a);
   // Rules and directives appended their findings at the end.
@@ -232,14 +297,70 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
   ao.catalog = &catalog;
   ao.display_base = display_base;
   Analysis a = AnalyzeText(name, text, ao);
+  ReportAutoConfTraps(&a);
   EngineOptions eo;
   eo.rules = &rules;
   eo.profile = &profile;
   RunRules(eo, &a);
   AddRecommendationHints(eo, &a);
+  AddTablespaceHints(eo, &a);
   a.fatal_before_filters = a.fatal();
   ApplySuppressions(rules, &a);
   FoldRelatedFindings(&a);
+  a.SortDiagnostics();
+  return a;
+}
+
+Analysis LintExample(const RuleInfo& rule, const std::string& text, const RuleSet& rules, const std::string& dir,
+                     const std::string& display_base) {
+  const Catalog& cat =
+      *Catalog::ForMajor(rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor());
+  Profile profile;
+  std::string error;  // the rules test checks every example profile
+  SetProfileFacts(&profile, rule.example_profile, &error);
+  const std::string kind = rule.example_kind;
+  if (kind.empty() || kind == "conf") return LintText(dir + "/postgresql.conf", text, cat, rules, profile, display_base);
+  // The other kinds read only the example's own files.
+  OverlayFileSystem fs;
+  static const UnknownHost kHost;
+  FileCache cache(fs);
+  const CollectContext ctx{&cache, display_base, &kHost};
+  Analysis a;
+  a.catalog = &cat;
+  Snapshot server;
+  const bool is_sql = kind == "sql";
+  if (!ReadSnapshot(kind == "snapshot" ? text : rule.example_context, &server, &error) && !is_sql) {
+    a.failure = Analysis::Failure::kUsage;
+    a.failure_message = error;
+    return a;
+  }
+  std::map<std::string, std::string> running = RunningValues(server);
+  if (is_sql) {
+    a.root = dir + "/script.sql";
+    fs.Set(a.root, text);
+    SqlScriptOptions so;
+    if (rule.example_context[0]) {
+      fs.Set(dir + "/postgresql.conf", "");
+      fs.Set(dir + "/postgresql.auto.conf", rule.example_context);
+      ConfTreeSource(dir).Collect(ctx, &a);
+      so.over_tree = true;
+    }
+    SqlScriptSource(a.root, so).Collect(ctx, &a);
+  } else if (kind == "snapshot") {
+    a.root = server.server;
+    SnapshotSource(server).Collect(ctx, &a);
+  } else {  // drift: the example against the snapshot of example_context
+    a.root = dir + "/postgresql.conf";
+    fs.Set(a.root, text);
+    ConfTreeSource(a.root).Collect(ctx, &a);
+  }
+  if (a.failure != Analysis::Failure::kNone) return a;
+  EngineOptions eo;
+  eo.rules = &rules;
+  eo.profile = &profile;
+  eo.running = is_sql ? nullptr : &running;
+  eo.report_defaults = !is_sql || rule.example_context[0];
+  RunPipeline(eo, kHost, kind == "drift" ? &server : nullptr, &a);
   a.SortDiagnostics();
   return a;
 }

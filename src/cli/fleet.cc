@@ -175,8 +175,8 @@ void RenderSummary(const std::vector<ServerRow>& rows, const std::string& format
   if (format == "json") {
     nlohmann::ordered_json arr = nlohmann::ordered_json::array();
     for (const ServerRow& r : rows)
-      arr.push_back({{"server", r.server}, {"version", r.version.empty() ? nlohmann::ordered_json() : r.version},
-                     {"reachable", r.error.empty()}, {"error", r.error.empty() ? nlohmann::ordered_json() : r.error},
+      arr.push_back({{"server", r.server}, {"version", r.version.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.version)},
+                     {"reachable", r.error.empty()}, {"error", r.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.error)},
                      {"fatal", r.fatal}, {"errors", r.errors}, {"warnings", r.warnings}, {"info", r.info},
                      {"pending_restarts", r.pending_restarts},
                      {"drift", r.drift < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(r.drift)}});

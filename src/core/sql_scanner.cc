@@ -130,18 +130,19 @@ class Scanner {
   }
 
   void Add(SqlTokenKind kind, size_t start, std::string value) {
-    SqlToken t{kind, {static_cast<uint32_t>(start), static_cast<uint32_t>(i_)}, std::move(value)};
-    if (kind == SqlTokenKind::kOperator && t.value == ";" && paren_depth_ == 0 && begin_depth_ == 0) {
-      cur_.semicolon = t.range;
+    const Range range{static_cast<uint32_t>(start), static_cast<uint32_t>(i_)};
+    const bool op = kind == SqlTokenKind::kOperator;
+    if (op && value == ";" && paren_depth_ == 0 && begin_depth_ == 0) {
+      cur_.semicolon = range;
       EndStatement(true);
       return;
     }
-    if (kind == SqlTokenKind::kOperator && t.value == "(") ++paren_depth_;
-    if (kind == SqlTokenKind::kOperator && t.value == ")" && paren_depth_ > 0) --paren_depth_;
-    if (kind == SqlTokenKind::kIdentifier) TrackBeginEnd(t.value);
-    if (cur_.tokens.empty()) cur_.range.begin = t.range.begin;
-    cur_.range.end = t.range.end;
-    cur_.tokens.push_back(std::move(t));
+    if (op && value == "(") ++paren_depth_;
+    if (op && value == ")" && paren_depth_ > 0) --paren_depth_;
+    if (kind == SqlTokenKind::kIdentifier) TrackBeginEnd(value);
+    if (cur_.tokens.empty()) cur_.range.begin = range.begin;
+    cur_.range.end = range.end;
+    cur_.tokens.push_back(SqlToken{kind, range, std::move(value)});
   }
 
   // A lexer error: the message names the text from `start` (at most a line).

@@ -84,9 +84,14 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
       originals->erase(it);
       continue;
     }
-    Setting s = SettingOf(*a, {{Origin::Kind::kAlterSystem, "", ""}, e.name, e.value, e.file, e.name_range,
-                               e.value_range, ""});
-    a->settings.push_back(std::move(s));
+    StatementValue v;
+    v.origin.kind = Origin::Kind::kAlterSystem;
+    v.name = e.name;
+    v.value = e.value;
+    v.file = e.file;
+    v.name_range = e.name_range;
+    v.value_range = e.value_range;
+    a->settings.push_back(SettingOf(*a, v));
   }
   for (const StatementValue& v : state.scoped) a->settings.push_back(SettingOf(*a, v));
   for (const StatementValue& v : state.session) a->settings.push_back(SettingOf(*a, v));

@@ -197,6 +197,7 @@ def messages(srv, major):
         ("custom_alter_system", [f"ALTER SYSTEM SET {CUSTOM} = 1;", f"ALTER SYSTEM RESET {CUSTOM};"]),
         ("custom_reset", [f"ALTER SYSTEM RESET {CUSTOM};"]),
         ("one_argument", ["SET work_mem = 1, 2;"]),
+        ("newline", ["ALTER SYSTEM SET application_name = E'a\\nb';", "ALTER SYSTEM RESET application_name;"]),
         ("ts_unknown", [f"ALTER TABLESPACE pg_default SET ({UNKNOWN} = 1);"]),
         ("ts_namespace", [f"ALTER TABLESPACE pg_default SET ({CUSTOM} = 1);"]),
         ("ts_twice", ["ALTER TABLESPACE pg_default SET (seq_page_cost = 1, seq_page_cost = 2);"]),

@@ -157,6 +157,10 @@ class Runner {
     }
     std::string value;
     if (!Value(st, p, &value)) return false;
+    if (value.find('\n') != std::string::npos && facts_.HasMessage("newline"))
+      return Refuse(RuleId::kInvalidValue, st.value_range, facts_.Message("newline"),
+                    "postgresql.auto.conf holds one setting per line: write the value without a line break",
+                    p ? std::string(p->name) : st.name);
     SetAutoConfValue(&state_.auto_conf, Entry(st, std::move(value)));
     return true;
   }

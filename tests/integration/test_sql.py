@@ -15,11 +15,15 @@
   with a unit, ALTER SYSTEM in a transaction block, a parameter that cannot be changed, a
   postmaster parameter per database, a bad tablespace option) are refused by the real
   server too, and their near misses are accepted.
+* scopes (ScopeTest): a script of ALTER SYSTEM/DATABASE/ROLE (IN DATABASE, ALL) SET is run on
+  PostgreSQL 18; for every database x role, `show --database D --role R` prints the value a
+  new session of R in D starts with (SHOW).
 
 Usage: python3 tests/integration/test_sql.py [-v]
 Environment: PGCONFLINT (the binary); SQL_SEED (default 20261130).
 Needs: .cache/postgres/<major> (scripts/fetch-postgres.sh), psql, root or the test user.
 """
+import json
 import os
 import random
 import shutil
@@ -211,6 +215,47 @@ class RefusalTest(unittest.TestCase):
                     self.assertNotIn(code, check_sql(good + ";\n", 18))
             run_psql_script(srv, "ALTER SYSTEM RESET ALL;\nALTER DATABASE postgres RESET ALL;\n"
                                  "ALTER TABLESPACE pg_default RESET (random_page_cost, seq_page_cost);\n")
+
+
+SCOPED_SCRIPT = """ALTER SYSTEM SET work_mem = '8MB';
+ALTER DATABASE shop SET work_mem = '16MB';
+ALTER ROLE app SET work_mem = '32MB';
+ALTER ROLE app IN DATABASE shop SET work_mem = '64MB';
+ALTER ROLE ALL SET statement_timeout = '1min';
+ALTER DATABASE shop SET statement_timeout = '2min';
+ALTER ROLE app SET statement_timeout = '3min';
+"""
+
+
+class ScopeTest(unittest.TestCase):
+    """`show --database/--role` of a script against what a session of the real server starts with."""
+
+    def test_show_scope_matches_a_session(self):
+        d = tempfile.mkdtemp(prefix="pgconflint-scope-")
+        try:
+            path = os.path.join(d, "scoped.sql")
+            with open(path, "w") as f:
+                f.write(SCOPED_SCRIPT)
+            with pgtools.Server(18) as srv:
+                srv.psql("CREATE ROLE app LOGIN; CREATE ROLE other LOGIN")
+                srv.psql("CREATE DATABASE shop")
+                rc, err = run_psql_script(srv, SCOPED_SCRIPT + "SELECT pg_reload_conf();\n")
+                self.assertEqual(rc, 0, err)
+                time.sleep(0.5)
+                for db in ("postgres", "shop"):
+                    for role in ("postgres", "app", "other"):
+                        for name in ("work_mem", "statement_timeout"):
+                            r = subprocess.run(["psql", "-X", "-A", "-t", "-h", srv.sockdir, "-p", str(srv.port),
+                                                "-U", role, "-d", db, "-c", f"SHOW {name}"],
+                                               capture_output=True, text=True)
+                            want = r.stdout.strip()
+                            args = [PGCONFLINT, "show", "--no-config", "--pg-version", "18", "--format", "json",
+                                    "--database", db, "--role", role, path, name]
+                            got = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)
+                            with self.subTest(db=db, role=role, name=name):
+                                self.assertEqual(got[0]["effective"], want)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 // transaction, assemble their JSON values into the snapshot document.
 #include "live/live.h"
 
-#include <cstdio>
+#include <nlohmann/json.hpp>
+
 #include <cstring>
 
 #include "live/libpq.h"
@@ -11,21 +12,9 @@
 namespace pgconflint::live {
 namespace {
 
+// A JSON string literal of `s` (invalid UTF-8 replaced).
 std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // libpq messages end with a newline; never hold a password.

@@ -212,29 +212,33 @@ Annotations ParseAnnotations(const std::string& text, bool sql = false) {
   return out;
 }
 
-// Every *.conf directly in the fixture directory, by name (subdirectories hold
-// files that fixtures include).
-std::vector<std::string> FixtureNames() {
+// The files named *`ext` directly in `dir`, by name (subdirectories hold
+// files that fixtures include, and the clusters of SQL fixtures).
+std::vector<std::string> FilesIn(const fs::path& dir, const std::string& ext) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(FixtureDir(), ec))
-    if (e.is_regular_file() && e.path().extension() == ".conf") names.push_back(e.path().filename().string());
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file() && e.path().extension() == ext) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
+
+std::vector<std::string> FixtureNames() { return FilesIn(FixtureDir(), ".conf"); }
 
 const fs::path& SqlFixtureDir() {
   static const fs::path dir = CanonicalizePath(std::string(PGC_SOURCE_DIR) + "/tests/fixtures/sql");
   return dir;
 }
 
-std::vector<std::string> SqlFixtureNames() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(SqlFixtureDir(), ec))
-    if (e.is_regular_file() && e.path().extension() == ".sql") names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
+std::vector<std::string> SqlFixtureNames() { return FilesIn(SqlFixtureDir(), ".sql"); }
+
+// A test's name from a fixture's file name: the stem, with '_' for every
+// character gtest does not allow.
+std::string TestName(const testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param.substr(0, info.param.rfind('.'));
+  for (char& c : name)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
 }
 
 // One finding or expectation: file (relative to the fixture directory), line, code.
@@ -316,13 +320,7 @@ TEST_P(FixtureTest, FindingsMatchExpectations) {
   EXPECT_TRUE(missing.str().empty()) << "expected but not reported:" << missing.str();
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureTest, testing::ValuesIn(FixtureNames()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param.substr(0, info.param.size() - 5);
-                           for (char& c : name)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureTest, testing::ValuesIn(FixtureNames()), TestName);
 
 class SqlFixtureTest : public testing::TestWithParam<std::string> {};
 
@@ -372,13 +370,7 @@ TEST_P(SqlFixtureTest, FindingsMatchExpectations) {
                            << missing.str();
 }
 
-INSTANTIATE_TEST_SUITE_P(SqlFixtures, SqlFixtureTest, testing::ValuesIn(SqlFixtureNames()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param.substr(0, info.param.size() - 4);
-                           for (char& c : name)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(SqlFixtures, SqlFixtureTest, testing::ValuesIn(SqlFixtureNames()), TestName);
 
 TEST(FixtureCoverageTest, FixturesExist) { EXPECT_GE(FixtureNames().size(), 13u) << FixtureDir(); }
 

@@ -13,6 +13,7 @@ trust authentication on a private Unix socket) and shared by the cases:
   select on the server itself.
 * server state (ServerStateTest, on 17): a pending restart (ALTER SYSTEM of a postmaster
   parameter, then a reload) is PGC1101; a line the server refused to apply is PGC1102; a
+  pg_hba.conf line it cannot load is PGC1104; a
   role and a database override are read from pg_db_role_setting and linted for their scope;
   a tablespace's options are read from pg_tablespace.
 * snapshots (SnapshotTest): `pgconflint snapshot` then `check --snapshot` gives the findings
@@ -156,6 +157,8 @@ class ServerStateTest(unittest.TestCase):
         srv.psql("ALTER DATABASE postgres SET lock_timeout = '10s'")
         with open(os.path.join(srv.datadir, "postgresql.conf"), "a") as f:
             f.write("\nwork_mem = 'lots'\n")
+        with open(os.path.join(srv.datadir, "pg_hba.conf"), "a") as f:
+            f.write("\nhost all all 10.0.0.0/33 trust\n")
         srv.psql("SELECT pg_reload_conf()")
         time.sleep(1)
         cls.found = findings("--live", conninfo(srv))
@@ -173,6 +176,11 @@ class ServerStateTest(unittest.TestCase):
         err = self.srv.psql("SELECT error FROM pg_file_settings WHERE name = 'work_mem'").strip()
         self.assertTrue(err, "the server accepted work_mem = 'lots'")
         self.assertTrue(any(c == "PGC1102" and "work_mem" in m for c, m in self.found), self.found)
+
+    def test_hba_rule_the_server_cannot_load(self):
+        err = self.srv.psql("SELECT error FROM pg_hba_file_rules WHERE error IS NOT NULL").strip()
+        self.assertTrue(err)
+        self.assertTrue(any(c == "PGC1104" and err in m for c, m in self.found), self.found)
 
     def test_role_and_database_overrides(self):
         # lock_timeout 10s >= statement_timeout 5s, both for the database only.

@@ -213,6 +213,13 @@ class RefusalTest(unittest.TestCase):
                     rc, err = run_psql_script(srv, good + ";\n")
                     self.assertEqual(rc, 0, f"the server refused {good}: {err}")
                     self.assertNotIn(code, check_sql(good + ";\n", 18))
+            # Standard input named x.sql is a script too.
+            r = subprocess.run([PGCONFLINT, "check", "--no-config", "--format", "concise", "--stdin-filename",
+                                "x.sql", "--pg-version", "18"], input=REFUSALS[0][1] + ";\n",
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("x.sql:1:", r.stdout)
+            self.assertIn("[PGC1001]", r.stdout)
             run_psql_script(srv, "ALTER SYSTEM RESET ALL;\nALTER DATABASE postgres RESET ALL;\n"
                                  "ALTER TABLESPACE pg_default RESET (random_page_cost, seq_page_cost);\n")
 

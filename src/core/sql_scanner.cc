@@ -3,52 +3,11 @@
 #include "core/sql_scanner.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdint>
-#include <cstdlib>
+
+#include "core/sql_lexemes.h"
 
 namespace pgconflint {
 namespace {
-
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-// scan.l: ident_start [A-Za-z\200-\377_], ident_cont adds [0-9\$].
-bool IdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-}
-bool IdentCont(char c) { return IdentStart(c) || IsDigit(c) || c == '$'; }
-// scan.l: dolq_cont has no '$'.
-bool DollarCont(char c) { return IdentStart(c) || IsDigit(c); }
-bool OpChar(char c) { return std::string_view("~!@#^&|`?+-*/%<>=").find(c) != std::string_view::npos; }
-bool IsOct(char c) { return c >= '0' && c <= '7'; }
-bool IsBin(char c) { return c == '0' || c == '1'; }
-
-void AppendUtf8(char32_t c, std::string* out) {
-  if (c < 0x80) {
-    *out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    *out += static_cast<char>(0xC0 | (c >> 6));
-    *out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    *out += static_cast<char>(0xE0 | (c >> 12));
-    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    *out += static_cast<char>(0xF0 | (c >> 18));
-    *out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
-// As truncate_identifier with pg_mbcliplen in UTF-8: never cut a character.
-void Truncate(std::string* s, int max_length) {
-  if (static_cast<int>(s->size()) <= max_length) return;
-  size_t n = static_cast<size_t>(max_length);
-  while (n > 0 && (static_cast<unsigned char>((*s)[n]) & 0xC0) == 0x80) --n;
-  s->resize(n);
-}
 
 class Scanner {
  public:
@@ -74,13 +33,13 @@ class Scanner {
         QuotedIdentifier(start, i_, false);
       } else if (c == '$') {
         Dollar(start);
-      } else if (IsDigit(c) || (c == '.' && IsDigit(Peek(1)))) {
+      } else if (SqlIsDigit(c) || (c == '.' && SqlIsDigit(Peek(1)))) {
         Number(start);
-      } else if (IdentStart(c)) {
+      } else if (SqlIdentStart(c)) {
         Identifier(start);
       } else if (c == ':') {
         Colon(start);
-      } else if (OpChar(c)) {
+      } else if (SqlOpChar(c)) {
         Operator(start);
       } else {
         ++i_;
@@ -97,7 +56,7 @@ class Scanner {
   // Skips blanks and comments; false at the end of the text.
   bool Skip() {
     while (i_ < s_.size()) {
-      if (IsSpace(s_[i_])) {
+      if (SqlIsSpace(s_[i_])) {
         ++i_;
       } else if (s_[i_] == '-' && Peek(1) == '-') {
         while (i_ < s_.size() && s_[i_] != '\n') ++i_;
@@ -183,7 +142,7 @@ class Scanner {
   // variants send the statement so far.
   void BackslashCommand() {
     size_t name = ++i_;
-    while (i_ < s_.size() && !IsSpace(s_[i_]) && s_[i_] != '\\') ++i_;
+    while (i_ < s_.size() && !SqlIsSpace(s_[i_]) && s_[i_] != '\\') ++i_;
     std::string_view cmd = s_.substr(name, i_ - name);
     while (i_ < s_.size() && s_[i_] != '\n') ++i_;
     if (!cmd.empty() && cmd[0] == 'g') EndStatement(false);
@@ -208,7 +167,7 @@ class Scanner {
         continue;
       }
       if (escapes && c == '\\' && i_ + 1 < s_.size()) {
-        EscapeSequence(&value);
+        i_ = DecodeEscape(s_, i_, &value);
         continue;
       }
       value += c;
@@ -217,61 +176,12 @@ class Scanner {
     Add(SqlTokenKind::kString, start, std::move(value));
   }
 
-  // scan.l's quotecontinue: blanks, a newline, then blanks, newlines and --
-  // comments, then a quote. Moves past that quote when it is there.
+  // scan.l's quotecontinue: moves past the next quote when the literal
+  // continues there.
   bool Continuation() {
-    size_t j = i_;
-    bool newline = false;
-    while (j < s_.size()) {
-      if (s_[j] == '\n') {
-        newline = true;
-        ++j;
-      } else if (IsSpace(s_[j])) {
-        ++j;
-      } else if (newline && s_[j] == '-' && j + 1 < s_.size() && s_[j + 1] == '-') {
-        while (j < s_.size() && s_[j] != '\n') ++j;
-      } else {
-        break;
-      }
-    }
-    if (!newline || j >= s_.size() || s_[j] != '\'') return false;
-    i_ = j + 1;
-    return true;
-  }
-
-  // E'' escapes (scan.l xeescape, xeoctesc, xehexesc, xeunicode).
-  void EscapeSequence(std::string* value) {
-    char c = s_[i_ + 1];
-    i_ += 2;
-    switch (c) {
-      case 'b': *value += '\b'; return;
-      case 'f': *value += '\f'; return;
-      case 'n': *value += '\n'; return;
-      case 'r': *value += '\r'; return;
-      case 't': *value += '\t'; return;
-      case 'v': *value += '\v'; return;
-      default: break;
-    }
-    if (c >= '0' && c <= '7') {
-      int v = c - '0';
-      for (int k = 0; k < 2 && i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '7'; ++k) v = v * 8 + (s_[i_++] - '0');
-      *value += static_cast<char>(v);
-    } else if (c == 'x' && i_ < s_.size() && IsHex(s_[i_])) {
-      size_t n = i_ + 1 < s_.size() && IsHex(s_[i_ + 1]) ? 2 : 1;
-      *value += static_cast<char>(strtol(std::string(s_.substr(i_, n)).c_str(), nullptr, 16));
-      i_ += n;
-    } else if ((c == 'u' || c == 'U') && HexRun(c == 'u' ? 4 : 8)) {
-      size_t n = c == 'u' ? 4 : 8;
-      AppendUtf8(static_cast<char32_t>(strtoul(std::string(s_.substr(i_, n)).c_str(), nullptr, 16)), value);
-      i_ += n;
-    } else {
-      *value += c;
-    }
-  }
-
-  bool HexRun(size_t n) const {
-    for (size_t k = 0; k < n; ++k)
-      if (i_ + k >= s_.size() || !IsHex(s_[i_ + k])) return false;
+    size_t j = LiteralContinuation(s_, i_);
+    if (j == std::string_view::npos) return false;
+    i_ = j;
     return true;
   }
 
@@ -294,27 +204,10 @@ class Scanner {
     SqlToken& t = cur_.tokens.back();
     if (t.kind == SqlTokenKind::kError) return;
     std::string decoded;
-    const std::string& v = t.value;
-    for (size_t k = 0; k < v.size(); ++k) {
-      if (v[k] != '\\') {
-        decoded += v[k];
-      } else if (k + 1 < v.size() && v[k + 1] == '\\') {
-        decoded += '\\';
-        ++k;
-      } else {
-        size_t n = k + 1 < v.size() && v[k + 1] == '+' ? 6 : 4;
-        size_t from = k + 1 + (n == 6 ? 1 : 0);
-        std::string hex = v.substr(from, n);
-        bool ok = hex.size() == n;
-        for (char h : hex) ok = ok && IsHex(h);
-        if (!ok) {
-          t.kind = SqlTokenKind::kError;
-          t.value = "invalid Unicode escape";
-          return;
-        }
-        AppendUtf8(static_cast<char32_t>(strtoul(hex.c_str(), nullptr, 16)), &decoded);
-        k = from + n - 1;
-      }
+    if (!DecodeUnicodeEscapes(t.value, &decoded)) {
+      t.kind = SqlTokenKind::kError;
+      t.value = "invalid Unicode escape";
+      return;
     }
     t.value = std::move(decoded);
   }
@@ -336,20 +229,20 @@ class Scanner {
       value += s_[i_++];
     }
     if (value.empty()) return Error(start, "zero_length_identifier");
-    if (!unicode) Truncate(&value, o_.max_identifier_length);
+    if (!unicode) TruncateIdentifier(&value, o_.max_identifier_length);
     Add(SqlTokenKind::kQuotedIdentifier, start, std::move(value));
   }
 
   // $1 parameters and $tag$ ... $tag$ dollar quotes.
   void Dollar(size_t start) {
-    if (IsDigit(Peek(1))) {
+    if (SqlIsDigit(Peek(1))) {
       ++i_;
-      while (i_ < s_.size() && IsDigit(s_[i_])) ++i_;
+      while (i_ < s_.size() && SqlIsDigit(s_[i_])) ++i_;
       return Add(SqlTokenKind::kParam, start, std::string(s_.substr(start, i_ - start)));
     }
     size_t j = i_ + 1;
-    if (j < s_.size() && IdentStart(s_[j]))
-      while (j < s_.size() && DollarCont(s_[j])) ++j;
+    if (j < s_.size() && SqlIdentStart(s_[j]))
+      while (j < s_.size() && SqlDollarCont(s_[j])) ++j;
     if (j >= s_.size() || s_[j] != '$') {
       ++i_;
       return Add(SqlTokenKind::kOperator, start, "$");
@@ -380,8 +273,8 @@ class Scanner {
   size_t NonDecimal() const {
     if (!facts_.non_decimal_integers() || s_[i_] != '0' || i_ + 2 >= s_.size()) return 0;
     char p = s_[i_ + 1];
-    bool (*digit)(char) = (p == 'x' || p == 'X') ? IsHex : (p == 'o' || p == 'O') ? IsOct
-                        : (p == 'b' || p == 'B') ? IsBin : nullptr;
+    bool (*digit)(char) = (p == 'x' || p == 'X') ? SqlIsHex : (p == 'o' || p == 'O') ? SqlIsOct
+                        : (p == 'b' || p == 'B') ? SqlIsBin : nullptr;
     if (!digit) return 0;
     size_t j = i_ + 2;
     if (s_[j] == '_' && j + 1 < s_.size() && digit(s_[j + 1])) ++j;
@@ -392,17 +285,17 @@ class Scanner {
   void Number(size_t start) {
     if (size_t end = NonDecimal()) return FinishNumber(start, end, true);
     bool integer = true;
-    size_t j = Digits(i_, IsDigit);
+    size_t j = Digits(i_, SqlIsDigit);
     if (j < s_.size() && s_[j] == '.' && !(j + 1 < s_.size() && s_[j + 1] == '.')) {
       integer = false;
-      j = Digits(j + 1, IsDigit);
+      j = Digits(j + 1, SqlIsDigit);
     }
     if (j < s_.size() && (s_[j] == 'e' || s_[j] == 'E')) {
       size_t k = j + 1;
       if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
-      if (k < s_.size() && IsDigit(s_[k])) {
+      if (k < s_.size() && SqlIsDigit(s_[k])) {
         integer = false;
-        j = Digits(k, IsDigit);
+        j = Digits(k, SqlIsDigit);
       } else if (facts_.numeric_junk() && k > j + 1) {
         i_ = k;  // realfail: "1e+" is junk from 15 ("1e" is a number and an identifier)
         return Error(start, "junk");
@@ -415,36 +308,25 @@ class Scanner {
   // to 14 they are two tokens.
   void FinishNumber(size_t start, size_t end, bool integer) {
     i_ = end;
-    if (facts_.numeric_junk() && i_ < s_.size() && IdentStart(s_[i_])) {
-      while (i_ < s_.size() && IdentCont(s_[i_])) ++i_;
+    if (facts_.numeric_junk() && i_ < s_.size() && SqlIdentStart(s_[i_])) {
+      while (i_ < s_.size() && SqlIdentCont(s_[i_])) ++i_;
       return Error(start, "junk");
     }
     std::string text(s_.substr(start, end - start));
     if (!integer) return Add(SqlTokenKind::kNumeric, start, std::move(text));
     // process_integer_literal: an int32 is an integer, anything larger a
     // numeric constant spelled as written.
-    std::string digits;
-    for (char c : text)
-      if (c != '_') digits += c;
-    int base = 10;
-    size_t skip = 0;
-    if (digits.size() > 2 && digits[0] == '0') {
-      char p = digits[1];
-      base = (p == 'x' || p == 'X') ? 16 : (p == 'o' || p == 'O') ? 8 : (p == 'b' || p == 'B') ? 2 : 10;
-      skip = base == 10 ? 0 : 2;
-    }
-    errno = 0;
-    long long v = strtoll(digits.c_str() + skip, nullptr, base);
-    if (errno == ERANGE || v > INT32_MAX) return Add(SqlTokenKind::kNumeric, start, std::move(text));
+    long long v = 0;
+    if (!Int4Literal(text, &v)) return Add(SqlTokenKind::kNumeric, start, std::move(text));
     Add(SqlTokenKind::kInteger, start, std::to_string(v));
   }
 
   void Identifier(size_t start) {
-    while (i_ < s_.size() && IdentCont(s_[i_])) ++i_;
+    while (i_ < s_.size() && SqlIdentCont(s_[i_])) ++i_;
     std::string v(s_.substr(start, i_ - start));
     for (char& c : v)
       if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    Truncate(&v, o_.max_identifier_length);
+    TruncateIdentifier(&v, o_.max_identifier_length);
     Add(SqlTokenKind::kIdentifier, start, std::move(v));
   }
 
@@ -461,9 +343,9 @@ class Scanner {
         i_ = close + 1;
         return Add(SqlTokenKind::kPsqlVariable, start, std::string(s_.substr(start, i_ - start)));
       }
-    } else if (IdentCont(n) && n != '$') {
+    } else if (SqlIdentCont(n) && n != '$') {
       i_ += 1;
-      while (i_ < s_.size() && (IdentCont(s_[i_]) && s_[i_] != '$')) ++i_;
+      while (i_ < s_.size() && (SqlIdentCont(s_[i_]) && s_[i_] != '$')) ++i_;
       return Add(SqlTokenKind::kPsqlVariable, start, std::string(s_.substr(start, i_ - start)));
     }
     ++i_;
@@ -475,7 +357,7 @@ class Scanner {
   // operators lack.
   void Operator(size_t start) {
     size_t j = i_;
-    while (j < s_.size() && OpChar(s_[j])) {
+    while (j < s_.size() && SqlOpChar(s_[j])) {
       if (j > i_ && ((s_[j] == '*' && s_[j - 1] == '/') || (s_[j] == '-' && s_[j - 1] == '-'))) {
         --j;
         break;

@@ -3,6 +3,8 @@
 // lexer error after a grammar error is never reached.
 #include "core/sql_statements.h"
 
+#include "core/sql_other_statements.h"
+
 namespace pgconflint {
 namespace {
 
@@ -386,68 +388,7 @@ class Parser {
 
   // --- Everything else ------------------------------------------------------------
 
-  void Other() {
-    out_.kind = Kind::kOther;
-    out_.action = Action::kNone;
-    out_.error.clear();
-    const SqlToken& first = At(0);
-    if (first.Is("begin") || (first.Is("start") && At(1).Is("transaction"))) out_.kind = Kind::kBegin;
-    if (first.Is("commit") || first.Is("end")) {
-      bool prepared = At(1).Is("prepared");
-      if (!prepared) out_.kind = Kind::kEndTransaction;
-      out_.commit = true;
-    }
-    if ((first.Is("rollback") || first.Is("abort")) && !At(1).Is("to") && !At(1).Is("prepared") &&
-        !(At(1).Is("work") && At(2).Is("to")) && !(At(1).Is("transaction") && At(2).Is("to")))
-      out_.kind = Kind::kEndTransaction;
-    if (first.Is("prepare") && At(1).Is("transaction")) out_.kind = Kind::kEndTransaction;
-    if (out_.kind == Kind::kOther) SetConfigCall();
-    if (out_.kind == Kind::kOther && first.Is("create") && At(1).Is("database")) CreateDatabase();
-    // The statement fails on its first lexer error, whatever it is.
-    for (const SqlToken& t : t_)
-      if (t.kind == SqlTokenKind::kError) {
-        out_.error = t.value;
-        out_.error_range = t.range;
-        break;
-      }
-  }
-
-  // CREATE DATABASE d [WITH] ... TABLESPACE [=] t ...: the default tablespace.
-  void CreateDatabase() {
-    if (!IsColId(At(2))) return;
-    for (size_t k = 3; k + 1 < t_.size(); ++k) {
-      if (!At(k).Is("tablespace")) continue;
-      size_t v = At(k + 1).IsOp("=") ? k + 2 : k + 1;
-      if (!IsColId(At(v))) return;
-      out_.kind = Kind::kDatabaseTablespace;
-      out_.database = At(2).value;
-      out_.tablespace = At(v).value;
-      return;
-    }
-  }
-
-  // [pg_catalog.]set_config('name', 'value', is_local) with constant
-  // arguments, anywhere in the statement: a session setting.
-  void SetConfigCall() {
-    for (size_t k = 0; k + 7 < t_.size(); ++k) {
-      if (!At(k).Is("set_config") || !At(k + 1).IsOp("(")) continue;
-      const SqlToken &name = At(k + 2), &value = At(k + 4), &local = At(k + 6);
-      if (name.kind != SqlTokenKind::kString || !At(k + 3).IsOp(",") || value.kind != SqlTokenKind::kString ||
-          !At(k + 5).IsOp(",") || !At(k + 7).IsOp(")"))
-        continue;
-      bool is_local = local.Is("true") || (local.kind == SqlTokenKind::kString && (local.value == "t" || local.value == "true"));
-      if (!is_local && !local.Is("false") && local.kind != SqlTokenKind::kString) continue;
-      out_.kind = Kind::kSession;
-      out_.action = Action::kSet;
-      out_.local = is_local;
-      out_.set_config = true;
-      out_.name = name.value;
-      out_.name_range = name.range;
-      out_.values.push_back({SqlValue::Kind::kString, value.value, value.range});
-      out_.value_range = value.range;
-      return;
-    }
-  }
+  void Other() { ClassifyOtherStatement(t_, facts_, &out_); }
 
   std::string_view text_;
   const SqlStatementTokens& st_;

@@ -1,11 +1,13 @@
 // The comparison, parameter by parameter, and the reason for each difference.
 #include "core/drift.h"
 
+#include <cstdlib>
 #include <set>
 
 #include "core/effective.h"
 #include "core/snapshot_source.h"
 #include "core/sql_quote.h"
+#include "core/value.h"
 
 namespace pgconflint {
 namespace {
@@ -30,6 +32,15 @@ std::string Why(const SnapshotSetting& r) {
   return "its source is " + r.source;
 }
 
+// A value in the parameter's base unit (pg_settings' unit column) with its
+// unit, as postgresql.conf would write it: 16384 kB is 16MB.
+std::string Shown(const Parameter& p, const std::string& value) {
+  if (p.type != VarType::kInteger || p.unit_kind == UnitKind::kNone) return value;
+  char* end = nullptr;
+  double v = strtod(value.c_str(), &end);
+  return end && *end == '\0' && end != value.c_str() ? FormatWithUnit(v, p) : value;
+}
+
 // Only parameters the server's configuration decides (not the connecting
 // client's own settings, nor computed ones).
 bool Comparable(const SnapshotSetting& r) {
@@ -51,10 +62,9 @@ void CompareWithServer(const Snapshot& server, Analysis* repo) {
     std::optional<std::string> ours = eff.Configured(p->name);
     if (!ours || *ours == r.setting) continue;
     Location where = s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{};
-    std::string unit = r.unit.empty() ? "" : " (unit " + r.unit + ")";
     repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where,
-                             std::string(p->name) + " is " + QuoteLiteral(*ours) + " here" +
-                                 (s ? "" : " (the default)") + " but " + QuoteLiteral(r.setting) + unit + " on " +
+                             std::string(p->name) + " is " + QuoteLiteral(Shown(*p, *ours)) + " here" +
+                                 (s ? "" : " (the default)") + " but " + QuoteLiteral(Shown(*p, r.setting)) + " on " +
                                  server.server + ": " + Why(r),
                              "deploy this configuration and reload (or restart), or update the repository to what "
                              "the server runs",
@@ -62,7 +72,7 @@ void CompareWithServer(const Snapshot& server, Analysis* repo) {
   }
   if (!server.file_settings) return;
   for (const SnapshotFileSetting& f : *server.file_settings) {
-    if (f.error.empty() || f.error == "setting could not be applied") continue;
+    if (!server.Refused(f)) continue;
     repo->Add(MakeDiagnostic(Rule(RuleId::kServerRefusedSetting), {},
                              server.server + " did not apply " + f.sourcefile + ":" + std::to_string(f.sourceline) +
                                  (f.name.empty() ? "" : " (" + f.name + ")") + ": " + f.error,

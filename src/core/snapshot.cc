@@ -97,6 +97,13 @@ const SnapshotSetting* Snapshot::Setting(std::string_view name) const {
   return nullptr;
 }
 
+bool Snapshot::Refused(const SnapshotFileSetting& f) const {
+  if (f.error.empty()) return false;
+  if (f.error != "setting could not be applied") return true;
+  const SnapshotSetting* r = f.name.empty() ? nullptr : Setting(f.name);
+  return !r || !r->pending_restart;
+}
+
 bool ReadSnapshot(std::string_view text, Snapshot* out, std::string* error) {
   try {
     json doc = json::parse(text);

@@ -71,6 +71,11 @@ struct Snapshot {
   int major() const { return server_version_num / 10000; }
   /// The pg_settings row of `name` (ASCII case-insensitive), or null.
   const SnapshotSetting* Setting(std::string_view name) const;
+  /// Whether the server refused line `f` of its files: an error other than
+  /// "setting could not be applied", or that one for a parameter with no
+  /// pending restart (the server reports a refused value with the same text
+  /// as a postmaster change that waits for a restart).
+  bool Refused(const SnapshotFileSetting& f) const;
 };
 
 /// Reads a snapshot's JSON:

@@ -278,9 +278,6 @@ class Builder {
     }
   }
 
-  // pg_file_settings.error of a line the server read but did not apply.
-  static constexpr const char* kNotApplied = "setting could not be applied";
-
   void FileComplaints() {
     if (!s_.file_settings) return PendingWithoutFiles();
     const bool none_applied = std::none_of(s_.file_settings->begin(), s_.file_settings->end(),
@@ -303,12 +300,10 @@ class Builder {
             f.name + " is " + QuoteLiteral(f.setting) + " in the configuration files, but the server keeps running " +
                 "with " + QuoteLiteral(r->setting + r->unit) + " until it restarts (context " + r->context + ")",
             "restart the server to apply it, or put the running value back in the file", r->name);
-      } else if (!f.error.empty() && (f.error != kNotApplied || !pending.count(AsciiLower(f.name)))) {
-        // "setting could not be applied" for a parameter that waits for no
-        // restart: the server refused the value (its log says why).
+      } else if (s_.Refused(f)) {
         Add(RuleId::kServerRefusedSetting, {p.file, at},
             "the server did not apply this line: " + f.error +
-                (f.error == kNotApplied ? " (the value was refused: no restart is pending for " + f.name + ")" : "") +
+                (f.error == "setting could not be applied" ? " (the value was refused: no restart is pending for " + f.name + ")" : "") +
                 (none_applied ? "; because of it the last reload applied nothing from any configuration file" : ""),
             "fix or remove the line, then reload and check pg_file_settings", f.name);
       }

@@ -32,15 +32,6 @@ std::string Why(const SnapshotSetting& r) {
   return "its source is " + r.source;
 }
 
-// A value in the parameter's base unit (pg_settings' unit column) with its
-// unit, as postgresql.conf would write it: 16384 kB is 16MB.
-std::string Shown(const Parameter& p, const std::string& value) {
-  if (p.type != VarType::kInteger || p.unit_kind == UnitKind::kNone) return value;
-  char* end = nullptr;
-  double v = strtod(value.c_str(), &end);
-  return end && *end == '\0' && end != value.c_str() ? FormatWithUnit(v, p) : value;
-}
-
 // Only parameters the server's configuration decides (not the connecting
 // client's own settings, nor computed ones).
 bool Comparable(const SnapshotSetting& r) {
@@ -63,8 +54,9 @@ void CompareWithServer(const Snapshot& server, Analysis* repo) {
     if (!ours || *ours == r.setting) continue;
     Location where = s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{};
     repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where,
-                             std::string(p->name) + " is " + QuoteLiteral(Shown(*p, *ours)) + " here" +
-                                 (s ? "" : " (the default)") + " but " + QuoteLiteral(Shown(*p, r.setting)) + " on " +
+                             std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" +
+                                 (s ? "" : " (the default)") + " but " +
+                                 QuoteLiteral(ShownWithUnit(*p, r.setting)) + " on " +
                                  server.server + ": " + Why(r),
                              "deploy this configuration and reload (or restart), or update the repository to what "
                              "the server runs",

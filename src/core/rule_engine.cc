@@ -123,14 +123,6 @@ using Evaluator = void (*)(const RuleInfo&, const RuleEnv&, const EffectiveConfi
 
 std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
 
-// A value as `postgres -C` prints it, shown with its unit where it has one.
-std::string Shown(const Parameter& p, const std::string& value) {
-  if (p.type != VarType::kInteger || p.unit_kind == UnitKind::kNone) return value;
-  char* end = nullptr;
-  double v = strtod(value.c_str(), &end);
-  return end && *end == '\0' && end != value.c_str() ? FormatWithUnit(v, p) : value;
-}
-
 // Worst-case memory (core/memory_model.h) against the profile's RAM, with the breakdown.
 void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveConfig& eff, const EngineOptions& o,
                       Analysis* a) {
@@ -168,8 +160,9 @@ void RestartPending(const RuleInfo& rule, const EffectiveConfig& eff, const std:
     std::optional<DerivedValue> derived = eff.Derived(s.param->name);
     if (derived && *s.value == "-1" && TypedValue(*s.param, it->second).number == derived->value.number) continue;
     Emit(a, rule, &s,
-         std::string(s.param->name) + " is " + Shown(*s.param, *s.value) + " in the file but the running server uses " +
-             Shown(*s.param, it->second) + ": a reload will not apply it (context postmaster)",
+         std::string(s.param->name) + " is " + ShownWithUnit(*s.param, *s.value) +
+             " in the file but the running server uses " + ShownWithUnit(*s.param, it->second) +
+             ": a reload will not apply it (context postmaster)",
          "schedule a restart; until then pg_settings.pending_restart is true", s.param->name);
   }
 }

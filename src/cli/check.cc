@@ -1,7 +1,8 @@
 // `pgconflint check`: lint roots through the workspace and render them with
 // the reporters the user chose. The CI additions live in their own files:
 // targets.cc (fragments in context, --stdin-filename, --force-exclude),
-// outputs.cc (--output), fix.cc (--fix, --diff), diff_base.cc (--diff-base).
+// outputs.cc (--output), fix.cc (--fix, --diff), diff_base.cc (--diff-base);
+// running servers and snapshots (--live, --snapshot) are fleet.cc's.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "cli/common.h"
 #include "cli/diff_base.h"
 #include "cli/fix.h"
+#include "cli/fleet.h"
 #include "cli/outputs.h"
 #include "cli/targets.h"
 #include "report/reporter.h"
@@ -33,6 +35,7 @@ struct CheckOptions {
   std::vector<std::string> outputs;  // FMT or FMT=PATH
   bool fix = false, diff = false, force_exclude = false;
   std::string diff_base, stdin_filename;
+  LiveCheckOptions live;  // --live, --live-file, --snapshot (fleet.h)
 };
 
 bool UseColor(const std::string& when) {
@@ -145,13 +148,46 @@ bool AtOrAbove(const std::vector<Analysis>& analyses, const std::string& fail_on
   return false;
 }
 
+// --live, --live-file, --snapshot: running servers, alone or against PATHs.
+// With --summary only the fleet's table; else the report, and after it the
+// table when there are several servers and the format is not json.
+int RunServers(const CheckOptions& o) {
+  if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
+  std::vector<OutputSpec> outputs;
+  if (!CollectOutputs(o, &outputs)) return kExitUsage;
+  std::vector<Analysis> analyses;
+  std::vector<ServerRow> rows;
+  int major = 0;
+  int rc = CheckServers(o.common, o.live, o.paths, &analyses, &rows, &major);
+  if (rc == kExitUsage) return rc;
+  if (!o.live.summary.empty()) {
+    RenderSummary(rows, o.live.summary, std::cout);
+  } else {
+    ReportOptions ro;
+    ro.pg_version = major ? major : Catalog::DefaultMajor();
+    ro.color = UseColor(o.color);
+    ro.tool_version = PGCONFLINT_VERSION;
+    int written = WriteOutputs(outputs, analyses, ro, "", std::cout);
+    if (written != kExitOk) return written;
+    if (rows.size() > 1 && o.format != "json") {
+      std::cout << "\n";
+      RenderSummary(rows, "text", std::cout);
+    }
+  }
+  if (!std::cout.flush()) return kExitInternal;
+  if (rc != kExitOk) return rc;
+  return AtOrAbove(analyses, o.fail_on) ? kExitFindings : kExitOk;
+}
+
 int Run(CheckOptions& o) {
-  if (o.paths.empty() && o.stdin_filename.empty()) {
-    PrintError("check: PATH is required (a configuration file or a data directory), or --stdin-filename NAME "
-               "with the file on standard input; see `pgconflint check --help`");
+  if (o.paths.empty() && o.stdin_filename.empty() && !o.live.any()) {
+    PrintError("check: PATH is required (a configuration file, a data directory, a pg_hba.conf or pg_ident.conf, "
+               "or a SQL script), or --stdin-filename NAME with the file on standard input, or a running server "
+               "with --live or --snapshot; see `pgconflint check --help`");
     return kExitUsage;
   }
   if (!CheckCommonOptions(&o.common)) return kExitUsage;
+  if (o.live.any()) return RunServers(o);
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   std::vector<OutputSpec> outputs;
   if (!CollectOutputs(o, &outputs)) return kExitUsage;
@@ -244,8 +280,10 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
   // Required, but checked in Run: CLI11 would report a missing PATH before an
   // unknown option ("check -x.conf" must say that -x.conf is unknown).
   check->add_option("PATH", o->paths,
-                    "postgresql.conf-style file, data directory, pg_hba.conf or pg_ident.conf; each is analysed on "
-                    "its own (a conf.d fragment in the context of the roots that include it)");
+                    "postgresql.conf-style file, data directory, pg_hba.conf or pg_ident.conf, or SQL script "
+                    "(.sql); each is analysed on its own (a conf.d fragment in the context of the roots that "
+                    "include it)");
+  if (with_common_options) AddLiveOptions(check, &o->live);
   return {check, [o] { return Run(*o); }};
 }
 

@@ -25,6 +25,8 @@ Command AddDocs(CLI::App* app);
 Command AddRecommend(CLI::App* app, bool with_common_options);
 Command AddDiff(CLI::App* app, bool with_common_options);
 Command AddServer(CLI::App* app, bool with_common_options);
+Command AddSnapshot(CLI::App* app);
+Command AddApplySql(CLI::App* app);
 
 }  // namespace pgconflint::cli
 

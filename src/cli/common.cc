@@ -72,6 +72,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
                   "JSON array of a running server's pg_hba_file_rules rows, compared with pg_hba.conf");
   sub->add_option("--server-ident", o->server_ident_file,
                   "JSON array of a running server's pg_ident_file_mappings rows, compared with pg_ident.conf");
+  AddSqlOptions(sub, o);
 }
 
 bool ReadServerRows(const CommonOptions& c, ServerRows* rows, WorkspaceOptions* o) {
@@ -92,6 +93,30 @@ bool ReadServerRows(const CommonOptions& c, ServerRows* rows, WorkspaceOptions* 
   }
   if (!c.server_hba_file.empty()) o->server_hba = &rows->hba;
   if (!c.server_ident_file.empty()) o->server_ident = &rows->ident;
+  return true;
+}
+
+void AddSqlOptions(CLI::App* sub, CommonOptions* o) {
+  CLI::Option* cluster = sub->add_option(
+      "--cluster", o->cluster,
+      "SQL scripts: the data directory or postgresql.conf they run against (ALTER SYSTEM rewrites its "
+      "postgresql.auto.conf)");
+  sub->add_option("--auto-conf", o->auto_conf,
+                  "SQL scripts: the postgresql.auto.conf their ALTER SYSTEM statements rewrite")
+      ->excludes(cluster);
+}
+
+bool ReadSnapshotFile(const std::string& path, Snapshot* out) {
+  RealFileSystem fs;
+  std::string text, error;
+  if (fs.Read(path, &text, &error) != ReadStatus::kOk) {
+    PrintError(path + ": " + error);
+    return false;
+  }
+  if (!ReadSnapshot(text, out, &error)) {
+    PrintError(path + ": " + error);
+    return false;
+  }
   return true;
 }
 
@@ -176,6 +201,8 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
   o.allow_outside_includes = c.allow_outside_includes;
   ParseRootFileType(c.file_type, &o.file_type);
   o.extension_catalogs = c.extension_catalogs;
+  o.sql_cluster = c.cluster;
+  o.sql_auto_conf = c.auto_conf;
   char buf[4096];
   o.display_base = getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
   return o;

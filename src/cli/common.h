@@ -39,6 +39,7 @@ struct CommonOptions {
   std::string file_type = "auto";             // --file-type
   std::vector<std::string> extension_catalogs;  // --extension-catalog
   std::string server_hba_file, server_ident_file;  // --server-hba, --server-ident
+  std::string cluster, auto_conf;  // what SQL scripts run against (--cluster, --auto-conf)
 };
 
 /// Rows of a running server's pg_hba_file_rules / pg_ident_file_mappings
@@ -90,6 +91,13 @@ bool ReadRunning(const std::string& path, std::map<std::string, std::string>* ou
 /// Lints one root for a command that needs it whole (show, recommend --plan):
 /// the exit code when it cannot (configuration error, unreadable root).
 int LintOne(Workspace* ws, const std::string& path, Analysis* out);
+
+/// Registers --cluster and --auto-conf (what SQL scripts run against).
+void AddSqlOptions(CLI::App* sub, CommonOptions* o);
+
+/// Reads a snapshot file (`pgconflint snapshot` or scripts/snapshot.sql
+/// output); false after printing why.
+bool ReadSnapshotFile(const std::string& path, Snapshot* out);
 
 }  // namespace pgconflint::cli
 

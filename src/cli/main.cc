@@ -66,7 +66,8 @@ int Main(int argc, char** argv) {
                                    AddParams(&app),                        AddExplain(&app),
                                    AddDocs(&app),                          AddRecommend(&app, wants("recommend")),
                                    AddDiff(&app, wants("diff")),
-                                   AddServer(&app, wants("server"))};
+                                   AddServer(&app, wants("server")),
+                                   AddSnapshot(&app),                      AddApplySql(&app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -45,6 +45,7 @@ void ShowParameter(const Analysis& a, const EffectiveConfig& eff, const Paramete
   if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone)
     shown = FormatWithUnit(strtod(configured.c_str(), nullptr), p);
   std::string source = s ? a.files[s->file].source.path() + ":" + std::to_string(s->line) : "default";
+  if (s && s->origin.scoped()) source += ", " + Scope{s->origin.database, s->origin.role}.Describe();
   std::optional<DerivedValue> d = eff.Derived(p.name);
   std::string effective = d ? d->value.Display() : shown;
   if (arr) {
@@ -71,8 +72,8 @@ void ShowParameter(const Analysis& a, const EffectiveConfig& eff, const Paramete
 }  // namespace
 
 void RenderShow(const Analysis& a, const std::vector<std::string>& names, bool as_json, std::ostream& out,
-                std::vector<std::string>* unknown) {
-  EffectiveConfig eff(a);
+                std::vector<std::string>* unknown, const Scope* scope) {
+  EffectiveConfig eff = scope ? EffectiveConfig(a, *scope) : EffectiveConfig(a);
   std::vector<std::string> list = names.empty() ? DefaultNames(a, eff) : names;
   ordered_json arr = ordered_json::array();
   size_t width = 0;
@@ -109,7 +110,15 @@ struct ShowOptions {
   CommonOptions common;
   std::string format = "text", path;
   std::vector<std::string> names;
+  std::string database, role;  // --database, --role: a session's scope
 };
+
+// The scope --database/--role ask for, or null for the cluster's values.
+const Scope* ScopeOf(const ShowOptions& o, Scope* storage) {
+  if (o.database.empty() && o.role.empty()) return nullptr;
+  *storage = {o.database, o.role};
+  return storage;
+}
 
 int RunShow(ShowOptions& o) {
   if (o.path.empty()) {
@@ -122,7 +131,8 @@ int RunShow(ShowOptions& o) {
   Analysis a;
   if (int rc = LintOne(&ws, o.path, &a); rc != kExitOk) return rc;
   std::vector<std::string> unknown;
-  RenderShow(a, o.names, o.format == "json", std::cout, &unknown);
+  Scope scope;
+  RenderShow(a, o.names, o.format == "json", std::cout, &unknown, ScopeOf(o, &scope));
   if (!std::cout.flush()) return kExitInternal;
   for (const std::string& n : unknown)
     PrintError("unknown parameter \"" + n + "\" in PostgreSQL " + std::to_string(a.catalog->major()));
@@ -138,6 +148,9 @@ Command AddShow(CLI::App* app, bool with_common_options) {
   show->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   show->add_option("PATH", o->path, "Configuration file or data directory");  // required: checked in RunShow
   show->add_option("NAME", o->names, "Parameters to show (default: those set in the files, and derived values)");
+  show->add_option("--database", o->database,
+                   "Show what sessions of this database start with (ALTER DATABASE ... SET over the cluster's values)");
+  show->add_option("--role", o->role, "Show what sessions of this role start with (ALTER ROLE ... SET)");
   return {show, [o] { return RunShow(*o); }};
 }
 

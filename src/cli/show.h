@@ -14,9 +14,11 @@ namespace pgconflint {
 /// Writes `show` output for `names` (default: every parameter the files set,
 /// and the derived values) to `out`; names that are neither a parameter nor a
 /// derived value are appended to `unknown`. The text form escapes control
-/// characters that come from the files. REQUIRES: analysis.catalog non-null.
+/// characters that come from the files. With `scope`, the values sessions of
+/// that database and/or role start with (ALTER DATABASE/ROLE ... SET over the
+/// cluster's). REQUIRES: analysis.catalog non-null.
 void RenderShow(const Analysis& analysis, const std::vector<std::string>& names, bool json, std::ostream& out,
-                std::vector<std::string>* unknown);
+                std::vector<std::string>* unknown, const Scope* scope = nullptr);
 
 }  // namespace pgconflint
 

@@ -30,12 +30,28 @@ const Setting* Analysis::Effective(std::string_view name) const {
     effective_index_.clear();
     for (size_t i = 0; i < settings.size(); ++i) {
       const Setting& s = settings[i];
-      if (s.applied) effective_index_[AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name))] = i;
+      if (s.applied && s.origin.cluster_wide()) effective_index_[AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name))] = i;
     }
     effective_indexed_ = true;
   }
   auto it = effective_index_.find(AsciiLower(name));
   return it == effective_index_.end() ? nullptr : &settings[it->second];
+}
+
+std::vector<Scope> Analysis::Scopes() const {
+  std::vector<Scope> out;
+  for (const Setting& s : settings)
+    if (s.origin.scoped()) out.push_back({s.origin.database, s.origin.role});
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string Scope::Describe() const {
+  if (database.empty() && role.empty()) return "every session (ALTER ROLE ALL)";
+  if (database.empty()) return "role " + role;
+  if (role.empty()) return "database " + database;
+  return "role " + role + " in database " + database;
 }
 
 std::vector<uint32_t> Analysis::ReadingOrder(int file, uint32_t offset) const {

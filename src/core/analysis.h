@@ -6,6 +6,7 @@
 #define PGCONFLINT_CORE_ANALYSIS_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,25 @@ struct Origin {
   Kind kind = Kind::kFile;
   std::string database;  // scope; empty = every database
   std::string role;      // scope; empty = every role
+
+  /// A setting of the cluster's configuration (a file line, ALTER SYSTEM, a
+  /// server's own value), not a per-database, per-role or session default.
+  bool cluster_wide() const {
+    return kind == Kind::kFile || kind == Kind::kAlterSystem || (kind == Kind::kServer && database.empty() && role.empty());
+  }
+  /// A pg_db_role_setting row: ALTER DATABASE or ALTER ROLE (ALL) ... SET.
+  bool scoped() const { return kind == Kind::kAlterDatabase || kind == Kind::kAlterRole; }
+};
+
+/// The sessions a pg_db_role_setting row applies to: a database, a role,
+/// both, or (both empty) every session (ALTER ROLE ALL).
+struct Scope {
+  std::string database;  // empty = every database
+  std::string role;      // empty = every role
+  bool operator==(const Scope& o) const { return database == o.database && role == o.role; }
+  bool operator<(const Scope& o) const { return database != o.database ? database < o.database : role < o.role; }
+  /// "role app in database shop", "database shop", "every session".
+  std::string Describe() const;
 };
 
 /// One `name = value` setting, after PostgreSQL's processing.
@@ -83,6 +103,16 @@ struct Setting {
   double number = 0;       // integer/real value in the base unit when applied
 };
 
+/// One tablespace option: CREATE/ALTER TABLESPACE in a script, or a
+/// server's pg_tablespace.spcoptions.
+struct TablespaceSetting {
+  std::string tablespace;
+  std::string option;  // lower case
+  std::string value;   // as the server stores it
+  int file = -1;       // where it is set (index into Analysis::files)
+  Range name_range, value_range;
+};
+
 /// Everything known about one root.
 struct Analysis {
   std::string root;  // the PATH as given
@@ -93,6 +123,10 @@ struct Analysis {
   /// pg_hba.conf and pg_ident.conf as the server reads them, when the root
   /// has them (core/hba_source.h); null otherwise.
   std::shared_ptr<const AuthConfig> auth;
+  /// Tablespace options and databases' default tablespaces, when the input
+  /// has them (SQL scripts, server snapshots).
+  std::vector<TablespaceSetting> tablespace_settings;
+  std::map<std::string, std::string> database_tablespaces;  // database -> tablespace
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;
@@ -106,10 +140,13 @@ struct Analysis {
 
   /// The include chain of `file`, outermost first (empty for a root file).
   std::vector<IncludeSite> IncludeChain(int file) const;
-  /// The applied setting that decides `name` (last one wins), or null.
+  /// The applied cluster-wide setting that decides `name` (last one wins),
+  /// or null. Per-database, per-role and session settings never decide it.
   const Setting* Effective(std::string_view name) const;
   /// Call after changing Setting::applied once Effective() was used.
   void SettingsChanged() { effective_indexed_ = false; }
+  /// The scopes of the pg_db_role_setting rows among the settings, sorted.
+  std::vector<Scope> Scopes() const;
   /// A key that orders positions as PostgreSQL reads them (includes expanded
   /// where they stand): the root's index, the offsets along the include
   /// chain, then `offset`.

@@ -62,13 +62,7 @@ class Loader {
   Loader(const CollectContext& ctx, std::vector<std::string> trees, Analysis* a)
       : ctx_(ctx), fs_(ctx.files->fs()), trees_(std::move(trees)), a_(a) {}
 
-  std::string Display(const std::string& abs) const {
-    const std::string& base = ctx_.display_base;
-    if (!base.empty() && abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 &&
-        (base.back() == '/' || abs[base.size()] == '/'))
-      return abs.substr(base.size() + (base.back() == '/' ? 0 : 1));
-    return abs;
-  }
+  std::string Display(const std::string& abs) const { return DisplayPath(abs, ctx_.display_base); }
   // The path a root file is shown with (as given), instead of Display's.
   void ShowAs(const std::string& abs, std::string shown) { shown_[abs] = std::move(shown); }
 
@@ -238,16 +232,8 @@ class Loader {
   }
 
   void AddSetting(int idx, const SourceFile& src, const SettingLine& s, std::string name) {
-    Setting out;
+    Setting out = SettingFromLine(src, s, idx);
     out.name = std::move(name);
-    std::string_view tok = src.Slice(s.value);
-    out.raw = std::string(s.quoted ? tok.substr(1, tok.size() - 2) : tok);
-    out.text = s.value_text;
-    out.file = idx;
-    out.line = s.line;
-    out.name_range = s.name;
-    out.value_range = s.value;
-    out.quoted = s.quoted;
     a_->settings.push_back(std::move(out));
   }
 
@@ -354,6 +340,27 @@ class Loader {
 };
 
 }  // namespace
+
+std::string DisplayPath(const std::string& abs, const std::string& base) {
+  if (!base.empty() && abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 &&
+      (base.back() == '/' || abs[base.size()] == '/'))
+    return abs.substr(base.size() + (base.back() == '/' ? 0 : 1));
+  return abs;
+}
+
+Setting SettingFromLine(const SourceFile& src, const SettingLine& s, int file) {
+  Setting out;
+  out.name = std::string(src.Slice(s.name));
+  std::string_view tok = src.Slice(s.value);
+  out.raw = std::string(s.quoted ? tok.substr(1, tok.size() - 2) : tok);
+  out.text = s.value_text;
+  out.file = file;
+  out.line = s.line;
+  out.name_range = s.name;
+  out.value_range = s.value;
+  out.quoted = s.quoted;
+  return out;
+}
 
 void ConfTreeSource::Collect(const CollectContext& ctx, Analysis* a) const {
   if (root_.empty()) {

@@ -31,9 +31,17 @@ void ResolveDuplicates(Analysis* a) {
   for (size_t i = 0; i < a->settings.size(); ++i) {
     Setting& s = a->settings[i];
     if (!s.param && s.name.find('.') == std::string::npos) continue;  // unknown: already an error
+    if (s.origin.kind == Origin::Kind::kSession) continue;            // each SET stands alone
     size_t* last;
     bool fresh;
-    if (s.param) {
+    if (!s.origin.cluster_wide()) {
+      // Per database/role: duplicates only within the same scope.
+      std::string key = s.origin.database + '\0' + s.origin.role + '\0' +
+                        AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name));
+      auto [it, inserted] = last_by_custom.try_emplace(std::move(key), i);
+      last = &it->second;
+      fresh = inserted;
+    } else if (s.param) {
       auto [it, inserted] = last_by_param.try_emplace(s.param, i);
       last = &it->second;
       fresh = inserted;

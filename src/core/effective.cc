@@ -41,7 +41,28 @@ ExprValue TypedValue(const Parameter& p, const std::string& value) {
 
 EffectiveConfig::EffectiveConfig(const Analysis& analysis) : analysis_(analysis) {}
 
-const Setting* EffectiveConfig::SettingFor(std::string_view name) const { return analysis_.Effective(name); }
+EffectiveConfig::EffectiveConfig(const Analysis& analysis, const Scope& scope)
+    : analysis_(analysis), scoped_(true), scope_(scope) {
+  for (size_t i = 0; i < analysis.settings.size(); ++i) {
+    const Setting& s = analysis.settings[i];
+    const Origin& o = s.origin;
+    if (!s.applied || !o.scoped()) continue;
+    if ((!o.database.empty() && o.database != scope.database) || (!o.role.empty() && o.role != scope.role)) continue;
+    // process_settings: database and role, then role, database, every session.
+    int rank = !o.database.empty() && !o.role.empty() ? 3 : !o.role.empty() ? 2 : !o.database.empty() ? 1 : 0;
+    std::string key = AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name));
+    auto [it, inserted] = by_scope_.try_emplace(key, rank, i);
+    if (!inserted && rank >= it->second.first) it->second = {rank, i};
+  }
+}
+
+const Setting* EffectiveConfig::SettingFor(std::string_view name) const {
+  if (!by_scope_.empty()) {
+    auto it = by_scope_.find(AsciiLower(name));
+    if (it != by_scope_.end()) return &analysis_.settings[it->second.second];
+  }
+  return analysis_.Effective(name);
+}
 
 std::optional<std::string> EffectiveConfig::Configured(std::string_view name) const {
   if (const Setting* s = SettingFor(name)) return s->value;

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/analysis.h"
@@ -26,11 +28,19 @@ struct DerivedValue {
 
 class EffectiveConfig {
  public:
-  /// REQUIRES: analysis.catalog non-null; `analysis` outlives this object.
+  /// The cluster's configuration. REQUIRES: analysis.catalog non-null;
+  /// `analysis` outlives this object.
   explicit EffectiveConfig(const Analysis& analysis);
+  /// What sessions of `scope` start with: the pg_db_role_setting rows that
+  /// apply to them over the cluster's configuration. As at connection, a row
+  /// for the database and the role wins over one for the role, then the
+  /// database, then every session (ALTER ROLE ALL).
+  EffectiveConfig(const Analysis& analysis, const Scope& scope);
 
   const Catalog& catalog() const { return *analysis_.catalog; }
   const Analysis& analysis() const { return analysis_; }
+  /// The scope, or null for the cluster's configuration.
+  const Scope* scope() const { return scoped_ ? &scope_ : nullptr; }
 
   /// The setting that decides `name`, or null when it keeps its boot value.
   const Setting* SettingFor(std::string_view name) const;
@@ -52,6 +62,9 @@ class EffectiveConfig {
 
  private:
   const Analysis& analysis_;
+  bool scoped_ = false;
+  Scope scope_;
+  std::unordered_map<std::string, std::pair<int, size_t>> by_scope_;  // lower name -> (precedence, setting)
 };
 
 /// The typed value of `param` for configured text `value` (as -C prints it).

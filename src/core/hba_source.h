@@ -29,10 +29,6 @@ bool ParseRootFileType(const std::string& text, RootFileType* out);
 /// The type `path` is read as (kAuto resolved by the file's name).
 RootFileType ResolveRootFileType(RootFileType requested, const std::string& path);
 
-/// `abs` relative to `base` when it lies below it (as settings sources show
-/// paths), else `abs`.
-std::string DisplayPath(const std::string& abs, const std::string& base);
-
 struct AuthReadContext {
   FileCache* files = nullptr;   // REQUIRES: non-null
   Analysis* analysis = nullptr; // REQUIRES: non-null; files are appended to it

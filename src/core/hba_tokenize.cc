@@ -286,13 +286,6 @@ class Tokenizer {
 
 }  // namespace
 
-std::string DisplayPath(const std::string& abs, const std::string& base) {
-  if (!base.empty() && abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 &&
-      (base.back() == '/' || abs[base.size()] == '/'))
-    return abs.substr(base.size() + (base.back() == '/' ? 0 : 1));
-  return abs;
-}
-
 int AddAuthFile(const AuthReadContext& ctx, const std::string& abs_path, IncludeSite from, int depth, FileKind kind,
                 ReadStatus* status, std::string* error) {
   if (!ctx.allow_outside && !InsideTrees(ctx.files->fs(), abs_path, ctx.trees)) {

@@ -4,6 +4,7 @@
 // derived values and the memory model, which combine several parameters.
 #include "core/rule_engine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -35,13 +36,35 @@ const CompiledExpr* AnchorGuard(const std::string& text) {
   return it->second.get();
 }
 
+// The first anchor, else parameter the condition reads, that a setting of
+// the effective configuration's own scope decides.
+const Setting* ScopedAnchor(const RuleInfo& rule, const CompiledExpr* cond, const EffectiveConfig& eff) {
+  std::string_view anchors = rule.anchor;
+  while (!anchors.empty()) {
+    size_t nl = anchors.find('\n');
+    std::string_view name = anchors.substr(0, std::min(nl, anchors.find('|')));
+    anchors = nl == std::string_view::npos ? std::string_view() : anchors.substr(nl + 1);
+    if (const Setting* s = eff.SettingFor(name); s && s->origin.scoped()) return s;
+  }
+  if (cond)
+    for (const std::string& id : cond->identifiers()) {
+      std::string_view n = id;
+      if (StartsWith(n, "effective.")) n.remove_prefix(10);
+      if (const Setting* s = eff.SettingFor(n); s && s->origin.scoped()) return s;
+    }
+  return nullptr;
+}
+
 // Where a rule's diagnostic goes: the deciding line of the first anchor
 // parameter that a file sets and whose guard (after '|') holds; else of any
-// parameter the condition reads. Null when no line sets any of them: then
-// *about is the parameter the finding is about (the first anchor, else the
-// first parameter the condition reads).
+// parameter the condition reads; in a scope, a setting of the scope first.
+// Null when no line sets any of them: then *about is the parameter the
+// finding is about (the first anchor, else the first parameter the condition
+// reads).
 const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const EffectiveConfig& eff,
                           const ExprEnv& env, std::string* about) {
+  if (eff.scope())
+    if (const Setting* s = ScopedAnchor(rule, cond, eff)) return s;
   std::string_view anchors = rule.anchor;
   while (!anchors.empty()) {
     size_t nl = anchors.find('\n');
@@ -100,14 +123,6 @@ using Evaluator = void (*)(const RuleInfo&, const RuleEnv&, const EffectiveConfi
 
 std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
 
-// A value as `postgres -C` prints it, shown with its unit where it has one.
-std::string Shown(const Parameter& p, const std::string& value) {
-  if (p.type != VarType::kInteger || p.unit_kind == UnitKind::kNone) return value;
-  char* end = nullptr;
-  double v = strtod(value.c_str(), &end);
-  return end && *end == '\0' && end != value.c_str() ? FormatWithUnit(v, p) : value;
-}
-
 // Worst-case memory (core/memory_model.h) against the profile's RAM, with the breakdown.
 void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveConfig& eff, const EngineOptions& o,
                       Analysis* a) {
@@ -145,8 +160,9 @@ void RestartPending(const RuleInfo& rule, const EffectiveConfig& eff, const std:
     std::optional<DerivedValue> derived = eff.Derived(s.param->name);
     if (derived && *s.value == "-1" && TypedValue(*s.param, it->second).number == derived->value.number) continue;
     Emit(a, rule, &s,
-         std::string(s.param->name) + " is " + Shown(*s.param, *s.value) + " in the file but the running server uses " +
-             Shown(*s.param, it->second) + ": a reload will not apply it (context postmaster)",
+         std::string(s.param->name) + " is " + ShownWithUnit(*s.param, *s.value) +
+             " in the file but the running server uses " + ShownWithUnit(*s.param, it->second) +
+             ": a reload will not apply it (context postmaster)",
          "schedule a restart; until then pg_settings.pending_restart is true", s.param->name);
   }
 }
@@ -327,9 +343,9 @@ ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
   return ExprValue::Null();
 }
 
-void RunRules(const EngineOptions& o, Analysis* a) {
-  if (a->failure != Analysis::Failure::kNone || !a->catalog || a->files.empty()) return;
-  EffectiveConfig eff(*a);
+namespace {
+
+void RunRulesWith(const EngineOptions& o, const EffectiveConfig& eff, Analysis* a) {
   RuleEnv env(eff, *o.profile, o.running);
   const int major = a->catalog->major();
   for (const RuleInfo* rule : o.rules->rules()) {
@@ -344,6 +360,57 @@ void RunRules(const EngineOptions& o, Analysis* a) {
     std::string about;
     const Setting* at = FindAnchor(*rule, cond, eff, env, &about);
     Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "", about);
+  }
+}
+
+// Keeps the findings added since `first` that a setting of `scope` itself
+// causes (once each), their message prefixed with the scope.
+void KeepScoped(const Scope& scope, size_t first, Analysis* a) {
+  std::vector<Diagnostic> kept;
+  for (size_t i = first; i < a->diagnostics.size(); ++i) {
+    Diagnostic& d = a->diagnostics[i];
+    bool ours = false;
+    for (const Setting& s : a->settings)
+      ours = ours || (s.origin.scoped() && Scope{s.origin.database, s.origin.role} == scope && s.file == d.file &&
+                      s.name_range.begin == d.range.begin);
+    for (size_t k = 0; ours && k < first; ++k)
+      ours = !(a->diagnostics[k].rule == d.rule && a->diagnostics[k].file == d.file &&
+               a->diagnostics[k].range.begin == d.range.begin);
+    if (!ours) continue;
+    d.message = "for " + scope.Describe() + ": " + d.message;
+    kept.push_back(std::move(d));
+  }
+  a->diagnostics.resize(first);
+  for (Diagnostic& d : kept) a->diagnostics.push_back(std::move(d));
+}
+
+}  // namespace
+
+void RunRules(const EngineOptions& o, Analysis* a) {
+  if (a->failure != Analysis::Failure::kNone || !a->catalog || a->files.empty()) return;
+  const size_t first = a->diagnostics.size();
+  RunRulesWith(o, EffectiveConfig(*a), a);
+  if (!o.report_defaults) {
+    // No setting caused these: they are about defaults the input does not hold.
+    auto unanchored = [](const Diagnostic& d) { return d.file == 0 && d.range.begin == 0 && d.range.end == 0; };
+    a->diagnostics.erase(std::remove_if(a->diagnostics.begin() + static_cast<long>(first), a->diagnostics.end(),
+                                        unanchored),
+                         a->diagnostics.end());
+  }
+  for (const Scope& scope : a->Scopes()) {
+    // A database whose default tablespace has a storage in the profile is
+    // checked against that storage.
+    EngineOptions so = o;
+    Profile profile;
+    auto ts = a->database_tablespaces.find(scope.database);
+    if (ts != a->database_tablespaces.end() && o.profile->tablespaces.count(ts->second)) {
+      profile = *o.profile;
+      profile.storage = o.profile->tablespaces.at(ts->second);
+      so.profile = &profile;
+    }
+    const size_t before = a->diagnostics.size();
+    RunRulesWith(so, EffectiveConfig(*a, scope), a);
+    KeepScoped(scope, before, a);
   }
 }
 

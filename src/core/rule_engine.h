@@ -23,10 +23,16 @@ struct EngineOptions {
   const std::map<std::string, std::string>* running = nullptr;
   /// Quote `recommend` for settings outside the recommended range (PGC703).
   bool recommendation_hints = true;
+  /// Report a finding that no setting of the input causes (the defaults are
+  /// at fault) at the start of the root file. False for inputs that hold
+  /// only part of a configuration (a SQL script): such findings are dropped.
+  bool report_defaults = true;
 };
 
-/// Runs every rule that applies to the analysis' major. Does nothing for a
-/// root that could not be read.
+/// Runs every rule that applies to the analysis' major: over the cluster's
+/// configuration, then over each database/role scope that pg_db_role_setting
+/// rows set (keeping the findings those rows cause, their message prefixed
+/// with the scope). Does nothing for a root that could not be read.
 void RunRules(const EngineOptions& options, Analysis* analysis);
 
 /// The expression environment over one analysis (exposed for `show` and tests).

@@ -110,16 +110,23 @@ constexpr KeySpec kKeys[] = {
     {"good", &RuleDecl::good, nullptr, nullptr, true, false},
     {"example_profile", &RuleDecl::example_profile, nullptr, nullptr, false, false},
     {"example_pg_version", nullptr, nullptr, &RuleDecl::example_pg_version, false, false},
+    {"example_kind", &RuleDecl::example_kind, nullptr, nullptr, false, false},
+    {"example_context", &RuleDecl::example_context, nullptr, nullptr, false, false},
     {"references", nullptr, &RuleDecl::references, nullptr, true, false},
 };
 
 // The categories of the built-in rules (docs group rules by them); user rules
 // may add their own.
 constexpr const char* kBuiltinCategories[] = {
-    "aio", "auth", "caps", "durability", "extensions", "includes", "memory", "names", "ops",
-    "security", "startup", "storage", "suppressions", "syntax", "values",
+    "aio", "auth", "caps", "durability", "extensions", "includes", "live", "memory", "names", "ops",
+    "security", "sql", "startup", "storage", "suppressions", "syntax", "values",
 };
 constexpr const char* kFixSafeties[] = {"safe", "needs-restart", "review"};
+// What a rule's bad and good examples are: a configuration file (the
+// default), a SQL script, a server snapshot (the JSON of `pgconflint
+// snapshot`), or a configuration file compared with the snapshot in
+// example_context (drift).
+constexpr const char* kExampleKinds[] = {"conf", "sql", "snapshot", "drift"};
 
 bool IsKebab(std::string_view s) {
   if (s.empty() || s.front() == '-' || s.back() == '-' || s.find("--") != std::string_view::npos) return false;
@@ -231,10 +238,11 @@ bool EntryReader::CheckRequired() {
 }
 
 bool EntryReader::CheckDeclaration() {
-  if (options_.builtin ? !(d_.code.size() == 6 && d_.code.rfind("PGC", 0) == 0 && IsRuleCode(d_.code))
+  if (options_.builtin ? !((d_.code.size() == 6 || d_.code.size() == 7) && d_.code.rfind("PGC", 0) == 0 &&
+                           IsRuleCode(d_.code))
                        : !IsRuleCode(d_.code) || d_.code.rfind("PGC", 0) == 0)
     return Fail("code", "code \"" + d_.code + "\" must be " +
-                            (options_.builtin ? "PGC and three digits" : "upper-case letters and digits, such as "
+                            (options_.builtin ? "PGC and three or four digits" : "upper-case letters and digits, such as "
                                                                          "ORG001, not starting with PGC (built-in)"));
   if (!IsKebab(d_.name)) return Fail("name", "rule name \"" + d_.name + "\" must be kebab-case (such as fsync-off)");
   Severity severity;
@@ -262,6 +270,12 @@ bool EntryReader::CheckExamples() {
   std::string cause;
   if (options_.check_profile && !options_.check_profile(d_.example_profile, &cause))
     return Fail("example_profile", "example_profile: " + cause);
+  if (!d_.example_kind.empty() && !OneOf(kExampleKinds, d_.example_kind))
+    return Fail("example_kind", "example_kind must be one of " + ListOf(kExampleKinds));
+  if (!d_.example_context.empty() && d_.example_kind != "sql" && d_.example_kind != "drift")
+    return Fail("example_context", "example_context is for example_kind = \"sql\" or \"drift\"");
+  if (d_.example_kind == "drift" && d_.example_context.empty())
+    return Fail("example_context", "a drift example needs the snapshot it is compared with in example_context");
   if (!d_.key_lines.count("example_pg_version")) return true;
   int v = d_.example_pg_version;
   if (std::find(options_.majors.begin(), options_.majors.end(), v) == options_.majors.end() || v < d_.min_major ||

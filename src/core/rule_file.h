@@ -44,6 +44,9 @@ struct RuleDecl {
   std::map<std::string, int, std::less<>> key_lines;  // key -> line of its value
   std::string code, name, severity, category, fatal, summary, why, fix, versions, bad, good;
   std::string when, message, help, evaluator, fix_safety, example_profile;
+  std::string example_kind;  // how the examples are read: "" or "conf", "sql", "snapshot", "drift"
+  std::string example_context;  // what the examples run against: sql: the cluster's postgresql.auto.conf;
+                                // drift: the server snapshot
   std::vector<std::string> anchors;  // parameters to report at, in order: "name" or "name|guard"
   std::vector<std::string> references;
   int example_pg_version = 0;  // 0: the default major

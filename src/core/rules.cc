@@ -127,7 +127,7 @@ bool RuleSet::AddText(std::string_view text, const std::string& path, std::strin
     RuleInfo r{RuleId{}, Keep(d.code), Keep(d.name), Keep(d.severity), Keep(d.category), Keep(d.fatal),
                Keep(d.summary), Keep(d.why), Keep(d.fix), Keep(d.versions), Keep(d.bad), Keep(d.good),
                d.example_pg_version, user_refs_.back().data(), Keep(d.when), Keep(d.message), Keep(d.help),
-               Keep(anchor), "", Keep(d.fix_safety), Keep(d.example_profile), d.min_major, d.max_major, false};
+               Keep(anchor), "", Keep(d.fix_safety), Keep(d.example_profile), Keep(d.example_kind), Keep(d.example_context), d.min_major, d.max_major, false};
     user_rules_.push_back(r);
     const RuleInfo* added = &user_rules_.back();
     all_.push_back(added);

@@ -44,6 +44,8 @@ struct RuleInfo {
   const char* evaluator;   // a custom evaluator's name (rule_engine.cc), or ""
   const char* fix_safety;  // "safe", "needs-restart", "review", ...
   const char* example_profile;  // profile facts for the examples: "ram=4GB,cpus=4"
+  const char* example_kind;     // what the examples are: "" or "conf" (a file), "sql", "snapshot", "drift"
+  const char* example_context;  // sql: the cluster's postgresql.auto.conf; drift: the snapshot ("" = none)
   int min_major;           // versions: first major the rule applies to
   int max_major;           // last major
   bool builtin;

@@ -13,6 +13,7 @@
 
 #include "core/analysis.h"
 #include "core/file_system.h"
+#include "core/host.h"
 #include "core/limits.h"
 #include "core/syntax.h"
 
@@ -59,7 +60,16 @@ struct CollectContext {
   std::vector<std::string> trees;
   bool allow_outside = false;  // read files wherever they are (--allow-outside-includes)
   RootLimits limits;           // what one root may read and hold (core/limits.h)
+  /// The server's host, for values that depend on it (SQL statements are
+  /// checked when collected); null: nothing is known about it.
+  const HostFacts* host = nullptr;
 };
+
+/// `abs` relative to `base` when it lies below it, else `abs`.
+std::string DisplayPath(const std::string& abs, const std::string& base);
+
+/// The Setting of one parsed `name = value` line of analysis file `file`.
+Setting SettingFromLine(const SourceFile& source, const SettingLine& line, int file);
 
 class SettingsSource {
  public:

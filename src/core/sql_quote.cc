@@ -48,4 +48,41 @@ std::string AlterSystemStatement(const Parameter& param, const std::string& valu
   return "ALTER SYSTEM SET " + std::string(param.name) + " = " + v + ";";
 }
 
+std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name) {
+  bool safe = !name.empty() && ((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_');
+  for (char c : name) safe = safe && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+  if (safe) {
+    KeywordCategory k = facts.Keyword(name);
+    safe = k == KeywordCategory::kNone || k == KeywordCategory::kUnreserved;
+  }
+  return safe ? std::string(name) : QuoteIdentifier(name);
+}
+
+bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input,
+                      const std::vector<SqlValue>& values, std::string* out, std::string* error) {
+  if (!list_input && values.size() != 1) {
+    *error = facts.Message("one_argument", {{"name", std::string(name)}});
+    return false;
+  }
+  const bool quote = facts.ListQuote(name);
+  out->clear();
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) *out += ", ";
+    const SqlValue& v = values[i];
+    bool text = v.kind == SqlValue::Kind::kString || v.kind == SqlValue::Kind::kWord;
+    *out += text && quote ? QuoteIdentifierIfNeeded(facts, v.text) : v.text;
+  }
+  return true;
+}
+
+std::string EscapeAutoConfValue(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\'' || c == '\\') out += c;
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace pgconflint

@@ -1,14 +1,20 @@
 // Writing values and names the way PostgreSQL reads them back: string
 // literals, identifiers, the value of a setting in postgresql.conf or SET,
-// and ALTER SYSTEM statements with PostgreSQL's list rules. Used by the
-// recommender's SQL and its rollout plan; meant for every SQL writer.
+// and ALTER SYSTEM statements with PostgreSQL's list rules; and the text the
+// server itself makes of a SET value list and writes into
+// postgresql.auto.conf. Used by the recommender's SQL and its rollout plan,
+// the ALTER SYSTEM simulation and the snapshot's SQL; meant for every SQL
+// writer.
 #ifndef PGCONFLINT_CORE_SQL_QUOTE_H_
 #define PGCONFLINT_CORE_SQL_QUOTE_H_
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/catalog.h"
+#include "core/sql_knowledge.h"
+#include "core/sql_statements.h"
 
 namespace pgconflint {
 
@@ -32,6 +38,24 @@ std::string SettingValueText(const Parameter* param, std::string_view value);
 /// ALTER SYSTEM page of the PostgreSQL documentation:
 /// https://www.postgresql.org/docs/current/sql-altersystem.html).
 std::string AlterSystemStatement(const Parameter& param, const std::string& value);
+
+/// quote_identifier (ruleutils.c): `name` unchanged when it is a lower-case
+/// identifier ([a-z_][a-z0-9_]*) that is no keyword, or an unreserved one;
+/// else double-quoted, with "" for each quote.
+std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name);
+
+/// flatten_set_variable_args (guc_funcs.c): the text SET, ALTER SYSTEM and
+/// ALTER DATABASE/ROLE make of a value list: items joined with ", ", strings
+/// and words of a GUC_LIST_QUOTE parameter (facts.ListQuote) quoted as
+/// identifiers, numbers as the grammar read them. False with *error (the
+/// server's "SET x takes only one argument") when several values are given
+/// to a parameter that is not `list_input`.
+bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input,
+                      const std::vector<SqlValue>& values, std::string* out, std::string* error);
+
+/// escape_single_quotes_ascii: ' and \ doubled, as ALTER SYSTEM writes a
+/// value between quotes into postgresql.auto.conf.
+std::string EscapeAutoConfValue(std::string_view value);
 
 }  // namespace pgconflint
 

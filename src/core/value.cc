@@ -239,6 +239,13 @@ Dim UnitDim(const Parameter& param) {
   return Dim::kNone;
 }
 
+std::string ShownWithUnit(const Parameter& param, const std::string& value) {
+  if (param.type != VarType::kInteger || param.unit_kind == UnitKind::kNone) return value;
+  char* end = nullptr;
+  double v = strtod(value.c_str(), &end);
+  return end && *end == '\0' && end != value.c_str() ? FormatWithUnit(v, param) : value;
+}
+
 std::string FormatWithUnit(double value, const Parameter& param) {
   if (param.unit_kind == UnitKind::kNone) return FormatWhole(std::trunc(value));
   int64_t v = static_cast<int64_t>(value);

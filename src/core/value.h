@@ -57,6 +57,11 @@ Dim UnitDim(const Parameter& param);
 /// ("1536kB", "102MB", "1min"), as SHOW prints it.
 std::string FormatWithUnit(double value, const Parameter& param);
 
+/// A value in the parameter's base unit (as `postgres -C` and pg_settings
+/// give it) shown with its unit: "16384" of work_mem is "16MB". Values of
+/// other types, and text that is not a number, unchanged.
+std::string ShownWithUnit(const Parameter& param, const std::string& value);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_VALUE_H_

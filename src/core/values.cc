@@ -132,7 +132,7 @@ void CheckValues(Analysis* a, const HostFacts& host) {
     s.value = v.normalized;
     s.number = v.number;
     s.applied = !s.ignored;
-    if (p.file_value_ignored) {
+    if (p.file_value_ignored && s.origin.cluster_wide()) {
       // Accepted, and without effect: the server keeps the boot value.
       s.value = p.boot_val;
       if (!s.ignored) {
@@ -147,7 +147,8 @@ void CheckValues(Analysis* a, const HostFacts& host) {
         a->Add(std::move(d));
       }
     }
-    if (!s.ignored) WarnAboutValue(s, v, a);
+    // A server reports values in the base unit: no spelling to warn about.
+    if (!s.ignored && s.origin.kind != Origin::Kind::kServer) WarnAboutValue(s, v, a);
   }
 }
 

@@ -7,12 +7,16 @@
 #include <cstdlib>
 
 #include "core/directives.h"
+#include "core/drift.h"
 #include "core/finding_placement.h"
 #include "core/extensions.h"
 #include "core/passes.h"
 #include "core/recommendation_hints.h"
 #include "core/rule_engine.h"
+#include "core/snapshot_source.h"
 #include "core/spelling.h"
+#include "core/sql_checks.h"
+#include "core/sql_source.h"
 #include "core/suppressions.h"
 
 namespace pgconflint {
@@ -77,10 +81,14 @@ struct CheckInputs {
   bool recommendation_hints = true;
   ExtensionSet extensions;
   AuthLintOptions auth;
+  bool lint_auth = true;              // false: no pg_hba.conf / pg_ident.conf to read (scripts, snapshots)
+  bool report_defaults = true;        // EngineOptions::report_defaults
+  const Snapshot* compare = nullptr;  // a server to compare the configuration with (drift)
 };
 
-// After the sources and the passes: module parameters, rules, hints, the
-// authentication files, module advice, suppressions. A root that is a
+// After the sources and the passes: ALTER SYSTEM traps, drift, module
+// parameters, rules, hints, the authentication files, module advice,
+// suppressions. A root that is a
 // pg_hba.conf or pg_ident.conf (!conf_root) gets only the authentication checks.
 void RunChecks(const std::string& root, bool conf_root, const CollectContext& ctx, const CheckInputs& in,
                Analysis* a) {
@@ -89,12 +97,16 @@ void RunChecks(const std::string& root, bool conf_root, const CollectContext& ct
   eo.profile = in.profile;
   eo.running = in.running;
   eo.recommendation_hints = in.recommendation_hints;
+  eo.report_defaults = in.report_defaults;
   if (conf_root) {
+    ReportAutoConfTraps(a);
+    if (in.compare) CompareWithServer(*in.compare, a);
     CheckExtensionSettings(in.extensions, *in.host, a);
     RunRules(eo, a);
     AddRecommendationHints(eo, a);
+    AddTablespaceHints(eo, a);
   }
-  LintAuthFiles(ctx, root, in.auth, *in.profile, a);
+  if (in.lint_auth) LintAuthFiles(ctx, root, in.auth, *in.profile, a);
   if (a->failure != Analysis::Failure::kNone) return;
   if (conf_root) AddExtensionAdvice(in.extensions, *in.profile, a);
   a->fatal_before_filters = a->fatal();
@@ -194,20 +206,25 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
 MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root) {
   if (options_.pg_version) return {options_.pg_version, "--pg-version"};
   // `# pgconflint: pg-version=N` in the root file wins over the project
-  // configuration and the default, not over an explicit --pg-version.
-  std::string abs = AbsolutePath(*fs_, root);
-  if (fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
-  ReadStatus status;
-  std::string error;
-  if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
-    int d = PgVersionDirective(e->text, e->parsed);
-    if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + root};
+  // configuration and the default, not over an explicit --pg-version. A SQL
+  // script takes it from the cluster it runs against (--sql-cluster).
+  const bool sql = IsSqlPath(root);
+  const std::string& conf_root = sql ? options_.sql_cluster : root;
+  std::string abs = conf_root.empty() ? std::string() : AbsolutePath(*fs_, conf_root);
+  if (!abs.empty()) {
+    if (fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
+    ReadStatus status;
+    std::string error;
+    if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
+      int d = PgVersionDirective(e->text, e->parsed);
+      if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + conf_root};
+    }
   }
   if (project.config.pg_version) return {*project.config.pg_version, project.config.path};
   // The data directory says which major created it: the root itself, or the
   // directory of a root file.
-  std::string dir = abs.substr(0, abs.rfind('/'));
-  if (int v = PgVersionFile(*fs_, dir)) {
+  std::string dir = abs.substr(0, abs.rfind('/') == std::string::npos ? 0 : abs.rfind('/'));
+  if (int v = dir.empty() ? 0 : PgVersionFile(*fs_, dir)) {
     if (Catalog::ForMajor(v)) return {v, "PG_VERSION in " + dir};
   }
   return {Catalog::DefaultMajor(), "the default, as no --pg-version, pg-version directive, .pgconflint.toml or PG_VERSION names one"};
@@ -238,34 +255,87 @@ void Workspace::Filter(const Project& project, Analysis* a) const {
 }
 
 bool Workspace::Lint(const std::string& root, Analysis* out, std::string* error) {
+  return LintRequest({root, nullptr, nullptr, nullptr}, out, error);
+}
+
+bool Workspace::LintSql(const std::string& script, Analysis* out, std::string* auto_conf, std::string* error) {
+  return LintRequest({script, auto_conf, nullptr, nullptr}, out, error);
+}
+
+bool Workspace::LintSnapshot(const Snapshot& snapshot, Analysis* out, std::string* error) {
+  return LintRequest({snapshot.server, nullptr, &snapshot, nullptr}, out, error);
+}
+
+bool Workspace::LintDrift(const std::string& root, const Snapshot& snapshot, Analysis* out, std::string* error) {
+  return LintRequest({root, nullptr, nullptr, &snapshot}, out, error);
+}
+
+std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::string& root,
+                                                                  std::string* auto_conf) const {
+  std::vector<std::unique_ptr<SettingsSource>> out;
+  if (!IsSqlPath(root)) {
+    out.push_back(std::make_unique<ConfTreeSource>(root));
+    return out;
+  }
+  SqlScriptOptions so;
+  so.auto_conf_out = auto_conf;
+  if (!options_.sql_cluster.empty()) {
+    out.push_back(std::make_unique<ConfTreeSource>(options_.sql_cluster));
+    so.over_tree = true;
+  } else {
+    so.auto_conf = options_.sql_auto_conf;
+  }
+  out.push_back(std::make_unique<SqlScriptSource>(root, so));
+  return out;
+}
+
+bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error) {
   const Project* project = nullptr;
-  if (!ProjectFor(root, &project, error)) return false;
+  if (!ProjectFor(r.snapshot ? "." : r.root, &project, error)) return false;
   last_project_ = project;
-  last_major_ = ChooseMajor(*project, root);
+  last_major_ = r.snapshot && !options_.pg_version ? MajorChoice{r.snapshot->major(), "the server"}
+                                                   : ChooseMajor(*project, r.root);
   Analysis& a = *out;
   a = Analysis();
-  a.root = root;
+  a.root = r.root;
   a.catalog = Catalog::ForMajor(last_major_.major);
   CollectContext ctx(&cache_, options_.display_base);
   ctx.trees = project->trees;
   ctx.allow_outside = project->allow_outside;
-  const std::string abs = AbsolutePath(*fs_, root);
-  const bool conf_root = fs_->Stat(abs).type == FileInfo::Type::kDirectory ||
-                         ResolveRootFileType(options_.file_type, abs) == RootFileType::kConf;
+  ctx.host = host_;
+  const bool script = IsSqlPath(r.root);
+  bool conf_root = r.snapshot || script;
+  if (!conf_root) {
+    const std::string abs = AbsolutePath(*fs_, r.root);
+    conf_root = fs_->Stat(abs).type == FileInfo::Type::kDirectory ||
+                ResolveRootFileType(options_.file_type, abs) == RootFileType::kConf;
+  }
   if (conf_root) {
-    ConfTreeSource(root).Collect(ctx, &a);
+    if (r.snapshot) {
+      SnapshotSource(*r.snapshot).Collect(ctx, &a);
+    } else {
+      for (const auto& source : SourcesFor(r.root, r.auto_conf))
+        if (a.failure == Analysis::Failure::kNone) source->Collect(ctx, &a);
+    }
     if (a.failure != Analysis::Failure::kNone) return true;
     RunPasses(&a, *host_);
   }
+  std::map<std::string, std::string> running;
+  const Snapshot* server = r.snapshot ? r.snapshot : r.compare;
+  if (server) running = RunningValues(*server);
   CheckInputs in;
   in.rules = &project->rules;
   in.profile = &project->config.profile;
   in.host = host_;
-  in.running = options_.running;
+  in.running = server ? &running : options_.running;
   in.recommendation_hints = project->config.recommendation_hints;
   in.extensions = ExtensionsOf(project, last_major_.major);
   in.auth = {options_.file_type, options_.server_hba, options_.server_ident};
-  RunChecks(root, conf_root, ctx, in, &a);
+  in.lint_auth = !r.snapshot && !script;
+  // A script alone holds no cluster: findings about defaults are not its own.
+  in.report_defaults = !script || !options_.sql_cluster.empty() || r.snapshot;
+  in.compare = r.compare;
+  RunChecks(r.root, conf_root, ctx, in, &a);
   if (a.failure != Analysis::Failure::kNone) return true;
   Filter(*project, &a);
   FoldRelatedFindings(&a);
@@ -393,6 +463,66 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
   RunPasses(&a, host);
   RunChecks(dir, true, ctx, in, &a);
   FoldRelatedFindings(&a);
+  a.SortDiagnostics();
+  return a;
+}
+
+Analysis LintExample(const RuleInfo& rule, const std::string& text, const RuleSet& rules, const std::string& dir,
+                     const std::string& display_base) {
+  const Catalog& cat =
+      *Catalog::ForMajor(rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor());
+  Profile profile;
+  std::string error;  // the rules test checks every example profile
+  SetProfileFacts(&profile, rule.example_profile, &error);
+  const std::string kind = rule.example_kind;
+  if (kind.empty() || kind == "conf") return LintText(dir + "/postgresql.conf", text, cat, rules, profile, display_base);
+  // The other kinds read only the example's own files.
+  OverlayFileSystem fs;
+  static const UnknownHost kHost;
+  FileCache cache(fs);
+  CollectContext ctx(&cache, display_base);
+  ctx.host = &kHost;
+  Analysis a;
+  a.catalog = &cat;
+  Snapshot server;
+  const bool is_sql = kind == "sql";
+  if (!ReadSnapshot(kind == "snapshot" ? text : rule.example_context, &server, &error) && !is_sql) {
+    a.failure = Analysis::Failure::kUsage;
+    a.failure_message = error;
+    return a;
+  }
+  std::map<std::string, std::string> running = RunningValues(server);
+  if (is_sql) {
+    a.root = dir + "/script.sql";
+    fs.Set(a.root, text);
+    SqlScriptOptions so;
+    if (rule.example_context[0]) {
+      fs.Set(dir + "/postgresql.conf", "");
+      fs.Set(dir + "/postgresql.auto.conf", rule.example_context);
+      ConfTreeSource(dir).Collect(ctx, &a);
+      so.over_tree = true;
+    }
+    SqlScriptSource(a.root, so).Collect(ctx, &a);
+  } else if (kind == "snapshot") {
+    a.root = server.server;
+    SnapshotSource(server).Collect(ctx, &a);
+  } else {  // drift: the example against the snapshot of example_context
+    a.root = dir + "/postgresql.conf";
+    fs.Set(a.root, text);
+    ConfTreeSource(a.root).Collect(ctx, &a);
+  }
+  if (a.failure != Analysis::Failure::kNone) return a;
+  RunPasses(&a, kHost);
+  CheckInputs in;
+  in.rules = &rules;
+  in.profile = &profile;
+  in.host = &kHost;
+  in.running = is_sql ? nullptr : &running;
+  in.extensions.builtin = ExtensionCatalog::ForMajor(cat.major());
+  in.lint_auth = false;
+  in.report_defaults = !is_sql || rule.example_context[0];
+  in.compare = kind == "drift" ? &server : nullptr;
+  RunChecks(a.root, true, ctx, in, &a);
   a.SortDiagnostics();
   return a;
 }

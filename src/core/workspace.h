@@ -23,6 +23,7 @@
 #include "core/project_config.h"
 #include "core/rules.h"
 #include "core/settings_source.h"
+#include "core/snapshot.h"
 
 namespace pgconflint {
 
@@ -50,6 +51,12 @@ struct WorkspaceOptions {
   /// configuration's directory; the configuration's `allow-outside-includes`
   /// does the same. Off: they are PGC305 (an error for extra-rules), unread.
   bool allow_outside_includes = false;
+  /// SQL scripts (.sql roots) run against this configuration (--cluster: a
+  /// data directory or postgresql.conf, whose postgresql.auto.conf their
+  /// ALTER SYSTEM statements rewrite) or this postgresql.auto.conf
+  /// (--auto-conf); both "": an empty cluster.
+  std::string sql_cluster;
+  std::string sql_auto_conf;
 };
 
 /// How the major of a root was chosen, for the output ("PostgreSQL 17 (from
@@ -74,6 +81,16 @@ class Workspace {
   /// rule): the caller exits 2. A root that cannot be read is not an
   /// error here: it is reported in out->failure.
   bool Lint(const std::string& root, Analysis* out, std::string* error);
+  /// Lint of a SQL script; *auto_conf receives the postgresql.auto.conf its
+  /// ALTER SYSTEM statements leave (`apply-sql`).
+  bool LintSql(const std::string& script, Analysis* out, std::string* auto_conf, std::string* error);
+  /// Lints a running server's configuration from its snapshot (`check
+  /// --live`, `check --snapshot`): the major is the server's unless
+  /// --pg-version says otherwise; the project configuration is found from
+  /// the current directory. out->root is the server's label.
+  bool LintSnapshot(const Snapshot& snapshot, Analysis* out, std::string* error);
+  /// Lints `root` and compares it with the server of `snapshot` (drift).
+  bool LintDrift(const std::string& root, const Snapshot& snapshot, Analysis* out, std::string* error);
 
   /// The configuration, major and rules that applied to the last linted root.
   const ProjectConfig& config() const;
@@ -103,6 +120,16 @@ class Workspace {
   struct Project;
   /// The catalogs a lint of `project` (null: none) consults for `major`.
   static ExtensionSet ExtensionsOf(const Project* project, int major);
+  struct Request {
+    std::string root;                    // a path, or a server's label
+    std::string* auto_conf = nullptr;    // SQL scripts: receives the postgresql.auto.conf they leave
+    const Snapshot* snapshot = nullptr;  // lint this server instead of a path
+    const Snapshot* compare = nullptr;   // compare the root with this server (drift)
+  };
+  bool LintRequest(const Request& r, Analysis* out, std::string* error);
+  /// The sources of `root`, in the order they run; the one place that picks
+  /// a source by input.
+  std::vector<std::unique_ptr<SettingsSource>> SourcesFor(const std::string& root, std::string* auto_conf) const;
   bool ProjectFor(const std::string& root, const Project** out, std::string* error);
   MajorChoice ChooseMajor(const Project& project, const std::string& root);
   void Filter(const Project& project, Analysis* a) const;
@@ -126,6 +153,14 @@ class Workspace {
 /// as the directory of `name`.
 Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
                   const Profile& profile, const std::string& display_base = "");
+
+/// A rule's example as its example_kind says: a configuration file named
+/// `dir`/postgresql.conf, a SQL script `dir`/script.sql (run against a data
+/// directory `dir` whose postgresql.auto.conf is the rule's
+/// example_context, when it has one), or a server snapshot. Linted with the
+/// rule's example profile and major; `dir` need not exist.
+Analysis LintExample(const RuleInfo& rule, const std::string& text, const RuleSet& rules, const std::string& dir,
+                     const std::string& display_base = "");
 
 }  // namespace pgconflint
 

@@ -19,18 +19,12 @@ std::string Trimmed(std::string s) {
   return b == std::string::npos ? "" : s.substr(b);
 }
 
-Profile ExampleProfile(const RuleInfo& r) {
-  Profile p;
-  std::string error;  // the rules test checks every example profile
-  SetProfileFacts(&p, r.example_profile, &error);
-  return p;
-}
-
 // The findings of `rule` that its bad example produces, in concise format.
 std::string ExampleFindings(const RuleInfo& r, const RuleSet& rules) {
   const Catalog* cat = Catalog::ForMajor(r.example_pg_version ? r.example_pg_version : Catalog::DefaultMajor());
-  // A fixed directory, so that the pages do not depend on where they are generated.
-  Analysis a = LintText("/example/postgresql.conf", r.bad, *cat, rules, ExampleProfile(r), "/example");
+  // A fixed directory, so that the pages do not depend on where they are
+  // generated; read as the rule's example_kind says.
+  Analysis a = LintExample(r, r.bad, rules, "/example", "/example");
   std::vector<Diagnostic> mine;
   for (Diagnostic& d : a.diagnostics)
     if (d.rule == &r) mine.push_back(std::move(d));

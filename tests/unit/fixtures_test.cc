@@ -33,6 +33,12 @@
 // `expect:` comments; a file included twice counts them once. `near-miss:`
 // documents the rules a line was written to almost trigger; a test checks that
 // every built-in rule has at least one `expect:` and one `near-miss:`.
+//
+// tests/fixtures/sql/*.sql are SQL scripts with the same annotations in `--`
+// comments (`ALTER SYSTEM SET work_mem = 64MB;  -- expect: PGC1001`), linted
+// alone as `pgconflint check SCRIPT.sql` does. The rules about running
+// servers (example_kind "snapshot" or "drift") are tested by their examples
+// and against real servers (tests/integration/test_live.py), not here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -113,6 +119,22 @@ std::vector<std::string> SplitClauses(std::string_view s) {
   return out;
 }
 
+// Where the `--` comment of a SQL line starts, or npos: outside '...' (with
+// '' inside) and "...".
+size_t SqlCommentStart(std::string_view line) {
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (quote) {
+      if (line[i] == quote) quote = 0;
+    } else if (line[i] == '\'' || line[i] == '"') {
+      quote = line[i];
+    } else if (line.substr(i, 2) == "--") {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // Where the comment of `line` starts, or npos. As guc-file.l: a quoted value is
 // '...' with '' and backslash escapes on one line; an unterminated quote is a
 // lone character, so a '#' after it still starts a comment.
@@ -145,16 +167,18 @@ struct Annotations {
   std::vector<std::string> errors;                         // malformed annotations
 };
 
-Annotations ParseAnnotations(const std::string& text) {
+// `sql`: the comments are SQL's `--` (else postgresql.conf's `#`).
+Annotations ParseAnnotations(const std::string& text, bool sql = false) {
   Annotations out;
   std::istringstream in(text);
   std::string line;
+  const std::string marker = sql ? "--" : "#";
   for (uint32_t n = 1; std::getline(in, line); ++n) {
-    size_t hash = CommentStart(line);
+    size_t hash = sql ? SqlCommentStart(line) : CommentStart(line);
     if (hash == std::string::npos) continue;
     std::string where = "line " + std::to_string(n) + ": ";
     bool own_line = Trim(std::string_view(line).substr(0, hash)).empty();
-    std::string body = Trim(std::string_view(line).substr(hash + 1));
+    std::string body = Trim(std::string_view(line).substr(hash + marker.size()));
     if (own_line && body.rfind("profile:", 0) == 0) {
       out.profile = Trim(std::string_view(body).substr(8));
       continue;
@@ -164,7 +188,7 @@ Annotations ParseAnnotations(const std::string& text) {
       if (!Catalog::ForMajor(out.major)) out.errors.push_back(where + "no catalog for pg-version " + body);
       continue;
     }
-    std::string tail = Trim(std::string_view(line).substr(line.rfind('#') + 1));
+    std::string tail = Trim(std::string_view(line).substr(line.rfind(marker) + marker.size()));
     if (tail.rfind("expect", 0) != 0 && tail.rfind("near-miss", 0) != 0) continue;
     for (const std::string& clause : SplitClauses(tail)) {
       size_t colon = clause.find(':');
@@ -191,24 +215,44 @@ Annotations ParseAnnotations(const std::string& text) {
   return out;
 }
 
-// Every *.conf and *.datadir directly in the fixture directory, by name
-// (other subdirectories hold files that fixtures include).
-std::vector<std::string> FixtureNames() {
+// The files named *`ext` directly in `dir` and, when `dir_ext` is given, the
+// directories named *`dir_ext`, by name (other subdirectories hold files that
+// fixtures include, and the clusters of SQL fixtures).
+std::vector<std::string> FilesIn(const fs::path& dir, const std::string& ext, const std::string& dir_ext = "") {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(FixtureDir(), ec))
-    if ((e.is_regular_file() && e.path().extension() == ".conf") ||
-        (e.is_directory() && e.path().extension() == ".datadir"))
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    if ((e.is_regular_file() && e.path().extension() == ext) ||
+        (!dir_ext.empty() && e.is_directory() && e.path().extension() == dir_ext))
       names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
+// Every *.conf and *.datadir directly in the fixture directory.
+std::vector<std::string> FixtureNames() { return FilesIn(FixtureDir(), ".conf", ".datadir"); }
+
+const fs::path& SqlFixtureDir() {
+  static const fs::path dir = CanonicalizePath(std::string(PGC_SOURCE_DIR) + "/tests/fixtures/sql");
+  return dir;
+}
+
+std::vector<std::string> SqlFixtureNames() { return FilesIn(SqlFixtureDir(), ".sql"); }
+
+// A test's name from a fixture's file name: the stem, with '_' for every
+// character gtest does not allow.
+std::string TestName(const testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param.substr(0, info.param.rfind('.'));
+  for (char& c : name)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
 // One finding or expectation: file (relative to the fixture directory), line, code.
 using Key = std::tuple<std::string, uint32_t, std::string>;
 
-std::string Show(const Key& k) {
-  return "tests/fixtures/rules/" + std::get<0>(k) + ":" + std::to_string(std::get<1>(k)) + ": " + std::get<2>(k);
+std::string Show(const Key& k, const std::string& dir = "rules") {
+  return "tests/fixtures/" + dir + "/" + std::get<0>(k) + ":" + std::to_string(std::get<1>(k)) + ": " + std::get<2>(k);
 }
 
 // Control bytes of a message escaped, so that a garbled message still prints.
@@ -333,13 +377,57 @@ void CompareWithAnnotations(const Analysis& a, const fs::path& path, const Annot
   EXPECT_TRUE(missing.str().empty()) << "expected but not reported:" << missing.str();
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureTest, testing::ValuesIn(FixtureNames()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param.substr(0, info.param.rfind('.'));
-                           for (char& c : name)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureTest, testing::ValuesIn(FixtureNames()), TestName);
+
+class SqlFixtureTest : public testing::TestWithParam<std::string> {};
+
+// A script, linted as `pgconflint check --no-config SCRIPT.sql` does: alone,
+// or, when a directory NAME.cluster/ is next to NAME.sql, with `--cluster`
+// that data directory (whose files carry their own `# expect:` comments).
+TEST_P(SqlFixtureTest, FindingsMatchExpectations) {
+  const fs::path path = SqlFixtureDir() / GetParam();
+  Annotations ann = ParseAnnotations(ReadAll(path), true);
+  for (const std::string& e : ann.errors) ADD_FAILURE() << GetParam() << ": " << e;
+  WorkspaceOptions wo;
+  wo.use_config = false;
+  wo.pg_version = ann.major;
+  const fs::path cluster = SqlFixtureDir() / (path.stem().string() + ".cluster");
+  if (fs::is_directory(cluster)) wo.sql_cluster = cluster.string();
+  for (const std::string& fact : SplitList(ann.profile, ',')) {
+    size_t eq = fact.find('=');
+    ASSERT_NE(eq, std::string::npos) << GetParam() << ": bad profile fact \"" << fact << "\"";
+    wo.profile_facts.push_back({fact.substr(0, eq), fact.substr(eq + 1)});
+  }
+  Workspace ws(wo);
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(ws.Lint(path.string(), &a, &error)) << error;
+  ASSERT_EQ(a.failure, Analysis::Failure::kNone) << a.failure_message;
+  auto rel = [](const std::string& p) { return fs::path(p).lexically_relative(SqlFixtureDir()).string(); };
+  std::multiset<Key> expected, got;
+  std::set<std::string> seen_files;
+  for (const LoadedFile& f : a.files) {
+    if (!seen_files.insert(f.abs_path).second) continue;
+    Annotations fa = f.abs_path == path.string() ? ann : ParseAnnotations(f.source.text());
+    for (const auto& [line, codes] : fa.expect)
+      for (const std::string& code : codes) expected.insert({rel(f.abs_path), line, code});
+  }
+  std::ostringstream unexpected;
+  for (const Diagnostic& d : a.diagnostics) {
+    ASSERT_GE(d.file, 0) << d.rule->code << " not tied to a file: " << Printable(d.message);
+    const LoadedFile& f = a.files[d.file];
+    Key key{rel(f.abs_path), f.source.LineOf(d.range.begin), d.rule->code};
+    got.insert(key);
+    if (!expected.count(key)) unexpected << "\n  " << Show(key, "sql") << " " << Printable(d.message);
+  }
+  std::ostringstream missing;
+  for (const Key& key : expected)
+    if (got.count(key) < expected.count(key)) missing << "\n  " << Show(key, "sql");
+  EXPECT_EQ(got, expected) << "reported but not expected:" << unexpected.str() << "\nexpected but not reported:"
+                           << missing.str();
+}
+
+INSTANTIATE_TEST_SUITE_P(SqlFixtures, SqlFixtureTest, testing::ValuesIn(SqlFixtureNames()), TestName);
 
 TEST(FixtureCoverageTest, FixturesExist) { EXPECT_GE(FixtureNames().size(), 13u) << FixtureDir(); }
 
@@ -355,7 +443,15 @@ TEST(FixtureCoverageTest, EveryBuiltinRuleFiresAndHasANearMiss) {
     for (const auto& [line, codes] : ann.near_miss) near_miss.insert(codes.begin(), codes.end());
   }
   ASSERT_FALSE(ec) << ec.message();
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(SqlFixtureDir(), ec)) {
+    if (!e.is_regular_file()) continue;
+    Annotations ann = ParseAnnotations(ReadAll(e.path()), e.path().extension() == ".sql");
+    for (const auto& [line, codes] : ann.expect) expected.insert(codes.begin(), codes.end());
+    for (const auto& [line, codes] : ann.near_miss) near_miss.insert(codes.begin(), codes.end());
+  }
   for (const RuleInfo& r : BuiltinRules()) {
+    const std::string kind = r.example_kind;
+    if (kind == "snapshot" || kind == "drift") continue;  // about running servers: see the top
     EXPECT_TRUE(expected.count(r.code)) << r.code << " " << r.name << ": no fixture line has `# expect: " << r.code
                                         << "`";
     EXPECT_TRUE(near_miss.count(r.code)) << r.code << " " << r.name << ": no fixture line has `# near-miss: "

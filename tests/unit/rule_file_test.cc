@@ -187,7 +187,7 @@ references = ["https://www.postgresql.org/docs/"]
   EXPECT_EQ(Error(category, Options(true)).substr(0, 62), "org.toml:5: unknown category \"memroy\" (did you mean \"memory\"?)");
   std::string code = rule;
   code.replace(code.find("PGC950"), 6, "ORG950");
-  EXPECT_EQ(Error(code, Options(true)), "org.toml:2: code \"ORG950\" must be PGC and three digits");
+  EXPECT_EQ(Error(code, Options(true)), "org.toml:2: code \"ORG950\" must be PGC and three or four digits");
 }
 
 }  // namespace

@@ -1,0 +1,211 @@
+// Fleets: snapshots taken by a bounded pool of threads (libpq connections
+// are independent), then linted one by one in the input order.
+#include "cli/fleet.h"
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/file_system.h"
+#include "core/snapshot.h"
+#include "live/live.h"
+#include "report/text.h"
+
+namespace pgconflint::cli {
+namespace {
+
+// Above this many servers, progress goes to stderr.
+constexpr size_t kProgressAbove = 4;
+
+struct Target {
+  std::string conninfo;  // or
+  std::string snapshot_file;
+  // Filled by Take():
+  bool ok = false;
+  std::string label, json, error;
+};
+
+bool ReadConninfoFile(const std::string& path, std::vector<std::string>* out) {
+  RealFileSystem fs;
+  std::string text, error;
+  if (fs.Read(path, &text, &error) != ReadStatus::kOk) {
+    PrintError(path + ": " + error);
+    return false;
+  }
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos || line[b] == '#') continue;
+    out->push_back(line.substr(b, line.find_last_not_of(" \t\r") + 1 - b));
+  }
+  return true;
+}
+
+// Takes the snapshots of `targets` with at most `jobs` threads.
+void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Target>* targets) {
+  std::vector<size_t> live;
+  for (size_t i = 0; i < targets->size(); ++i)
+    if (!(*targets)[i].conninfo.empty()) live.push_back(i);
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress;
+  const bool show = live.size() > kProgressAbove, tty = isatty(STDERR_FILENO);
+  auto work = [&] {
+    for (size_t k; (k = next++) < live.size();) {
+      Target& t = (*targets)[live[k]];
+      t.ok = taker.Take(t.conninfo, &t.json, &t.label, &t.error);
+      size_t n = ++done;
+      if (!show) continue;
+      std::lock_guard<std::mutex> lock(progress);
+      std::cerr << (tty ? "\r" : "") << "pgconflint: " << n << "/" << live.size() << " servers"
+                << (tty && n < live.size() ? "" : "\n") << std::flush;
+    }
+  };
+  std::vector<std::thread> pool;
+  const size_t n = std::min<size_t>(live.size(), static_cast<size_t>(std::max(jobs, 1)));
+  for (size_t i = 0; i < n; ++i) pool.emplace_back(work);
+  for (std::thread& t : pool) t.join();
+}
+
+ServerRow RowFor(const Snapshot& s, const std::vector<Analysis>& mine, bool drift) {
+  ServerRow r;
+  r.server = s.server;
+  r.version = s.server_version.empty() ? std::to_string(s.server_version_num) : s.server_version;
+  r.drift = drift ? 0 : -1;
+  for (const Analysis& a : mine) {
+    r.fatal = r.fatal || a.fatal();
+    for (const Diagnostic& d : a.diagnostics) {
+      (d.severity == Severity::kError ? r.errors : d.severity == Severity::kWarning ? r.warnings : r.info)++;
+      if (drift && d.rule == &Rule(RuleId::kConfigurationDrift)) ++r.drift;
+    }
+  }
+  for (const SnapshotSetting& x : s.settings) r.pending_restarts += x.pending_restart;
+  return r;
+}
+
+// Lints one server (or each path against it); false on a configuration error.
+bool LintServer(Workspace* ws, const Snapshot& s, const std::vector<std::string>& paths,
+                std::vector<Analysis>* analyses, std::vector<ServerRow>* rows) {
+  std::vector<Analysis> mine;
+  std::string error;
+  if (paths.empty()) {
+    mine.emplace_back();
+    if (!ws->LintSnapshot(s, &mine.back(), &error)) return PrintError(error), false;
+  }
+  for (const std::string& p : paths) {
+    mine.emplace_back();
+    if (!ws->LintDrift(p, s, &mine.back(), &error)) return PrintError(error), false;
+    mine.back().root = p + " vs " + s.server;
+  }
+  for (const Analysis& a : mine)
+    if (a.failure != Analysis::Failure::kNone) PrintError(a.failure_message);
+  rows->push_back(RowFor(s, mine, !paths.empty()));
+  for (Analysis& a : mine) analyses->push_back(std::move(a));
+  return true;
+}
+
+}  // namespace
+
+void AddLiveOptions(CLI::App* check, LiveCheckOptions* o) {
+  check->add_option("--live", o->conninfos,
+                    "Check a running server: a libpq connection string (URI or key=value; PG* variables and "
+                    ".pgpass apply); repeatable. With PATH: compare PATH with the server (drift)")
+      ->allow_extra_args(false);
+  check->add_option("--live-file", o->conninfo_file, "A file of connection strings, one per line (# comments)");
+  check->add_option("--snapshot", o->snapshots,
+                    "Check a server from a snapshot file (`pgconflint snapshot`, scripts/snapshot.sql); repeatable")
+      ->allow_extra_args(false);
+  check->add_option("--jobs", o->jobs, "Servers snapshotted at once")->check(CLI::Range(1, 64))->capture_default_str();
+  check->add_option("--summary", o->summary, "Print only the fleet summary table, in this format")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  check->add_option("--connect-timeout", o->connect_timeout_s, "Seconds to wait for each connection")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
+  check->add_option("--statement-timeout", o->statement_timeout_ms, "Milliseconds for each snapshot query")
+      ->check(CLI::Range(100, 3600000))
+      ->capture_default_str();
+}
+
+int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const std::vector<std::string>& paths,
+                 std::vector<Analysis>* analyses, std::vector<ServerRow>* rows, int* major) {
+  std::vector<Target> targets;
+  std::vector<std::string> conninfos = o.conninfos;
+  if (!o.conninfo_file.empty() && !ReadConninfoFile(o.conninfo_file, &conninfos)) return kExitUsage;
+  for (const std::string& c : conninfos) targets.push_back({c, "", false, "", "", ""});
+  for (const std::string& f : o.snapshots) targets.push_back({"", f, false, "", "", ""});
+  live::LibpqSnapshotTaker taker({o.connect_timeout_s, o.statement_timeout_ms});
+  TakeAll(taker, o.jobs, &targets);
+  Workspace ws(MakeWorkspaceOptions(common, nullptr, &HostFor(common)));
+  int exit_code = kExitOk;
+  for (Target& t : targets) {
+    Snapshot s;
+    std::string error;
+    if (!t.snapshot_file.empty()) {
+      if (!ReadSnapshotFile(t.snapshot_file, &s)) return kExitUsage;
+      if (s.server.empty()) s.server = t.snapshot_file;
+    } else if (!t.ok || !ReadSnapshot(t.json, &s, &error)) {
+      PrintError(t.ok ? t.label + ": " + error : t.error);
+      ServerRow r;
+      r.server = t.label;
+      r.error = t.ok ? error : t.error;
+      rows->push_back(r);
+      exit_code = kExitInternal;
+      continue;
+    }
+    if (!*major) *major = common.major ? common.major : s.major();
+    if (!LintServer(&ws, s, paths, analyses, rows)) return kExitUsage;
+  }
+  return exit_code;
+}
+
+void RenderSummary(const std::vector<ServerRow>& rows, const std::string& format, std::ostream& out) {
+  auto cells = [](const ServerRow& r) {
+    if (!r.error.empty()) return std::vector<std::string>{r.server, "-", "-", "-", "-", "-", "-", "down: " + r.error};
+    return std::vector<std::string>{r.server, r.version, r.fatal ? "yes" : "no", std::to_string(r.errors),
+                                    std::to_string(r.warnings), std::to_string(r.pending_restarts),
+                                    r.drift < 0 ? "-" : std::to_string(r.drift), "ok"};
+  };
+  const std::vector<std::string> head = {"server", "version", "fatal", "errors", "warnings", "pending restart", "drift", "status"};
+  if (format == "json") {
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (const ServerRow& r : rows)
+      arr.push_back({{"server", r.server}, {"version", r.version.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.version)},
+                     {"reachable", r.error.empty()}, {"error", r.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.error)},
+                     {"fatal", r.fatal}, {"errors", r.errors}, {"warnings", r.warnings}, {"info", r.info},
+                     {"pending_restarts", r.pending_restarts},
+                     {"drift", r.drift < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(r.drift)}});
+    out << nlohmann::ordered_json({{"servers", arr}}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> table = {head};
+  for (const ServerRow& r : rows) table.push_back(cells(r));
+  if (format == "markdown") {
+    for (size_t i = 0; i < table.size(); ++i) {
+      out << "|";
+      for (const std::string& c : table[i]) out << " " << EscapeControls(c) << " |";
+      out << "\n";
+      if (i == 0) out << "|---|---|---|---:|---:|---:|---:|---|\n";
+    }
+    return;
+  }
+  std::vector<size_t> width(head.size(), 0);
+  for (const auto& row : table)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], EscapeControls(row[c]).size());
+  for (const auto& row : table) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      std::string cell = EscapeControls(row[c]);
+      line += cell + (c + 1 < row.size() ? std::string(width[c] - cell.size() + 2, ' ') : "");
+    }
+    out << line << "\n";
+  }
+}
+
+}  // namespace pgconflint::cli

@@ -1,0 +1,52 @@
+// `pgconflint snapshot CONNINFO`: a running server's configuration as JSON
+// (core/snapshot.h), for `check --snapshot` later or elsewhere.
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "live/live.h"
+
+namespace pgconflint::cli {
+namespace {
+
+struct SnapshotOptions {
+  std::string conninfo;
+  live::LiveOptions live;
+};
+
+int RunSnapshot(const SnapshotOptions& o) {
+  live::LibpqSnapshotTaker taker(o.live);
+  std::string json, label, error;
+  if (!taker.Take(o.conninfo, &json, &label, &error)) {
+    PrintError(error);
+    return kExitInternal;
+  }
+  try {
+    std::cout << nlohmann::ordered_json::parse(json).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  } catch (const std::exception& e) {
+    PrintError(label + ": the server's answer is not valid JSON: " + e.what());
+    return kExitInternal;
+  }
+  return std::cout.flush() ? kExitOk : kExitInternal;
+}
+
+}  // namespace
+
+Command AddSnapshot(CLI::App* app) {
+  auto o = std::make_shared<SnapshotOptions>();
+  CLI::App* snap = app->add_subcommand("snapshot", "Write a running server's configuration as JSON (for check --snapshot)");
+  snap->add_option("CONNINFO", o->conninfo, "libpq connection string (URI or key=value)")->required();
+  snap->add_option("--connect-timeout", o->live.connect_timeout_s, "Seconds to wait for the connection")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
+  snap->add_option("--statement-timeout", o->live.statement_timeout_ms, "Milliseconds for each query")
+      ->check(CLI::Range(100, 3600000))
+      ->capture_default_str();
+  return {snap, [o] { return RunSnapshot(*o); }};
+}
+
+}  // namespace pgconflint::cli

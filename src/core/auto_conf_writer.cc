@@ -1,0 +1,45 @@
+// The ALTER SYSTEM file model (guc.c: AlterSystemSetConfigFile and helpers).
+#include "core/auto_conf_writer.h"
+
+#include <algorithm>
+
+#include "core/catalog.h"
+#include "core/sql_quote.h"
+
+namespace pgconflint {
+
+bool ReadAutoConf(const ParsedFile& parsed, const SourceFile& source, int file, std::vector<AutoConfEntry>* out) {
+  if (!parsed.errors.empty()) return false;
+  for (const SettingLine& s : parsed.settings) {
+    AutoConfEntry e;
+    e.name = std::string(source.Slice(s.name));
+    e.value = s.value_text;
+    e.file = file;
+    e.line = s.line;
+    e.name_range = s.name;
+    e.value_range = s.value;
+    out->push_back(std::move(e));
+  }
+  return true;
+}
+
+void ResetAutoConfValue(std::vector<AutoConfEntry>* entries, std::string_view name) {
+  // guc_name_compare: ASCII case-insensitive.
+  const std::string key = AsciiLower(name);
+  entries->erase(std::remove_if(entries->begin(), entries->end(),
+                                [&](const AutoConfEntry& e) { return AsciiLower(e.name) == key; }),
+                 entries->end());
+}
+
+void SetAutoConfValue(std::vector<AutoConfEntry>* entries, AutoConfEntry entry) {
+  ResetAutoConfValue(entries, entry.name);
+  entries->push_back(std::move(entry));
+}
+
+std::string WriteAutoConf(const std::vector<AutoConfEntry>& entries) {
+  std::string out(kAutoConfHeader);
+  for (const AutoConfEntry& e : entries) out += e.name + " = '" + EscapeAutoConfValue(e.value) + "'\n";
+  return out;
+}
+
+}  // namespace pgconflint

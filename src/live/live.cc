@@ -1,0 +1,154 @@
+// One snapshot: connect, run the queries of queries.cc in a read-only
+// transaction, assemble their JSON values into the snapshot document.
+#include "live/live.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+
+#include "live/libpq.h"
+#include "live/queries.h"
+
+namespace pgconflint::live {
+namespace {
+
+// A JSON string literal of `s` (invalid UTF-8 replaced).
+std::string JsonString(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// libpq messages end with a newline; never hold a password.
+std::string Trimmed(const char* message) {
+  std::string s = message ? message : "";
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+class Connection {
+ public:
+  Connection(const Libpq& pq, PGconn* conn) : pq_(pq), conn_(conn) {}
+  ~Connection() { pq_.finish(conn_); }
+  bool Connected(std::string* error) const {
+    if (conn_ && pq_.status(conn_) == CONNECTION_OK) return true;
+    *error = conn_ ? Trimmed(pq_.error_message(conn_)) : "out of memory";
+    return false;
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Runs `sql`; the first value of its first row, or false with *error.
+  bool Value(const char* sql, std::string* value, bool* null, std::string* error) {
+    PGresult* r = pq_.exec(conn_, sql);
+    ExecStatusType st = pq_.result_status(r);
+    bool ok = st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK;
+    if (!ok) *error = Trimmed(pq_.result_error_message(r));
+    if (ok && st == PGRES_TUPLES_OK && pq_.ntuples(r) > 0) {
+      *null = pq_.getisnull(r, 0, 0);
+      *value = *null ? "" : pq_.getvalue(r, 0, 0);
+    }
+    pq_.clear(r);
+    return ok;
+  }
+  bool Run(const char* sql, std::string* error) {
+    std::string v;
+    bool null = false;
+    return Value(sql, &v, &null, error);
+  }
+  std::string Label() const {
+    std::string user = pq_.user(conn_), host = pq_.host(conn_), port = pq_.port(conn_), db = pq_.db(conn_);
+    return user + "@" + host + ":" + port + "/" + db;
+  }
+
+ private:
+  const Libpq& pq_;
+  PGconn* conn_;
+};
+
+}  // namespace
+
+bool LibpqSnapshotTaker::Take(const std::string& conninfo, std::string* json, std::string* label,
+                              std::string* error) const {
+  *label = MaskConninfo(conninfo);
+  const Libpq* pq = LoadLibpq(error);
+  if (!pq) return false;
+  // Later keywords win: the connection string may set connect_timeout, but
+  // application_name is always pgconflint's.
+  const std::string timeout = std::to_string(options_.connect_timeout_s);
+  const char* keys[] = {"connect_timeout", "dbname", "application_name", nullptr};
+  const char* values[] = {timeout.c_str(), conninfo.c_str(), "pgconflint", nullptr};
+  Connection c(*pq, pq->connectdb_params(keys, values, 1));
+  std::string message;
+  if (!c.Connected(&message)) {
+    *error = "cannot connect to " + *label + ": " + message;
+    return false;
+  }
+  *label = c.Label();
+  const std::string begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = " +
+                            std::to_string(options_.statement_timeout_ms) +
+                            "; SET LOCAL default_transaction_read_only = on";
+  if (!c.Run(begin.c_str(), &message)) {
+    *error = *label + ": " + message;
+    return false;
+  }
+  std::string doc = "{\"pgconflint_snapshot\": 1, \"server\": " + JsonString(*label);
+  for (const SnapshotQuery& q : SnapshotQueries()) {
+    std::string value, visible = "t";
+    bool null = false;
+    if ((q.visibility && !c.Value(q.visibility, &visible, &null, &message)) ||
+        (visible == "t" && !c.Value(q.sql, &value, &null, &message))) {
+      *error = *label + ": " + q.key + ": " + message;
+      return false;
+    }
+    doc += std::string(", \"") + q.key + "\": " + (visible == "t" && !null ? value : "null");
+  }
+  c.Run("COMMIT", &message);
+  *json = doc + "}";
+  return true;
+}
+
+std::string MaskConninfo(const std::string& conninfo) {
+  static const char* kMask = "*****";
+  std::string s = conninfo;
+  if (s.rfind("postgresql://", 0) == 0 || s.rfind("postgres://", 0) == 0) {
+    // scheme://user:password@host... and ?password=...&sslpassword=...
+    size_t authority = s.find("//") + 2;
+    size_t at = s.find('@', authority), slash = s.find('/', authority);
+    size_t colon = s.find(':', authority);
+    if (at != std::string::npos && (slash == std::string::npos || at < slash) && colon < at)
+      s.replace(colon + 1, at - colon - 1, kMask);
+    for (const char* key : {"password=", "sslpassword="}) {
+      for (size_t p = s.find(key); p != std::string::npos; p = s.find(key, p + 1)) {
+        if (p == 0 || (s[p - 1] != '?' && s[p - 1] != '&')) continue;
+        size_t v = p + strlen(key), end = s.find('&', v);
+        s.replace(v, (end == std::string::npos ? s.size() : end) - v, kMask);
+      }
+    }
+    return s;
+  }
+  // key = value pairs; a value may be quoted with '' and \ escapes.
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t eq = s.find('=', i);
+    if (eq == std::string::npos) return out + s.substr(i);
+    std::string key = s.substr(i, eq - i);
+    size_t k = key.find_last_not_of(" \t");
+    std::string bare = k == std::string::npos ? "" : key.substr(key.find_first_not_of(" \t"), k + 1 - key.find_first_not_of(" \t"));
+    size_t v = s.find_first_not_of(" \t", eq + 1);
+    if (v == std::string::npos) v = s.size();
+    size_t end = v;
+    if (end < s.size() && s[end] == '\'') {
+      for (++end; end < s.size() && s[end] != '\''; ++end)
+        if (s[end] == '\\') ++end;
+      end = std::min(end + 1, s.size());
+    } else {
+      while (end < s.size() && s[end] != ' ' && s[end] != '\t') ++end;
+    }
+    out += s.substr(i, v - i);
+    out += (bare == "password" || bare == "sslpassword") ? std::string(kMask) : s.substr(v, end - v);
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace pgconflint::live

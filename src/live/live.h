@@ -1,0 +1,37 @@
+// Live servers over libpq: the snapshot taker the CLI gives the core
+// (core/snapshot.h), and how a connection string is shown without secrets.
+#ifndef PGCONFLINT_LIVE_LIVE_H_
+#define PGCONFLINT_LIVE_LIVE_H_
+
+#include <string>
+
+#include "core/snapshot.h"
+
+namespace pgconflint::live {
+
+struct LiveOptions {
+  int connect_timeout_s = 10;        // libpq's connect_timeout unless the connection string sets it
+  int statement_timeout_ms = 30000;  // for each query of the snapshot
+};
+
+/// Takes snapshots with libpq: one connection per snapshot (URI or key=value
+/// connection strings, PG* environment variables, .pgpass and TLS options
+/// such as sslmode and sslrootcert honoured by libpq itself),
+/// application_name=pgconflint, and every query in one read-only
+/// transaction with a statement_timeout. Thread-safe.
+class LibpqSnapshotTaker : public SnapshotTaker {
+ public:
+  explicit LibpqSnapshotTaker(LiveOptions options = {}) : options_(options) {}
+  bool Take(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const override;
+
+ private:
+  LiveOptions options_;
+};
+
+/// `conninfo` with the values of password and sslpassword (key=value form)
+/// and the password of a URI replaced by *****: safe to print.
+std::string MaskConninfo(const std::string& conninfo);
+
+}  // namespace pgconflint::live
+
+#endif  // PGCONFLINT_LIVE_LIVE_H_

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Live servers over libpq: `check --live`, `snapshot`, `check --snapshot`, drift and fleets.
+
+One server per major 14-18 is started for the whole suite (as the unprivileged test user,
+trust authentication on a private Unix socket) and shared by the cases:
+
+* fleet (FleetTest): the five servers and one unreachable address at once, with --jobs 3:
+  a row per server with its version, the unreachable one reported with its error, the rest
+  checked; the password of a connection string is never printed.
+* privileges (PrivilegeTest, on 18 and 14): a superuser sees pg_file_settings and
+  pg_hba_file_rules; a member of pg_monitor (pg_read_all_settings) and a plain role see less,
+  and the output names the grant that would show it (PGC1105), matching what the role may
+  select on the server itself.
+* server state (ServerStateTest, on 17): a pending restart (ALTER SYSTEM of a postmaster
+  parameter, then a reload) is PGC1101; a line the server refused to apply is PGC1102; a
+  pg_hba.conf line it cannot load is PGC1104; a
+  role and a database override are read from pg_db_role_setting and linted for their scope;
+  a tablespace's options are read from pg_tablespace.
+* snapshots (SnapshotTest): `pgconflint snapshot` then `check --snapshot` gives the findings
+  of `check --live`, and scripts/snapshot.sql run by psql gives the same findings too.
+* drift (DriftTest): `check PATH --live` reports the parameters PATH sets to another value
+  than the server runs (PGC1103).
+
+Usage: python3 tests/integration/test_live.py [-v]
+Environment: PGCONFLINT (the binary).
+Needs: .cache/postgres/<major>, psql, root or the test user.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import pgtools  # noqa: E402
+
+PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
+SERVERS = {}
+T0 = time.monotonic()
+
+
+def setUpModule():
+    for major in pgtools.MAJORS:
+        SERVERS[major] = pgtools.Server(major).start()
+    for srv in SERVERS.values():
+        srv.psql("CREATE ROLE plain LOGIN; CREATE ROLE monitor LOGIN IN ROLE pg_monitor")
+
+
+def tearDownModule():
+    for srv in SERVERS.values():
+        srv.stop()
+    print(f"test_live: {time.monotonic() - T0:.1f}s", file=sys.stderr)
+
+
+def conninfo(srv, user="postgres", extra=""):
+    return f"host={srv.sockdir} port={srv.port} user={user} dbname=postgres {extra}".strip()
+
+
+def run(*args, input_text=None):
+    r = subprocess.run([PGCONFLINT, *args], capture_output=True, text=True, input=input_text)
+    return r.returncode, r.stdout, r.stderr
+
+
+def findings(*args):
+    """(code, message) of every finding of `check ... --format json`."""
+    rc, out, err = run("check", "--no-config", "--format", "json", "--fail-on", "never", *args)
+    if rc not in (0, 1):
+        raise AssertionError(f"check {args} exited {rc}: {err}")
+    doc = json.loads(out)
+    got = []
+    for root in doc.get("files", doc.get("roots", [])):
+        for d in root.get("diagnostics", []):
+            got.append((d["code"], d["message"]))
+    if not got and "diagnostics" in doc:
+        got = [(d["code"], d["message"]) for d in doc["diagnostics"]]
+    return sorted(got)
+
+
+def codes(*args):
+    return {c for c, _ in findings(*args)}
+
+
+class FleetTest(unittest.TestCase):
+    def test_five_majors_and_an_unreachable_server(self):
+        dead = f"host=127.0.0.1 port={pgtools.free_port()} user=postgres password=s3cr3t-value connect_timeout=2"
+        args = ["check", "--no-config", "--jobs", "3", "--summary", "json", "--fail-on", "never"]
+        for major in pgtools.MAJORS:
+            args += ["--live", conninfo(SERVERS[major])]
+        args += ["--live", dead]
+        start = time.monotonic()
+        rc, out, err = run(*args)
+        elapsed = time.monotonic() - start
+        self.assertNotIn("s3cr3t-value", out + err)
+        self.assertEqual(rc, 3, err)  # a server could not be checked: internal error, after the others
+        rows = json.loads(out)["servers"]
+        self.assertEqual(len(rows), 6, out)
+        versions = [r["version"] for r in rows[:5]]
+        for major, v in zip(pgtools.MAJORS, versions):
+            self.assertTrue(v.startswith(f"{major}."), versions)
+        self.assertTrue(all(r["reachable"] for r in rows[:5]), rows)
+        self.assertFalse(rows[5]["reachable"])
+        self.assertIn("*****", rows[5]["server"])
+        self.assertRegex(err, r"6/6 servers")  # more than four servers: progress on stderr
+        self.assertLess(elapsed, 60)
+
+    def test_markdown_summary(self):
+        rc, out, err = run("check", "--no-config", "--summary", "markdown", "--fail-on", "never",
+                           "--live", conninfo(SERVERS[18]))
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(out.startswith("| server |"), out)
+        self.assertIn("| 18.", out)
+
+
+class PrivilegeTest(unittest.TestCase):
+    def snapshot(self, srv, user):
+        rc, out, err = run("snapshot", conninfo(srv, user))
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)
+
+    def test_each_privilege_level(self):
+        for major in (14, 18):
+            srv = SERVERS[major]
+            for user in ("postgres", "monitor", "plain"):
+                with self.subTest(major=major, user=user):
+                    snap = self.snapshot(srv, user)
+                    self.assertEqual(snap["info"]["user"], user)
+                    visible = srv.psql(
+                        f"SET ROLE {user}; SELECT has_table_privilege('pg_catalog.pg_file_settings', 'SELECT') "
+                        "AND has_function_privilege('pg_catalog.pg_show_all_file_settings()', 'EXECUTE')").strip()
+                    self.assertEqual(snap["file_settings"] is not None, visible == "t")
+                    self.assertEqual(snap["info"]["superuser"], user == "postgres")
+                    self.assertEqual(snap["info"]["pg_read_all_settings"], user != "plain")
+                    found = codes("--live", conninfo(srv, user))
+                    self.assertEqual("PGC1105" in found, user != "postgres", found)
+                    if user == "plain":
+                        # A plain role cannot read the file locations of pg_settings.
+                        paths = [s for s in snap["settings"] if s["sourcefile"]]
+                        self.assertEqual(paths, [])
+
+
+class ServerStateTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = srv = SERVERS[17]
+        cls.tsdir = pgtools.make_tempdir("pgconflint-ts-")
+        if os.geteuid() == 0:
+            shutil.chown(cls.tsdir, pgtools.TEST_USER, pgtools.TEST_USER)
+        srv.psql("ALTER SYSTEM SET max_connections = 150")
+        srv.psql(f"CREATE TABLESPACE fast LOCATION '{cls.tsdir}' WITH (random_page_cost = 1.1)")
+        srv.psql("ALTER ROLE plain SET work_mem = '1GB'")
+        srv.psql("ALTER DATABASE postgres SET statement_timeout = '5s'")
+        srv.psql("ALTER DATABASE postgres SET lock_timeout = '10s'")
+        with open(os.path.join(srv.datadir, "postgresql.conf"), "a") as f:
+            f.write("\nwork_mem = 'lots'\n")
+        with open(os.path.join(srv.datadir, "pg_hba.conf"), "a") as f:
+            f.write("\nhost all all 10.0.0.0/33 trust\n")
+        srv.psql("SELECT pg_reload_conf()")
+        time.sleep(1)
+        cls.found = findings("--live", conninfo(srv))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tsdir, ignore_errors=True)
+
+    def test_pending_restart(self):
+        pending = self.srv.psql("SELECT name FROM pg_settings WHERE pending_restart").split()
+        self.assertIn("max_connections", pending)
+        self.assertTrue(any(c == "PGC1101" and "max_connections" in m for c, m in self.found), self.found)
+
+    def test_refused_file_line(self):
+        err = self.srv.psql("SELECT error FROM pg_file_settings WHERE name = 'work_mem'").strip()
+        self.assertTrue(err, "the server accepted work_mem = 'lots'")
+        self.assertTrue(any(c == "PGC1102" and "work_mem" in m for c, m in self.found), self.found)
+
+    def test_hba_rule_the_server_cannot_load(self):
+        err = self.srv.psql("SELECT error FROM pg_hba_file_rules WHERE error IS NOT NULL").strip()
+        self.assertTrue(err)
+        self.assertTrue(any(c == "PGC1104" and err in m for c, m in self.found), self.found)
+
+    def test_role_and_database_overrides(self):
+        # lock_timeout 10s >= statement_timeout 5s, both for the database only.
+        self.assertTrue(any(c == "PGC1011" and "database postgres" in m for c, m in self.found), self.found)
+
+    def test_tablespace_options(self):
+        snap = json.loads(run("snapshot", conninfo(self.srv))[1])
+        fast = [t for t in snap["tablespaces"] if t["name"] == "fast"]
+        self.assertEqual(fast[0]["options"], ["random_page_cost=1.1"])
+        found = codes("--live", conninfo(self.srv), "--tablespace", "fast=cold-object")
+        self.assertIn("PGC1012", found)
+        self.assertNotIn("PGC1012", codes("--live", conninfo(self.srv), "--tablespace", "fast=nvme"))
+
+
+class SnapshotTest(unittest.TestCase):
+    def test_snapshot_file_and_psql_script_give_the_live_findings(self):
+        work = tempfile.mkdtemp(prefix="pgconflint-snap-")
+        try:
+            for major in (14, 18):
+                srv = SERVERS[major]
+                with self.subTest(major=major):
+                    live = findings("--live", conninfo(srv))
+                    rc, out, err = run("snapshot", conninfo(srv))
+                    self.assertEqual(rc, 0, err)
+                    a = os.path.join(work, f"libpq-{major}.json")
+                    with open(a, "w") as f:
+                        f.write(out)
+                    self.assertEqual(findings("--snapshot", a), live)
+                    r = subprocess.run(["psql", "-X", "-q", "-f", os.path.join(ROOT, "scripts", "snapshot.sql"),
+                                        conninfo(srv)], capture_output=True, text=True)
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    b = os.path.join(work, f"psql-{major}.json")
+                    with open(b, "w") as f:
+                        f.write(r.stdout)
+                    self.assertEqual(findings("--snapshot", b), live)
+                    via_psql = json.loads(r.stdout)
+                    self.assertEqual(sorted(via_psql), sorted(json.loads(out)))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+class DriftTest(unittest.TestCase):
+    def test_repository_configuration_against_the_server(self):
+        srv = SERVERS[16]
+        work = tempfile.mkdtemp(prefix="pgconflint-drift-")
+        try:
+            conf = os.path.join(work, "postgresql.conf")
+            running = srv.psql("SHOW work_mem").strip()
+            with open(conf, "w") as f:
+                f.write("work_mem = '64MB'\n" if running != "64MB" else "work_mem = '32MB'\n")
+                f.write(f"port = {srv.port}\n")
+            found = findings(conf, "--live", conninfo(srv))
+            drift = [m for c, m in found if c == "PGC1103"]
+            self.assertTrue(any("work_mem" in m for m in drift), found)
+            self.assertFalse(any(m.startswith("port") for m in drift), found)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()

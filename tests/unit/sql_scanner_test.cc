@@ -1,0 +1,105 @@
+// The SQL scanner against PostgreSQL's lexical rules (scan.l) and psql's
+// statement splitting: what each kind of literal decodes to, case folding,
+// comments, and where statements end.
+#include "core/sql_scanner.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace pgconflint {
+namespace {
+
+std::vector<SqlStatementTokens> Scan(std::string_view text, int major = 18) {
+  SqlScanOptions o;
+  o.facts = SqlFacts::ForMajor(major);
+  return ScanSql(text, o);
+}
+
+// The single token of a one-token statement.
+SqlToken One(std::string_view text, int major = 18) {
+  std::vector<SqlStatementTokens> s = Scan(text, major);
+  EXPECT_EQ(s.size(), 1u) << text;
+  if (s.size() != 1 || s[0].tokens.size() != 1) {
+    ADD_FAILURE() << text << ": not one token";
+    return {SqlTokenKind::kError, {}, ""};
+  }
+  return s[0].tokens[0];
+}
+
+TEST(SqlScannerTest, StringsDecodeAsTheServerReadsThem) {
+  EXPECT_EQ(One("'it''s'").value, "it's");
+  EXPECT_EQ(One("'a\\b'").value, "a\\b");  // standard_conforming_strings: a backslash is a character
+  EXPECT_EQ(One("E'a\\\\b\\n\\x41\\101\\u00e9'").value, "a\\b\nAA\xc3\xa9");
+  EXPECT_EQ(One("U&'d\\0061t\\+000061'").value, "data");
+  EXPECT_EQ(One("$$it's $x$$").value, "it's $x");
+  EXPECT_EQ(One("$tag$a$$b$tag$").value, "a$$b");
+  EXPECT_EQ(One("'con'\n  'tinued'").value, "continued");  // literals split by a newline
+  EXPECT_EQ(One("'con'\n  'tinued'").kind, SqlTokenKind::kString);
+}
+
+TEST(SqlScannerTest, IdentifiersFoldUnlessQuoted) {
+  SqlToken t = One("DateStyle");
+  EXPECT_EQ(t.kind, SqlTokenKind::kIdentifier);
+  EXPECT_EQ(t.value, "datestyle");
+  t = One("\"Maintenance_Work_Mem\"");
+  EXPECT_EQ(t.kind, SqlTokenKind::kQuotedIdentifier);
+  EXPECT_EQ(t.value, "Maintenance_Work_Mem");
+  EXPECT_EQ(One("\"a\"\"b\"").value, "a\"b");
+  EXPECT_EQ(One(std::string(70, 'x')).value.size(), 63u);  // NAMEDATALEN - 1
+}
+
+TEST(SqlScannerTest, NumbersWithTrailingJunkAreErrorsFrom15) {
+  EXPECT_EQ(One("64MB", 15).kind, SqlTokenKind::kError);
+  EXPECT_EQ(One("64MB", 15).value, "trailing junk after numeric literal at or near \"64MB\"");
+  // PostgreSQL 14 reads a number, then an identifier.
+  std::vector<SqlStatementTokens> s = Scan("64MB", 14);
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_EQ(s[0].tokens.size(), 2u);
+  EXPECT_EQ(s[0].tokens[0].kind, SqlTokenKind::kInteger);
+  EXPECT_EQ(s[0].tokens[1].value, "mb");
+  EXPECT_EQ(One("0.9").kind, SqlTokenKind::kNumeric);
+  EXPECT_EQ(One("131072").kind, SqlTokenKind::kInteger);
+}
+
+TEST(SqlScannerTest, CommentsAreSkippedAndNest) {
+  std::vector<SqlStatementTokens> s = Scan("/* a /* nested */ still; comment */ SET -- x; y\n work_mem = 1;");
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_EQ(s[0].tokens.size(), 4u);
+  EXPECT_TRUE(s[0].tokens[0].Is("set"));
+  EXPECT_TRUE(s[0].terminated);
+}
+
+TEST(SqlScannerTest, StatementsEndAtSemicolonsOutsideParenthesesAndBodies) {
+  std::vector<SqlStatementTokens> s =
+      Scan("ALTER TABLESPACE t SET (a = 1); SELECT ';'; CREATE FUNCTION f() RETURNS int BEGIN ATOMIC SELECT 1; "
+           "SELECT 2; END; SET x = 1");
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_TRUE(s[0].tokens[0].Is("alter"));
+  EXPECT_TRUE(s[1].tokens[0].Is("select"));
+  EXPECT_TRUE(s[2].tokens[0].Is("create"));
+  EXPECT_TRUE(s[3].tokens[0].Is("set"));
+  EXPECT_FALSE(s[3].terminated);
+  // Locations are the script's bytes.
+  EXPECT_EQ(s[0].range.begin, 0u);
+}
+
+TEST(SqlScannerTest, UnterminatedLiteralsAreErrorTokensNotCrashes) {
+  for (std::string_view text : {"'abc", "\"abc", "$$abc", "/* abc", "E'\\", "U&'\\12'", "$a$ x $b$"}) {
+    std::vector<SqlStatementTokens> s = Scan(text);
+    bool error = false;
+    for (const SqlStatementTokens& st : s)
+      for (const SqlToken& t : st.tokens) error = error || t.kind == SqlTokenKind::kError;
+    EXPECT_TRUE(error) << text;
+  }
+}
+
+TEST(SqlScannerTest, PsqlBackslashCommandsAreNotSql) {
+  std::vector<SqlStatementTokens> s = Scan("\\set ON_ERROR_STOP on\nSET work_mem = '1MB';\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_TRUE(s[0].tokens[0].Is("set"));
+}
+
+}  // namespace
+}  // namespace pgconflint

@@ -87,6 +87,13 @@ def query_json(srv, sql):
     return json.loads(srv.psql(sql))
 
 
+def echoed_literal(e_prefix, body):
+    """The text of an SQL literal psql's \\echo :'VAR' printed (without its
+    quotes): '' is one quote; after an E prefix a doubled backslash is one."""
+    text = body.replace("''", "'")
+    return text.replace("\\\\", "\\") if e_prefix else text
+
+
 def sql_literal(text):
     return "'" + text.replace("'", "''") + "'"
 
@@ -528,9 +535,7 @@ def harvest_alter_system(srv, params):
         # :'VAR' is an SQL literal, written E'...' (backslashes doubled) when needed.
         m = re.match(r"^@@(as|li) (\S+) (true|false) +(E?)'(.*)'$", line)
         if m:
-            message = m.group(5).replace("''", "'")
-            if m.group(4):
-                message = message.replace("\\\\", "\\")
+            message = echoed_literal(m.group(4), m.group(5))
             failed = m.group(3) == "true"
             outcome[(m.group(1), m.group(2))] = (failed, message)
     result = {}

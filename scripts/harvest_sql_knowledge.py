@@ -35,7 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import pgtools  # noqa: E402
-from harvest_knowledge import run_psql, sql_literal, write_json_atomic  # noqa: E402
+from harvest_knowledge import echoed_literal, run_psql, sql_literal, write_json_atomic  # noqa: E402
 
 SCHEMA = 1
 OUT = os.path.join(ROOT, "knowledge", "sql.json")
@@ -60,10 +60,7 @@ def outcomes(srv, probes):
     for line in out.splitlines():
         m = re.match(r"^@@(\S+) (true|false) +(E?)'(.*)'$", line)
         if m:
-            message = m.group(4).replace("''", "'")
-            if m.group(3):
-                message = message.replace("\\\\", "\\")
-            result[m.group(1)] = (m.group(2) == "true", message)
+            result[m.group(1)] = (m.group(2) == "true", echoed_literal(m.group(3), m.group(4)))
     missing = [t for t, _ in probes if t not in result]
     if missing:
         raise RuntimeError(f"no outcome for probes {missing[:5]}")

@@ -39,10 +39,7 @@ ordered_json ParameterJson(const Parameter& p) {
   j["category"] = p.category;
   j["short_desc"] = p.short_desc;
   j["extra_desc"] = Nullable(p.extra_desc);
-  ordered_json majors = ordered_json::array();
-  for (int m = 14; m < 14 + 8; ++m)
-    if (p.majors & (1u << (m - 14))) majors.push_back(m);
-  j["majors"] = std::move(majors);
+  j["majors"] = MajorsOf(p);
   j["in_pg_settings"] = p.in_pg_settings;
   if (p.type == VarType::kEnum) {
     ordered_json hidden = ordered_json::object();
@@ -73,8 +70,7 @@ void WriteParameterText(const Parameter& p, std::ostream& o) {
     o << "\n";
   }
   o << "  category: " << p.category << "\n  majors:";
-  for (int m = 14; m < 22; ++m)
-    if (p.majors & (1u << (m - 14))) o << " " << m;
+  for (int m : MajorsOf(p)) o << " " << m;
   o << "\n\n";
 }
 

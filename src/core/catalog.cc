@@ -159,6 +159,13 @@ std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) c
   return out;
 }
 
+std::vector<int> MajorsOf(const Parameter& p) {
+  std::vector<int> out;
+  for (int m = 14; m < 14 + 8; ++m)
+    if (p.majors & (1u << (m - 14))) out.push_back(m);
+  return out;
+}
+
 std::vector<int> MajorsWithParameter(std::string_view name) {
   std::vector<int> out;
   for (int m : Catalog::SupportedMajors())

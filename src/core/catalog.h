@@ -119,6 +119,9 @@ class Catalog {
   std::span<const uint16_t> hash_;
 };
 
+/// The majors of `p.majors` (its bit per major), in order.
+std::vector<int> MajorsOf(const Parameter& p);
+
 /// The majors (as a list) in which a parameter named `name` exists, any spelling.
 std::vector<int> MajorsWithParameter(std::string_view name);
 

@@ -207,7 +207,7 @@ bool UserCatalogBuilder::ParameterFrom(UserExtensionCatalog* c, const toml::tabl
   q.short_desc = Keep(p["description"].value_or(std::string()));
   q.extra_desc = q.file_message = q.alter_system_message = "";
   q.in_pg_settings = q.file_accepted = q.alter_system_accepted = true;
-  q.majors = 0x1f;
+  q.majors = 0;  // a user's catalog does not say in which majors the module exists
   out->module = module;
   out->defined_by_load = p["defined-by-load"].value_or(q.context != Context::kPostmaster);
   return true;

@@ -46,16 +46,6 @@ std::string WithUnit(const Parameter& p, const char* value) {
   return out;
 }
 
-// The majors whose catalogs define `p`: the core catalogs, or for a module's
-// parameter the built-in module catalogs (none for a user catalog's).
-std::vector<int> MajorsDefining(const Parameter& p, const ExtensionModule* module) {
-  if (!module) return MajorsWithParameter(p.name);
-  std::vector<int> out;
-  for (int m : Catalog::SupportedMajors())
-    if (const ExtensionCatalog* ext = ExtensionCatalog::ForMajor(m); ext && ext->Find(p.name)) out.push_back(m);
-  return out;
-}
-
 // Which module defines the parameter and whether this configuration loads it.
 void ModuleFacts(const Analysis& a, const ExtensionModule& module, std::ostringstream& o) {
   ModuleLoad load = LoadOf(a, module.name);
@@ -66,7 +56,7 @@ void ModuleFacts(const Analysis& a, const ExtensionModule& module, std::ostrings
   else o << "which no `*_preload_libraries` setting of this configuration loads.\n\n";
 }
 
-void CatalogFacts(const Catalog& cat, const Parameter& p, const ExtensionModule* module, std::ostringstream& o) {
+void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o) {
   o << "- **type**: " << VarTypeName(p.type);
   if (p.unit[0]) o << ", unit " << Code(p.unit);
   o << "\n";
@@ -81,7 +71,7 @@ void CatalogFacts(const Catalog& cat, const Parameter& p, const ExtensionModule*
   o << "- **default**: " << (p.has_boot_val ? WithUnit(p, p.boot_val) : std::string("none")) << "\n";
   o << "- **context**: " << ContextName(p.context) << ": " << ContextMeaning(p.context, cat.major()) << "\n";
   std::string majors;
-  for (int m : MajorsDefining(p, module)) majors += (majors.empty() ? "" : ", ") + std::to_string(m);
+  for (int m : MajorsOf(p)) majors += (majors.empty() ? "" : ", ") + std::to_string(m);
   if (!majors.empty()) o << "- **exists in**: PostgreSQL " << majors << "\n";
   o << "- **category**: " << p.category << "\n";
 }
@@ -146,7 +136,7 @@ json Session::Hover(const json& params) {
     o << p->short_desc << "\n\n";
     if (p->extra_desc[0]) o << p->extra_desc << "\n\n";
     if (module) ModuleFacts(*view.analysis, *module, o);
-    CatalogFacts(*view.analysis->catalog, *p, module, o);
+    CatalogFacts(*view.analysis->catalog, *p, o);
     ConfiguredFacts(*view.analysis, *p, here, o);
   }
   return {{"contents", {{"kind", "markdown"}, {"value", o.str()}}}, {"range", RangeJson(src, word, unit_)}};

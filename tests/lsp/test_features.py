@@ -263,7 +263,7 @@ def test_pg_hba_and_pg_ident_hover_completion_symbols_and_actions(start, tmp_pat
     c.open(ident)
     c.diagnostics(ident, 1)
     assert set(labels(c.request("textDocument/completion", at(ident, 0, 2)))) == {"sso", "local"}
-    assert hover_text(c, ident, 0, 1) is not None
+    assert hover_text(c, ident, 0, 1).startswith("**map name**: `sso`")
 
 
 def test_module_parameters_hover_and_complete(start, tmp_path):

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything pgconflint needs on Debian 12 (run as root) and builds it
 # into build/. Idempotent: packages already present are not reinstalled.
-#   scripts/setup.sh            build only (Release)
-#   scripts/setup.sh --tests    also fetch the real PostgreSQL 14-18 binaries the tests use
+#   scripts/setup.sh            build the tool only (Release)
+#   scripts/setup.sh --tests    also the integration suites' and benchmarks' needs, and
+#                               the real PostgreSQL 14-18 binaries the tests use
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -41,5 +42,12 @@ if [ "${1:-}" = "--tests" ]; then
   fi
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON >/dev/null
+# The tool alone, or with the integration suites and the benchmarks: the unit
+# tests are built and run under the sanitizers by scripts/test.sh (build-asan/).
+if [ "${1:-}" = "--tests" ]; then
+  flags=(-DPGCONFLINT_TESTS=ON -DPGCONFLINT_UNIT_TESTS=OFF -DPGCONFLINT_BENCHMARKS=ON)
+else
+  flags=(-DPGCONFLINT_TESTS=OFF -DPGCONFLINT_BENCHMARKS=OFF)
+fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON "${flags[@]}" >/dev/null
 cmake --build build

@@ -117,8 +117,8 @@ bool CollectOutputs(const CheckOptions& o, std::vector<OutputSpec>* out) {
 
 // --fix or --diff, re-linting every target through the overlay after each
 // round; returns the exit code when it ends the run (--diff, a failure).
-std::optional<int> Fix(const CheckOptions& o, OverlayFileSystem* overlay, Workspace* ws,
-                       const std::vector<Target>& targets, std::vector<Analysis>* analyses) {
+std::optional<int> ApplyFixes(const CheckOptions& o, OverlayFileSystem* overlay, Workspace* ws,
+                              const std::vector<Target>& targets, std::vector<Analysis>* analyses) {
   auto relint = [&] {
     ws->ForgetAll();
     for (size_t i = 0; i < targets.size(); ++i) {
@@ -239,7 +239,7 @@ int Run(CheckOptions& o) {
     analyses.push_back(std::move(a));
   }
   if (o.fix || o.diff)
-    if (std::optional<int> rc = Fix(o, &overlay, &ws, targets, &analyses)) return *rc;
+    if (std::optional<int> rc = ApplyFixes(o, &overlay, &ws, targets, &analyses)) return *rc;
   if (!o.diff_base.empty() && !FilterToChange(o.diff_base, wo, &analyses, &error)) {
     PrintError(error);
     return kExitUsage;

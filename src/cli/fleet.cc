@@ -24,7 +24,8 @@ namespace {
 // Above this many servers, progress goes to stderr.
 constexpr size_t kProgressAbove = 4;
 
-struct Target {
+// One server of the fleet: where its snapshot comes from, and what it held.
+struct Server {
   std::string conninfo;  // or
   std::string snapshot_file;
   // Filled by Take():
@@ -49,7 +50,7 @@ bool ReadConninfoFile(const std::string& path, std::vector<std::string>* out) {
 }
 
 // Takes the snapshots of `targets` with at most `jobs` threads.
-void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Target>* targets) {
+void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Server>* targets) {
   std::vector<size_t> live;
   for (size_t i = 0; i < targets->size(); ++i)
     if (!(*targets)[i].conninfo.empty()) live.push_back(i);
@@ -58,7 +59,7 @@ void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Target>* targets)
   const bool show = live.size() > kProgressAbove, tty = isatty(STDERR_FILENO);
   auto work = [&] {
     for (size_t k; (k = next++) < live.size();) {
-      Target& t = (*targets)[live[k]];
+      Server& t = (*targets)[live[k]];
       t.ok = taker.Take(t.conninfo, &t.json, &t.label, &t.error);
       size_t n = ++done;
       if (!show) continue;
@@ -134,7 +135,7 @@ void AddLiveOptions(CLI::App* check, LiveCheckOptions* o) {
 
 int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const std::vector<std::string>& paths,
                  std::vector<Analysis>* analyses, std::vector<ServerRow>* rows, int* major) {
-  std::vector<Target> targets;
+  std::vector<Server> targets;
   std::vector<std::string> conninfos = o.conninfos;
   if (!o.conninfo_file.empty() && !ReadConninfoFile(o.conninfo_file, &conninfos)) return kExitUsage;
   for (const std::string& c : conninfos) targets.push_back({c, "", false, "", "", ""});
@@ -143,7 +144,7 @@ int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const s
   TakeAll(taker, o.jobs, &targets);
   Workspace ws(MakeWorkspaceOptions(common, nullptr, &HostFor(common)));
   int exit_code = kExitOk;
-  for (Target& t : targets) {
+  for (Server& t : targets) {
     Snapshot s;
     std::string error;
     if (!t.snapshot_file.empty()) {

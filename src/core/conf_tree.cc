@@ -12,11 +12,10 @@
 #include "core/limits.h"
 #include "core/settings_source.h"
 #include "core/syntax_diagnostics.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string ByteCount(uint64_t n) {
   return n % (1 << 20) == 0 ? std::to_string(n >> 20) + " MiB" : std::to_string(n) + " bytes";
@@ -91,20 +90,20 @@ class Loader {
   bool LoadFile(const std::string& written, bool strict, const Site& site) {
     if (site.depth > kMaxIncludeDepth) {
       AddDiag(RuleId::kIncludeRecursion, site.file, site.range,
-              "could not open configuration file " + Quote(written) + ": maximum nesting depth exceeded",
+              "could not open configuration file " + DoubleQuoted(written) + ": maximum nesting depth exceeded",
               "includes nest deeper than " + std::to_string(kMaxIncludeDepth) +
                   " levels; an include cycle (a.conf includes b.conf includes a.conf) also ends here");
       return false;
     }
     if (written.find_first_not_of(" \t\r\n") == std::string::npos) {
-      AddDiag(RuleId::kIncludeNotFound, site.file, site.range, "empty configuration file name: " + Quote(written),
+      AddDiag(RuleId::kIncludeNotFound, site.file, site.range, "empty configuration file name: " + DoubleQuoted(written),
               "give the file to include");
       return false;
     }
     std::string abs = written[0] == '/' ? written : CanonicalizePath(site.base_dir + "/" + written);
     if (site.file >= 0 && a_->files[site.file].abs_path == abs) {
       AddDiag(RuleId::kIncludeRecursion, site.file, site.range,
-              "configuration file recursion in " + Quote(Display(abs)),
+              "configuration file recursion in " + DoubleQuoted(Display(abs)),
               "remove the directive: a file cannot include itself");
       return false;
     }
@@ -125,7 +124,7 @@ class Loader {
   bool LoadDir(const std::string& written, const Site& site) {
     if (written.find_first_not_of(" \t\r\n") == std::string::npos) {
       AddDiag(RuleId::kIncludeNotFound, site.file, site.range,
-              "empty configuration directory name: " + Quote(written), "give the directory to include");
+              "empty configuration directory name: " + DoubleQuoted(written), "give the directory to include");
       return false;
     }
     std::string dir = written[0] == '/' ? written : CanonicalizePath(site.base_dir + "/" + written);
@@ -134,7 +133,7 @@ class Loader {
     std::string list_error;
     if (!fs_.List(dir, &entries, &list_error)) {
       AddDiag(RuleId::kIncludeNotFound, site.file, site.range,
-              "could not open configuration directory " + Quote(Display(dir)) + ": " + list_error,
+              "could not open configuration directory " + DoubleQuoted(Display(dir)) + ": " + list_error,
               "create the directory or fix the path (relative to the including file's directory)");
       return false;
     }
@@ -146,7 +145,7 @@ class Loader {
       FileInfo info = fs_.Stat(path);
       if (info.type == FileInfo::Type::kMissing || info.type == FileInfo::Type::kError) {
         AddDiag(RuleId::kIncludeNotFound, site.file, site.range,
-                "could not stat file " + Quote(Display(path)) + ": " + info.error,
+                "could not stat file " + DoubleQuoted(Display(path)) + ": " + info.error,
                 "remove the dangling entry from the directory");
         return false;
       }
@@ -241,7 +240,7 @@ class Loader {
   // the same failure of fopen() and of reading.
   bool Unreadable(const std::string& abs, ReadStatus status, const std::string& error, bool strict,
                   const Site& site) {
-    const std::string shown = Quote(Display(abs));
+    const std::string shown = DoubleQuoted(Display(abs));
     if (status == ReadStatus::kTooLarge) return Fail(Analysis::Failure::kUsage, Display(abs) + ": " + error);
     if (status == ReadStatus::kNotRegular) {
       bool fatal;
@@ -281,7 +280,7 @@ class Loader {
     if (info.type == FileInfo::Type::kMissing) {
       if (dir) {
         AddDiag(RuleId::kIncludeNotFound, site.file, site.range,
-                "could not open configuration directory " + Quote(Display(abs)) + ": " + info.error,
+                "could not open configuration directory " + DoubleQuoted(Display(abs)) + ": " + info.error,
                 "create the directory or fix the path (relative to the including file's directory)");
         return false;
       }
@@ -291,8 +290,8 @@ class Loader {
     std::string tree;
     for (const std::string& t : trees_) tree += (tree.empty() ? "" : ", ") + t;
     AddDiag(RuleId::kIncludeOutsideTree, site.file, site.range,
-            std::string(dir ? "configuration directory " : "configuration file ") + Quote(Display(abs)) +
-                (real == abs ? "" : " (resolving to " + Quote(real) + ")") +
+            std::string(dir ? "configuration directory " : "configuration file ") + DoubleQuoted(Display(abs)) +
+                (real == abs ? "" : " (resolving to " + DoubleQuoted(real) + ")") +
                 " is outside the tree being checked (" + tree + "): not read",
             "pgconflint reads no file outside the checked tree unless asked, so that a repository cannot make "
             "it print a host file; PostgreSQL would read this one. Pass --allow-outside-includes (or set "

@@ -5,17 +5,12 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "core/strings.h"
+
 namespace pgconflint {
 namespace {
 
 constexpr std::string_view kPrefix = "pgconflint:";
-
-std::string_view Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
 
 // The first line after `line` that holds a setting or a syntax error (both
 // lists are in line order), or 0.
@@ -41,7 +36,7 @@ std::vector<std::string> SplitSelectors(std::string_view value) {
   size_t start = 0;
   while (start <= value.size()) {
     size_t comma = value.find(',', start);
-    std::string_view sel = Trim(value.substr(start, comma == std::string_view::npos ? std::string_view::npos
+    std::string_view sel = TrimBlanks(value.substr(start, comma == std::string_view::npos ? std::string_view::npos
                                                                                     : comma - start));
     if (!sel.empty()) out.emplace_back(sel);
     if (comma == std::string_view::npos) break;
@@ -55,7 +50,7 @@ void ReadComment(const ParsedFile& parsed, const CommentLine& c, std::string_vie
   body = body.substr(0, body.find('#'));  // a reason may follow after another '#'
   bool any = false, reported = false;
   std::string_view rest = body;
-  while (!(rest = Trim(rest)).empty()) {
+  while (!(rest = TrimBlanks(rest)).empty()) {
     size_t sp = rest.find_first_of(" \t");
     std::string_view item = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp);
@@ -103,7 +98,7 @@ FileDirectives ReadDirectives(std::string_view file, const ParsedFile& parsed) {
   for (const CommentLine& c : parsed.comments) {
     std::string_view text = file.substr(c.range.begin, c.range.end - c.range.begin);
     text.remove_prefix(1);  // '#'
-    text = Trim(text);
+    text = TrimBlanks(text);
     if (text.substr(0, kPrefix.size()) != kPrefix) continue;
     ReadComment(parsed, c, text.substr(kPrefix.size()), &out);
   }

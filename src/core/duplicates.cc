@@ -4,11 +4,10 @@
 #include <map>
 
 #include "core/passes.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // The whole line around `r`, its newline included.
 Range WholeLine(const std::string& text, Range r) {
@@ -65,14 +64,14 @@ namespace {
 void ReportOverriddenLine(Analysis* a, const Setting& prev, const Setting& s) {
   std::string name = s.param ? s.param->name : s.name;
   bool same_spelling = prev.name == s.name || !s.param;
-  std::string msg = Quote(prev.name) + (AsciiLower(prev.name) == AsciiLower(name) ? "" : " (" + name + ")") +
+  std::string msg = DoubleQuoted(prev.name) + (AsciiLower(prev.name) == AsciiLower(name) ? "" : " (" + name + ")") +
                     " is set again later, so this line has no effect";
   if (!prev.problem.empty()) msg += "; its value is invalid too (" + prev.problem + ")";
   std::string help = same_spelling ? "delete this line, or move the value you want to the last occurrence"
                                    : "delete this line; PostgreSQL applies both because they are spelled "
                                      "differently (" + prev.name + ", " + s.name + ") and the later one wins";
   Diagnostic d = MakeDiagnostic(Rule(RuleId::kSettingOverridden), {prev.file, prev.name_range}, msg, help, name);
-  d.notes.push_back({{s.file, {s.name_range.begin, s.value_range.end}}, "set again here (" + Quote(s.raw) + ")"});
+  d.notes.push_back({{s.file, {s.name_range.begin, s.value_range.end}}, "set again here (" + DoubleQuoted(s.raw) + ")"});
   d.tags |= kTagUnnecessary;
   // Deleting a dead line within its own file changes nothing the server does.
   const std::string& text = a->files[prev.file].source.text();
@@ -130,8 +129,8 @@ void ReportOverriddenByFile(Analysis* a, int file, int by, const std::vector<std
   for (const auto& [prev_i, next_i] : pairs) {
     const Setting& prev = a->settings[prev_i];
     const Setting& s = a->settings[next_i];
-    std::string note = Quote(prev.name) + " = " + Quote(prev.raw) + " here has no effect: " + by_path + ":" +
-                       std::to_string(s.line) + " sets " + Quote(s.raw);
+    std::string note = DoubleQuoted(prev.name) + " = " + DoubleQuoted(prev.raw) + " here has no effect: " + by_path + ":" +
+                       std::to_string(s.line) + " sets " + DoubleQuoted(s.raw);
     if (!prev.problem.empty()) note += " (and this value is invalid: " + prev.problem + ")";
     d.notes.push_back({{prev.file, {prev.name_range.begin, prev.value_range.end}}, note});
   }

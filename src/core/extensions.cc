@@ -9,11 +9,10 @@
 #include "core/quantity.h"
 #include "core/spelling.h"
 #include "core/value.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Q(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // The settings that load libraries, and what loading through each means.
 // local_preload_libraries is left out: it loads only from $libdir/plugins,
@@ -81,7 +80,7 @@ class Checker {
       std::string when = load.shared_preload ? "at start" : load.any() ? "in every session that loads " + std::string(m->name)
                                                                       : "when a session loads " + std::string(m->name);
       Add(RuleId::kExtensionValueIgnored, s, s.value_range,
-          v.message + ": " + m->name + " logs a WARNING " + when + " and uses the default " + Q(param.boot_val),
+          v.message + ": " + m->name + " logs a WARNING " + when + " and uses the default " + DoubleQuoted(param.boot_val),
           v.hint.empty() ? "see `pgconflint params --extensions " + std::string(param.name) + "`" : v.hint);
       return;
     }
@@ -94,7 +93,7 @@ class Checker {
     if (s.ignored) return;
     Suggester sug(s.name);
     for (const ExtensionParameter& q : ParametersOf(m)) sug.Consider(q.param.name);
-    std::string what = Q(s.name) + " is no parameter of " + m.name;
+    std::string what = DoubleQuoted(s.name) + " is no parameter of " + m.name;
     std::string warning = prefix && prefix->warning ? prefix->warning : "";
     std::string probe = std::string(prefix ? prefix->prefix : "") + ".pgconflint_probe";  // the harvest's probe name
     if (size_t at = warning.find(probe); at != std::string::npos) warning.replace(at, probe.size(), s.name);
@@ -110,7 +109,7 @@ class Checker {
       effect = ": the line has no effect, and the server says nothing about it";
     Diagnostic d = MakeDiagnostic(Rule(RuleId::kExtensionParameterUnknown), {s.file, s.name_range}, what + effect,
                                   sug.best().empty() ? "see `pgconflint params --extensions " + std::string(m.name) + "`"
-                                                     : "did you mean " + Q(sug.best()) + "?",
+                                                     : "did you mean " + DoubleQuoted(sug.best()) + "?",
                                   s.name);
     if (!sug.best().empty())
       d.fixes.push_back(MakeFix("replace with " + sug.best(), FixSafety::kUnsafe, {s.file, s.name_range}, sug.best()));
@@ -126,9 +125,9 @@ class Checker {
     if (sug.best().empty() || !set_.Find(sug.best() + rest)) return;
     std::string fixed = sug.best() + rest;
     Diagnostic d = MakeDiagnostic(Rule(RuleId::kExtensionParameterUnknown), {s.file, s.name_range},
-                                  "no module defines " + Q(s.name) + ": the server keeps it as a placeholder that "
+                                  "no module defines " + DoubleQuoted(s.name) + ": the server keeps it as a placeholder that "
                                   "nothing reads",
-                                  "did you mean " + Q(fixed) + "?", s.name);
+                                  "did you mean " + DoubleQuoted(fixed) + "?", s.name);
     d.fixes.push_back(MakeFix("replace with " + fixed, FixSafety::kUnsafe, {s.file, s.name_range}, fixed));
     a_->Add(std::move(d));
   }
@@ -140,7 +139,7 @@ class Checker {
     std::string name = m.name;
     if (load.any() && (postmaster || !p.defined_by_load)) {
       Add(RuleId::kExtensionNeedsPreload, s, s.name_range,
-          Q(s.name) + " is never applied: " + name + " is loaded through " + HowLoaded(load) + ", but " +
+          DoubleQuoted(s.name) + " is never applied: " + name + " is loaded through " + HowLoaded(load) + ", but " +
               (postmaster ? "this parameter has context postmaster, which only a library in "
                             "shared_preload_libraries can define"
                           : name + " defines it only when loaded through shared_preload_libraries"),
@@ -150,7 +149,7 @@ class Checker {
     std::string why = postmaster || !p.defined_by_load
                           ? name + " is not in shared_preload_libraries, the only way it defines this parameter"
                           : "nothing loads " + name + " (it is in no *_preload_libraries and no extension loads it)";
-    Add(RuleId::kExtensionNotLoaded, s, s.name_range, Q(s.name) + " is never applied: " + why,
+    Add(RuleId::kExtensionNotLoaded, s, s.name_range, DoubleQuoted(s.name) + " is never applied: " + why,
         "add " + name + " to shared_preload_libraries (a restart is needed), or remove the setting");
   }
 
@@ -174,13 +173,13 @@ class Checker {
       Suggester sug(lib);
       for (const std::string& m : set_.ModuleNames()) sug.Consider(m);
       if (sug.best().empty() || TypoDistance(lib, sug.best()) > (lib.size() >= 10 ? 2u : 1u)) continue;
-      std::string effect = at_start ? "the server refuses to start (FATAL: could not access file " + Q(lib) + ")"
-                                    : "every new session fails (FATAL: could not access file " + Q(lib) + ")";
+      std::string effect = at_start ? "the server refuses to start (FATAL: could not access file " + DoubleQuoted(lib) + ")"
+                                    : "every new session fails (FATAL: could not access file " + DoubleQuoted(lib) + ")";
       Diagnostic d = MakeDiagnostic(
           Rule(RuleId::kLibraryNotFound), {s->file, s->value_range},
-          Q(lib) + " is no module that PostgreSQL " + std::to_string(a_->catalog->major()) +
+          DoubleQuoted(lib) + " is no module that PostgreSQL " + std::to_string(a_->catalog->major()) +
               " ships; unless it is installed on the server, " + effect,
-          "did you mean " + Q(sug.best()) + "? (a third-party library of that name must be installed on the "
+          "did you mean " + DoubleQuoted(sug.best()) + "? (a third-party library of that name must be installed on the "
           "server; describe it in an extension catalog to silence this)",
           list);
       a_->Add(std::move(d));

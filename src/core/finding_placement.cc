@@ -5,18 +5,10 @@
 #include <map>
 #include <tuple>
 
+#include "core/strings.h"
+
 namespace pgconflint {
 namespace {
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string_view Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 // PGC4xx to PGC7xx: the rules about a setting's value against other settings
 // and the profile (PGC8xx findings are each a problem of their own).
@@ -31,8 +23,8 @@ bool IsWholeConfiguration(const Analysis& a) {
   if (a.files.empty() || a.files[0].auto_conf) return false;
   std::string name = AsciiLower(a.files[0].abs_path);
   name = name.substr(name.rfind('/') + 1);
-  if (EndsWith(name, "postgresql.auto.conf")) return false;
-  return EndsWith(name, "postgresql.conf") || EndsWith(name, "postgresql.conf.sample");
+  if (name.ends_with("postgresql.auto.conf")) return false;
+  return name.ends_with("postgresql.conf") || name.ends_with("postgresql.conf.sample");
 }
 
 Location DefaultLocation(const Analysis& a, std::string_view parameter) {
@@ -42,9 +34,9 @@ Location DefaultLocation(const Analysis& a, std::string_view parameter) {
   // (the name, then '=': prose that starts with the name is not one).
   for (const CommentLine& c : root.parsed.comments) {
     if (!c.own_line) continue;
-    std::string_view body = Trim(root.source.Slice(c.range).substr(1));
+    std::string_view body = TrimBlanks(root.source.Slice(c.range).substr(1));
     if (body.size() <= parameter.size() || AsciiLower(body.substr(0, parameter.size())) != parameter) continue;
-    std::string_view rest = Trim(body.substr(parameter.size()));
+    std::string_view rest = TrimBlanks(body.substr(parameter.size()));
     if (!rest.empty() && rest[0] == '=') return {0, c.range};
   }
   // The end of the last line, before a final newline.

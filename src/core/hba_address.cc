@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/strings.h"
+
 namespace pgconflint {
 namespace {
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -33,7 +33,7 @@ bool InetAtonExact(std::string_view s, uint32_t* out) {
   uint64_t val = 0;
   bool digit = false;
   for (;;) {
-    if (!IsDigit(c)) return false;
+    if (!IsAsciiDigit(c)) return false;
     val = 0;
     int base = 10;
     if (c == '0') {
@@ -50,7 +50,7 @@ bool InetAtonExact(std::string_view s, uint32_t* out) {
       digit = true;
     }
     for (;;) {
-      if (IsDigit(c)) {
+      if (IsAsciiDigit(c)) {
         if (base == 8 && (c == '8' || c == '9')) return false;
         val = val * base + static_cast<uint64_t>(c - '0');
       } else if (base == 16 && HexValue(c) >= 0) {
@@ -82,7 +82,7 @@ bool InetPton4(std::string_view s, uint8_t* out) {
   int octets = 0, cur = 0;
   bool saw_digit = false;
   for (char ch : s) {
-    if (IsDigit(ch)) {
+    if (IsAsciiDigit(ch)) {
       unsigned v = tmp[cur] * 10u + static_cast<unsigned>(ch - '0');
       if (saw_digit && tmp[cur] == 0) return false;
       if (v > 255) return false;
@@ -185,7 +185,7 @@ NumericHost ParseNumericHost(std::string_view text, IpAddress* out) {
   if (text.size() != addr.size()) {
     // A zone: a number, or an interface name only the server's host knows.
     bool numeric = !scope.empty();
-    for (char c : scope) numeric = numeric && IsDigit(c);
+    for (char c : scope) numeric = numeric && IsAsciiDigit(c);
     if (!numeric) return NumericHost::kHostDependent;
     if (scope.size() > 10 || strtoull(std::string(scope).c_str(), nullptr, 10) > 0xffffffffull)
       return NumericHost::kNotNumeric;

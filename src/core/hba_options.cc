@@ -6,11 +6,10 @@
 #include <cstdlib>
 
 #include "core/hba_internal.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Q(const std::string& s) { return "\"" + s + "\""; }
 
 bool In(const std::string& s, std::initializer_list<const char*> set) {
   for (const char* x : set)
@@ -66,7 +65,7 @@ bool SplitGucList(const std::string& text, char separator, std::vector<std::stri
 
 bool HbaParser::OnlyFor(const HbaOption& opt, std::initializer_list<const char*> methods, const char* names) {
   if (In(r_->method, methods)) return true;
-  return Refuse("authentication option " + Q(opt.name) + " is only valid for authentication methods " + names,
+  return Refuse("authentication option " + DoubleQuoted(opt.name) + " is only valid for authentication methods " + names,
                 opt.range);
 }
 
@@ -84,7 +83,7 @@ bool HbaParser::Option(const HbaOption& opt) {
   }
   if (n == "clientcert" || n == "clientname") {
     if (r_->type != HbaConnType::kHostSsl) return Refuse(n + " can only be configured for \"hostssl\" rows", opt.range);
-    if (n == "clientname") return v == "CN" || v == "DN" || RefuseLogOnly("invalid value for clientname: " + Q(v), opt.range);
+    if (n == "clientname") return v == "CN" || v == "DN" || RefuseLogOnly("invalid value for clientname: " + DoubleQuoted(v), opt.range);
     if (v == "verify-full") {
       r_->clientcert = v;
     } else if (v == "verify-ca" && r_->method == "cert") {
@@ -94,7 +93,7 @@ bool HbaParser::Option(const HbaOption& opt) {
     } else if (v == "verify-ca") {
       r_->clientcert = v;
     } else {
-      return RefuseLogOnly("invalid value for clientcert: " + Q(v), opt.range);
+      return RefuseLogOnly("invalid value for clientcert: " + DoubleQuoted(v), opt.range);
     }
     return true;
   }
@@ -102,7 +101,7 @@ bool HbaParser::Option(const HbaOption& opt) {
   if (In(n, {"ldapurl", "ldaptls", "ldapscheme", "ldapserver", "ldapport", "ldapbinddn", "ldapbindpasswd",
              "ldapsearchattribute", "ldapsearchfilter", "ldapbasedn", "ldapprefix", "ldapsuffix"})) {
     if (!OnlyFor(opt, {"ldap"}, "ldap")) return false;
-    if (n == "ldapport" && Atoi(v) == 0) return Refuse("invalid LDAP port number: " + Q(v), opt.range);
+    if (n == "ldapport" && Atoi(v) == 0) return Refuse("invalid LDAP port number: " + DoubleQuoted(v), opt.range);
     if (n == "ldapurl") {
       // An OpenLDAP URL ldap://host/basedn?attribute?scope?filter fills the
       // search options it has.
@@ -119,7 +118,7 @@ bool HbaParser::Option(const HbaOption& opt) {
     std::vector<std::string> items;
     bool ok = SplitGucList(v, ',', &items);
     if (n == "radiusservers") {
-      if (!ok) return RefuseLogOnly("could not parse RADIUS server list " + Q(v), opt.range);
+      if (!ok) return RefuseLogOnly("could not parse RADIUS server list " + DoubleQuoted(v), opt.range);
       for (const std::string& server : items) {
         IpAddress ip;
         // A name is looked up in DNS at every reload: only the server's host can tell.
@@ -130,25 +129,25 @@ bool HbaParser::Option(const HbaOption& opt) {
       radius_servers_set_ = !items.empty();
     } else if (n == "radiusports") {
       if (!ok) {
-        Refuse("invalid RADIUS port number: " + Q(v), opt.range);
-        r_->outcome.message = "could not parse RADIUS port list " + Q(v);
+        Refuse("invalid RADIUS port number: " + DoubleQuoted(v), opt.range);
+        r_->outcome.message = "could not parse RADIUS port list " + DoubleQuoted(v);
         return false;
       }
       for (const std::string& port : items)
-        if (Atoi(port) == 0) return RefuseLogOnly("invalid RADIUS port number: " + Q(v), opt.range);
+        if (Atoi(port) == 0) return RefuseLogOnly("invalid RADIUS port number: " + DoubleQuoted(v), opt.range);
       radius_ports_ = items;
     } else if (n == "radiussecrets") {
-      if (!ok) return RefuseLogOnly("could not parse RADIUS secret list " + Q(v), opt.range);
+      if (!ok) return RefuseLogOnly("could not parse RADIUS secret list " + DoubleQuoted(v), opt.range);
       radius_secrets_ = items;
       radius_secrets_set_ = !items.empty();
     } else {
-      if (!ok) return RefuseLogOnly("could not parse RADIUS identifiers list " + Q(v), opt.range);
+      if (!ok) return RefuseLogOnly("could not parse RADIUS identifiers list " + DoubleQuoted(v), opt.range);
       radius_identifiers_ = items;
     }
     return true;
   }
   if (oauth && In(n, {"issuer", "scope", "validator", "delegate_ident_mapping"})) return OnlyFor(opt, {"oauth"}, "oauth");
-  return Refuse("unrecognized authentication option name: " + Q(n), opt.range);
+  return Refuse("unrecognized authentication option name: " + DoubleQuoted(n), opt.range);
 }
 
 bool HbaParser::Mandatory() {
@@ -179,8 +178,8 @@ bool HbaParser::Mandatory() {
 
 bool HbaParser::Radius() {
   const char* kRequires = "authentication method \"radius\" requires argument ";
-  if (!radius_servers_set_) return Refuse(kRequires + Q("radiusservers") + " to be set", line_.range);
-  if (!radius_secrets_set_) return Refuse(kRequires + Q("radiussecrets") + " to be set", line_.range);
+  if (!radius_servers_set_) return Refuse(kRequires + DoubleQuoted("radiusservers") + " to be set", line_.range);
+  if (!radius_secrets_set_) return Refuse(kRequires + DoubleQuoted("radiussecrets") + " to be set", line_.range);
   size_t servers = radius_servers_.size();
   auto count = [&](const std::vector<std::string>& list, const char* what, bool allow_zero) {
     if (list.size() == 1 || list.size() == servers || (allow_zero && list.empty())) return true;
@@ -207,8 +206,8 @@ bool HbaParser::OAuth() {
     if (opt.name == "delegate_ident_mapping") delegate = opt.value == "1";
   }
   const char* kRequires = "authentication method \"oauth\" requires argument ";
-  if (!scope) return Refuse(kRequires + Q("scope") + " to be set", line_.range);
-  if (!issuer) return Refuse(kRequires + Q("issuer") + " to be set", line_.range);
+  if (!scope) return Refuse(kRequires + DoubleQuoted("scope") + " to be set", line_.range);
+  if (!issuer) return Refuse(kRequires + DoubleQuoted("issuer") + " to be set", line_.range);
   if (o_.oauth_validator_libraries) {
     std::vector<std::string> libs;
     const std::string& text = *o_.oauth_validator_libraries;
@@ -223,7 +222,7 @@ bool HbaParser::OAuth() {
     bool permitted = !has_validator;
     for (const std::string& l : libs) permitted = permitted || l == validator;
     if (!permitted)
-      return Refuse("validator " + Q(validator) + " is not permitted by oauth_validator_libraries", line_.range);
+      return Refuse("validator " + DoubleQuoted(validator) + " is not permitted by oauth_validator_libraries", line_.range);
   }
   if (delegate && map)
     return Refuse("map cannot be used in combination with delegate_ident_mapping", line_.range);

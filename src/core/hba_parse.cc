@@ -4,6 +4,7 @@
 // first failing check decides the message.
 #include "core/hba_internal.h"
 #include "core/hba_regex.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -29,8 +30,6 @@ constexpr MethodName kMethods[] = {
     {"reject", 14}, {"md5", 14},  {"scram-sha-256", 14}, {"pam", 14}, {"bsd", 14}, {"ldap", 14},
     {"cert", 14},  {"radius", 14}, {"oauth", 18},
 };
-
-std::string Q(const std::string& s) { return "\"" + s + "\""; }
 
 }  // namespace
 
@@ -61,7 +60,7 @@ bool HbaParser::Regexes(const std::vector<AuthToken>& tokens) {
   for (const AuthToken& t : tokens) {
     std::string reason;
     if (t.IsRegex() && !CheckAdvancedRegex(std::string_view(t.text).substr(1), &reason))
-      return Refuse("invalid regular expression " + Q(t.text.substr(1)) + ": " + reason, t.range);
+      return Refuse("invalid regular expression " + DoubleQuoted(t.text.substr(1)) + ": " + reason, t.range);
   }
   return true;
 }
@@ -84,7 +83,7 @@ bool HbaParser::ConnType() {
     }
     return true;
   }
-  return Refuse("invalid connection type " + Q(t.text), t.range);
+  return Refuse("invalid connection type " + DoubleQuoted(t.text), t.range);
 }
 
 bool HbaParser::Address(size_t* field) {
@@ -105,9 +104,9 @@ bool HbaParser::Address(size_t* field) {
   if (kind != NumericHost::kAddress) r_->hostname = str;
   if (slash != std::string::npos) {
     if (kind != NumericHost::kAddress)
-      return Refuse("specifying both host name and CIDR mask is invalid: " + Q(t.text), t.range);
+      return Refuse("specifying both host name and CIDR mask is invalid: " + DoubleQuoted(t.text), t.range);
     if (!CidrMask(std::string_view(t.text).substr(slash + 1), r_->addr.family, &r_->mask, &r_->prefix))
-      return Refuse("invalid CIDR mask in address " + Q(t.text), t.range);
+      return Refuse("invalid CIDR mask in address " + DoubleQuoted(t.text), t.range);
     return true;
   }
   if (kind != NumericHost::kAddress) return true;
@@ -120,7 +119,7 @@ bool HbaParser::Address(size_t* field) {
   NumericHost mk = ParseNumericHost(m.tokens[0].text, &r_->mask);
   if (mk == NumericHost::kHostDependent) r_->outcome.host_dependent = true;
   if (mk != NumericHost::kAddress)
-    return Refuse("invalid IP mask " + Q(m.tokens[0].text) + ": Name or service not known", m.range);
+    return Refuse("invalid IP mask " + DoubleQuoted(m.tokens[0].text) + ": Name or service not known", m.range);
   if (r_->mask.family != r_->addr.family) return Refuse("IP address and mask do not match", m.range);
   r_->prefix = PrefixLength(r_->mask);
   return true;
@@ -134,9 +133,9 @@ bool HbaParser::Method(size_t field) {
   r_->method_range = t.range;
   bool known = false;
   for (const MethodName& m : kMethods) known = known || (t.text == m.name && o_.major >= m.since);
-  if (!known) return Refuse("invalid authentication method " + Q(t.text), t.range);
+  if (!known) return Refuse("invalid authentication method " + DoubleQuoted(t.text), t.range);
   if (!MethodBuilt(t.text))
-    return Refuse("invalid authentication method " + Q(t.text) + ": not supported by this build", t.range);
+    return Refuse("invalid authentication method " + DoubleQuoted(t.text) + ": not supported by this build", t.range);
   r_->method = t.text;
   // "For backwards compatibility", ident on local sockets is peer.
   if (r_->type == HbaConnType::kLocal && r_->method == "ident") r_->method = "peer";
@@ -223,7 +222,7 @@ IdentMap ParseIdentLine(const AuthLine& line, const AuthParseOptions& options) {
     std::string reason;
     if (t == &m.pg_user && options.major < 16) continue;
     if (t->IsRegex() && !CheckAdvancedRegex(std::string_view(t->text).substr(1), &reason))
-      return refuse("invalid regular expression " + Q(t->text.substr(1)) + ": " + reason, t->range);
+      return refuse("invalid regular expression " + DoubleQuoted(t->text.substr(1)) + ": " + reason, t->range);
   }
   o.parsed = true;
   return m;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/source_file.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -29,11 +30,10 @@ constexpr int kDupMax = 255;  // the largest bound {m,n}
 constexpr int kUnknownChar = -2;  // a bracket element that is a character of untracked value
 constexpr int kMaxDepth = 200;  // parentheses nesting checked before the stack is at risk
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool IsAlnum(char c) { return IsDigit(c) || IsAlpha(c); }
+bool IsAlnum(char c) { return IsAsciiDigit(c) || IsAlpha(c); }
 int DigitValue(char c, int base) {
-  int v = IsDigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : 99;
+  int v = IsAsciiDigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : 99;
   return v < base ? v : -1;
 }
 
@@ -124,14 +124,14 @@ class Checker {
 
   bool IsQuantifierStart() const {
     char c = At(0);
-    return c == '*' || c == '+' || c == '?' || (c == '{' && IsDigit(At(1)));
+    return c == '*' || c == '+' || c == '?' || (c == '{' && IsAsciiDigit(At(1)));
   }
 
   // An atom or constraint with its quantifier.
   bool QAtom(int depth) {
     bool quantifiable = true;
     char c = p_[i_];
-    if (c == '*' || c == '+' || c == '?' || (c == '{' && IsDigit(At(1)))) return Err(kBadRpt);
+    if (c == '*' || c == '+' || c == '?' || (c == '{' && IsAsciiDigit(At(1)))) return Err(kBadRpt);
     if (c == ')') return Err(kEParen);
     if (c == '^' || c == '$') {
       ++i_;
@@ -212,7 +212,7 @@ class Checker {
     if (At(0) == ',') {
       ++i_;
       n = kDupMax + 1;  // unbounded
-      if (IsDigit(At(0)) && !Count(&n)) return false;
+      if (IsAsciiDigit(At(0)) && !Count(&n)) return false;
     }
     if (Eos()) return Err(kEBrace);
     if (At(0) != '}') return Err(kBadBr);
@@ -225,8 +225,8 @@ class Checker {
   bool Count(int* out) {
     long v = 0;
     if (Eos()) return Err(kEBrace);
-    if (!IsDigit(At(0))) return Err(kBadBr);
-    while (IsDigit(At(0))) {
+    if (!IsAsciiDigit(At(0))) return Err(kBadBr);
+    while (IsAsciiDigit(At(0))) {
       v = v * 10 + (p_[i_++] - '0');
       if (v > kDupMax) v = kDupMax + 1;
     }
@@ -257,12 +257,12 @@ class Checker {
       case '0': --i_; return Digits(8, 1, 3);
       default: break;
     }
-    if (IsDigit(c)) {
+    if (IsAsciiDigit(c)) {
       size_t save = i_;
       --i_;
       long v = 0;
       size_t n = 0;
-      while (n < 255 && IsDigit(At(0))) {
+      while (n < 255 && IsAsciiDigit(At(0))) {
         v = v * 10 + (p_[i_++] - '0');
         if (v > 100000) v = 100000;
         ++n;

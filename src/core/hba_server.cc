@@ -3,14 +3,15 @@
 // here.
 #include "core/hba_server.h"
 
+#include <cstdint>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Q(const std::string& s) { return "\"" + s + "\""; }
 
 const std::string* LastOption(const HbaRule& r, const char* name) {
   const std::string* v = nullptr;
@@ -66,7 +67,7 @@ std::vector<std::string> Texts(const std::vector<AuthToken>& tokens) {
   return out;
 }
 
-std::string Show(const std::optional<std::string>& v) { return v ? Q(*v) : "null"; }
+std::string Show(const std::optional<std::string>& v) { return v ? DoubleQuoted(*v) : "null"; }
 std::string Show(const std::optional<std::vector<std::string>>& v) {
   if (!v) return "null";
   std::string s = "{";

@@ -13,7 +13,7 @@ std::string Quote(std::string_view s, char q) {
   return out + q;
 }
 
-std::string_view TrimBlanks(std::string_view s) {
+std::string_view TrimSpaces(std::string_view s) {
   size_t b = s.find_first_not_of(' ');
   if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(' ') - b + 1);
@@ -38,7 +38,7 @@ std::string AlterSystemStatement(const Parameter& param, const std::string& valu
     std::string_view rest = value;
     while (true) {
       size_t comma = rest.find(',');
-      v += (v.empty() ? "" : ", ") + QuoteLiteral(TrimBlanks(rest.substr(0, comma)));
+      v += (v.empty() ? "" : ", ") + QuoteLiteral(TrimSpaces(rest.substr(0, comma)));
       if (comma == std::string_view::npos) break;
       rest.remove_prefix(comma + 1);
     }

@@ -64,13 +64,13 @@ TSParser* ThreadParser() {
   return parser.get();
 }
 
-bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool IsBlankOrNewline(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Bytes between tokens that tree-sitter skipped (error recovery) become
 // single-character invalid tokens, so that nothing in the file is ever lost.
 void AddGap(const std::string& text, uint32_t from, uint32_t to, std::vector<Token>* out) {
   for (uint32_t i = from; i < to; ++i) {
-    if (IsBlank(text[i])) continue;
+    if (IsBlankOrNewline(text[i])) continue;
     uint32_t e = i + 1;
     while (e < to && (static_cast<unsigned char>(text[e]) & 0xC0) == 0x80) ++e;
     out->push_back({TokenKind::kInvalidChar, {i, e}});

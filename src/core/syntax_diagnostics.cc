@@ -7,13 +7,10 @@
 
 #include "core/limits.h"
 #include "core/value.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // The rest of the line from `from`, up to a comment or the end of the line,
 // without trailing blanks.
@@ -99,7 +96,7 @@ void ReportSyntaxErrors(Analysis* a, int file) {
     const SyntaxError& e = errors[i];
     // The server prints tokens as C strings: a NUL byte shows as "".
     std::string near = e.near_text.substr(0, e.near_text.find('\0'));
-    std::string msg = e.at_end_of_line ? "syntax error near end of line" : "syntax error near token " + Quote(near);
+    std::string msg = e.at_end_of_line ? "syntax error near end of line" : "syntax error near token " + DoubleQuoted(near);
     std::string help = "expected " + e.expected + SyntaxHelp(*a, file, e);
     if (e.near_text.find('\0') != std::string::npos)
       help = "a NUL byte: this looks like a binary file, not a configuration file";
@@ -111,7 +108,7 @@ void ReportSyntaxErrors(Analysis* a, int file) {
   if (count > kMaxSyntaxErrors && errors.size() > kMaxSyntaxErrors) {
     a->Add(MakeDiagnostic(Rule(RuleId::kSyntaxError), {file, errors[kMaxSyntaxErrors].near},
                           "too many syntax errors found, abandoning file " +
-                              Quote(a->files[file].source.path()) + " (" + std::to_string(count) +
+                              DoubleQuoted(a->files[file].source.path()) + " (" + std::to_string(count) +
                               " in all)",
                           "PostgreSQL stops reading a file after 100 syntax errors; is this a configuration file?"));
   }

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/quantity.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -66,10 +67,8 @@ bool ConvertToBaseUnit(double value, const char* rest, const Parameter& param, d
   return false;
 }
 
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
 std::string InvalidValueMessage(const Parameter& param, std::string_view value) {
-  return "invalid value for parameter " + Quote(param.name) + ": " + Quote(value);
+  return "invalid value for parameter " + DoubleQuoted(param.name) + ": " + DoubleQuoted(value);
 }
 
 // The unit as the server prints it in range messages: "kB", "8kB", "ms".
@@ -133,7 +132,7 @@ void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* 
     out->problem = ValueProblem::kOutOfRange;
     std::string u = UnitSuffix(param);
     out->message = FormatWhole(val) + u + " is outside the valid range for parameter " +
-                   Quote(param.name) + " (" + param.min_val + u + " .. " + param.max_val + u + ")";
+                   DoubleQuoted(param.name) + " (" + param.min_val + u + " .. " + param.max_val + u + ")";
     return;
   }
   out->normalized = FormatWhole(val);
@@ -151,7 +150,7 @@ void ParseRealValue(const Parameter& param, const std::string& text, ParsedValue
     out->problem = ValueProblem::kOutOfRange;
     std::string u = UnitSuffix(param);
     out->message = FormatReal(val) + u + " is outside the valid range for parameter " +
-                   Quote(param.name) + " (" + FormatReal(param.min) + u + " .. " +
+                   DoubleQuoted(param.name) + " (" + FormatReal(param.min) + u + " .. " +
                    FormatReal(param.max) + u + ")";
     return;
   }
@@ -262,7 +261,7 @@ ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::stri
       bool b;
       if (!ParseBool(text, &b)) {
         out.problem = ValueProblem::kInvalid;
-        out.message = "parameter " + Quote(param.name) + " requires a Boolean value";
+        out.message = "parameter " + DoubleQuoted(param.name) + " requires a Boolean value";
       } else {
         out.normalized = b ? "on" : "off";
       }

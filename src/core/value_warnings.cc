@@ -9,11 +9,10 @@
 #include <vector>
 
 #include "core/quantity.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 void Warn(Analysis* a, RuleId rule, const Setting& s, std::string message, std::string help) {
   a->Add(MakeDiagnostic(Rule(rule), {s.file, s.value_range}, std::move(message), std::move(help), s.param->name));
@@ -23,7 +22,7 @@ void Rounded(Analysis* a, const Setting& s, const ParsedValue& v) {
   const Parameter& p = *s.param;
   bool to_zero = v.number == 0 && v.exact != 0;
   Warn(a, RuleId::kValueRounded, s,
-       Quote(s.raw) + " is rounded to " + FormatWithUnit(v.number, p) + (to_zero ? ", and 0 often means disabled" : ""),
+       DoubleQuoted(s.raw) + " is rounded to " + FormatWithUnit(v.number, p) + (to_zero ? ", and 0 often means disabled" : ""),
        "write a whole number of " + std::string(p.unit[0] ? p.unit : "units") + ", the value PostgreSQL will use");
 }
 
@@ -34,7 +33,7 @@ void OctalOrHex(Analysis* a, const Setting& s, const ParsedValue& v) {
   std::string decimal = s.raw;
   decimal.erase(0, decimal.find_first_not_of("+-0xX"));
   Warn(a, RuleId::kOctalOrHexLiteral, s,
-       Quote(s.raw) + (v.octal ? " has a leading zero, so it is octal: " : " is hexadecimal: ") +
+       DoubleQuoted(s.raw) + (v.octal ? " has a leading zero, so it is octal: " : " is hexadecimal: ") +
            FormatWithUnit(v.number, p),
        v.octal ? "write " + (decimal.empty() ? std::string("0") : decimal) + " if you meant decimal, or " +
                      FormatWithUnit(v.number, p) + " if not"
@@ -137,7 +136,7 @@ void WithoutUnit(Analysis* a, const Setting& s, const ParsedValue& v) {
   std::string meaning = blocks ? s.raw + " blocks of " + p.unit : s.raw + p.unit;
   std::string shown = FormatWithUnit(v.adjusted ? std::rint(v.exact) : v.number, p);
   Diagnostic d = MakeDiagnostic(Rule(RuleId::kValueWithoutUnit), {s.file, s.value_range},
-                                Quote(s.raw) + " has no unit, so it means " + meaning +
+                                DoubleQuoted(s.raw) + " has no unit, so it means " + meaning +
                                     (shown != s.raw + p.unit ? " (" + shown + ")" : "") +
                                     (blocks ? "" : ": " + surprise),
                                 "write it with a unit: '" + shown + "'", p.name);
@@ -157,7 +156,7 @@ void WarnAboutValue(const Setting& s, const ParsedValue& v, Analysis* a) {
       v.number != -1)
     WithoutUnit(a, s, v);
   if (v.adjusted)
-    Warn(a, RuleId::kValueRounded, s, Quote(s.raw) + " is " + v.adjustment + " by the server",
+    Warn(a, RuleId::kValueRounded, s, DoubleQuoted(s.raw) + " is " + v.adjustment + " by the server",
          "write the value the server will use");
 }
 

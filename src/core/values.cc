@@ -6,11 +6,10 @@
 #include "core/hooks.h"
 #include "core/passes.h"
 #include "core/value_warnings.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // Up to 17 the check hooks of the four process counts add the values the
 // others have at that moment (boot values, or earlier lines), so the order of
@@ -35,7 +34,7 @@ class ProcessCounts {
       return;
     }
     v->problem = ValueProblem::kInvalid;
-    v->message = "invalid value for parameter " + Quote(p.name) + ": " + FormatWithUnit(v->number, p);
+    v->message = "invalid value for parameter " + DoubleQuoted(p.name) + ": " + FormatWithUnit(v->number, p);
     v->hint = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + 1 must be at "
               "most 262143 (with the values set so far: " + FormatWithUnit(sum, p) + ")";
   }
@@ -64,7 +63,7 @@ bool CheckSettable(Analysis* a, const Setting& s) {
   }
   if (a->files[s.file].auto_conf && !p.alter_system_accepted && !s.ignored) {
     Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range},
-                                  "ALTER SYSTEM refuses " + Quote(p.name) + " (" + p.alter_system_message +
+                                  "ALTER SYSTEM refuses " + DoubleQuoted(p.name) + " (" + p.alter_system_message +
                                       "), so this line was written into postgresql.auto.conf by hand",
                                   "move it to postgresql.conf", p.name);
     d.fatal = false;
@@ -88,7 +87,7 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
     // Only this machine's facts refuse it: the server's host decides.
     d.fatal = false;
     d.severity = Severity::kWarning;
-    d.message = Quote(s.text) + " for " + Quote(p.name) +
+    d.message = DoubleQuoted(s.text) + " for " + DoubleQuoted(p.name) +
                 " is unknown to the machine running pgconflint: whether the server accepts it depends on the "
                 "server's host";
   }
@@ -101,8 +100,8 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
 void RefuseHidden(const Parameter& p, const Setting& s, ParsedValue* v) {
   if (!v->ok() || p.in_pg_settings || s.text == p.boot_val) return;
   v->problem = ValueProblem::kInvalid;
-  v->message = "invalid value for parameter " + Quote(p.name) + ": " + Quote(s.text);
-  v->hint = Quote(p.name) + " is an internal parameter (hidden from pg_settings); do not set it in a "
+  v->message = "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(s.text);
+  v->hint = DoubleQuoted(p.name) + " is an internal parameter (hidden from pg_settings); do not set it in a "
             "configuration file";
 }
 
@@ -137,8 +136,8 @@ void CheckValues(Analysis* a, const HostFacts& host) {
       s.value = p.boot_val;
       if (!s.ignored) {
         Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range},
-                                      Quote(p.name) + " in a configuration file has no effect: the server keeps " +
-                                          Quote(p.boot_val),
+                                      DoubleQuoted(p.name) + " in a configuration file has no effect: the server keeps " +
+                                          DoubleQuoted(p.boot_val),
                                       "set it per session or per transaction (SET, BEGIN ... ISOLATION LEVEL), or "
                                       "per role or database with ALTER ROLE/DATABASE ... SET",
                                       p.name);

@@ -11,8 +11,6 @@
 namespace pgconflint::lsp {
 namespace {
 
-constexpr int kMessageInfo = 3;
-constexpr int kMessageLog = 4;
 constexpr const char* kShowDocumentation = "pgconflint.showDocumentation";
 constexpr const char* kFixAll = "source.fixAll.pgconflint";
 
@@ -27,10 +25,6 @@ int SeverityNumber(Severity s) {
 std::string Capitalized(std::string s) {
   if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
   return s;
-}
-
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // Does the client's context.only ask for actions of `kind`?
@@ -172,7 +166,7 @@ json Session::CodeAction(const json& params) {
       actions.back()["edit"] = EditJson(a, edits);
     }
     Fix line, whole;
-    for (const Fix* s : {SuppressionFix(a, d, &line) && EndsWith(line.title, "line") ? &line : nullptr,
+    for (const Fix* s : {SuppressionFix(a, d, &line) && line.title.ends_with("line") ? &line : nullptr,
                          SuppressionFileFix(a, d, &whole) ? &whole : nullptr})
       if (s) {
         actions.push_back(quickfix(s->title, diag, false));

@@ -10,13 +10,6 @@
 namespace pgconflint::lsp {
 namespace {
 
-constexpr int kMessageError = 1;
-constexpr int kMessageLog = 4;
-
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool Intersects(const std::vector<std::string>& roots, const std::set<std::string>& set) {
   return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return set.count(r) > 0; });
 }
@@ -183,7 +176,7 @@ void Session::DidChangeWatchedFiles(const json& params) {
     // An open document's text is the editor's, not the disk's.
     bool open = std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) { return d.second.path == path; });
     if (!open) workspace_->Forget(path);
-    toml = toml || EndsWith(path, ".toml");
+    toml = toml || path.ends_with(".toml");
     any = any || !open;
   }
   if (!any) return;

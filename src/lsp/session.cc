@@ -9,11 +9,6 @@
 namespace pgconflint::lsp {
 namespace {
 
-// window/showMessage and window/logMessage types.
-constexpr int kMessageError = 1;
-constexpr int kMessageWarning = 2;
-constexpr int kMessageLog = 4;
-
 constexpr int kMaxDebounceMs = 60000;
 
 // The method tables. Requests answer; notifications do not.

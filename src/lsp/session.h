@@ -26,6 +26,9 @@ namespace pgconflint::lsp {
 
 using Clock = std::chrono::steady_clock;
 
+/// The types of window/showMessage and window/logMessage (MessageType).
+enum MessageType : int { kMessageError = 1, kMessageWarning = 2, kMessageInfo = 3, kMessageLog = 4 };
+
 /// How the server is run; the client's initializationOptions add to it.
 struct ServerOptions {
   /// The command line's configuration (profile, rules, major...). Its `fs` is

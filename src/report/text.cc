@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/fingerprint.h"
+#include "core/strings.h"
 
 #ifndef PGCONFLINT_DOCS_URL
 #define PGCONFLINT_DOCS_URL ""
@@ -196,12 +197,6 @@ std::string MarkdownEscape(std::string_view s) {
     }
   });
 }
-
-namespace {
-
-std::string Plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
-}  // namespace
 
 std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason) {
   int fatal_roots = 0, unread = 0;

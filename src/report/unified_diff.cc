@@ -70,7 +70,7 @@ void AppendLine(char kind, std::string_view line, std::string* out) {
   if (line.empty() || line.back() != '\n') *out += "\n\\ No newline at end of file\n";
 }
 
-std::string Range(size_t start, size_t count) {
+std::string HunkRange(size_t start, size_t count) {
   // As diff -u: an empty range names the line before it.
   if (count == 1) return std::to_string(start);
   return std::to_string(count ? start : start - 1) + "," + std::to_string(count);
@@ -101,7 +101,7 @@ std::string UnifiedDiff(const std::string& path, const std::string& before, cons
       old_count += ops[x].kind != '+';
       new_count += ops[x].kind != '-';
     }
-    out += "@@ -" + Range(old_line, old_count) + " +" + Range(new_line, new_count) + " @@\n";
+    out += "@@ -" + HunkRange(old_line, old_count) + " +" + HunkRange(new_line, new_count) + " @@\n";
     for (size_t x = begin; x < end; ++x) AppendLine(ops[x].kind, ops[x].line, &out);
     old_line += old_count;
     new_line += new_count;

@@ -5,6 +5,7 @@
 // tabs, wide characters, combining marks and escaped control characters.
 #include <algorithm>
 
+#include "core/strings.h"
 #include "report/reporter.h"
 #include "report/text.h"
 
@@ -99,8 +100,6 @@ void WriteDiagnostic(const Analysis& a, const Diagnostic& d, const Style& st, st
   o << eq << "rule: " << EscapeControls(d.rule->name) << " (" << EscapeControls(RulePage(*d.rule)) << ")\n";
   o << "\n";
 }
-
-std::string Plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 }  // namespace
 

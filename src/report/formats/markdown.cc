@@ -6,13 +6,12 @@
 #include <map>
 #include <sstream>
 
+#include "core/strings.h"
 #include "report/reporter.h"
 #include "report/text.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 std::string RuleLink(const RuleInfo& r) {
   std::string url = RuleDocUrl(r);

@@ -29,10 +29,16 @@ SELECT (SELECT coalesce(json_agg(json_build_object('name', spcname, 'options', s
 SELECT (SELECT coalesce(json_agg(json_build_object('name', d.datname, 'tablespace', t.spcname) ORDER BY d.datname), '[]') FROM pg_catalog.pg_database d JOIN pg_catalog.pg_tablespace t ON t.oid = d.dattablespace WHERE d.datallowconn) AS pgc_databases \gset
 SELECT (SELECT has_table_privilege('pg_catalog.pg_hba_file_rules', 'SELECT') AND has_function_privilege('pg_catalog.pg_hba_file_rules()', 'EXECUTE')) AS pgc_visible \gset
 \if :pgc_visible
-SELECT (SELECT coalesce(json_agg(row_to_json(h) ORDER BY h.line_number), '[]') FROM pg_catalog.pg_hba_file_rules h) AS pgc_hba_rules \gset
+SELECT (SELECT coalesce(json_agg(row_to_json(h)), '[]') FROM pg_catalog.pg_hba_file_rules h) AS pgc_hba_rules \gset
 \else
 \set pgc_hba_rules null
 \endif
+SELECT (SELECT CASE WHEN to_regclass('pg_catalog.pg_ident_file_mappings') IS NULL THEN false ELSE has_table_privilege('pg_catalog.pg_ident_file_mappings', 'SELECT') AND has_function_privilege('pg_catalog.pg_ident_file_mappings()', 'EXECUTE') END) AS pgc_visible \gset
+\if :pgc_visible
+SELECT (SELECT coalesce(json_agg(row_to_json(m)), '[]') FROM pg_catalog.pg_ident_file_mappings m) AS pgc_ident_mappings \gset
+\else
+\set pgc_ident_mappings null
+\endif
 COMMIT;
 -- The server as libpq names it: user@host:port/database.
-SELECT json_build_object('pgconflint_snapshot', 1, 'server', :'USER' || '@' || :'HOST' || ':' || :'PORT' || '/' || :'DBNAME', 'info', :'pgc_info'::json, 'settings', :'pgc_settings'::json, 'file_settings', :'pgc_file_settings'::json, 'db_role_settings', :'pgc_db_role_settings'::json, 'tablespaces', :'pgc_tablespaces'::json, 'databases', :'pgc_databases'::json, 'hba_rules', :'pgc_hba_rules'::json);
+SELECT json_build_object('pgconflint_snapshot', 1, 'server', :'USER' || '@' || :'HOST' || ':' || :'PORT' || '/' || :'DBNAME', 'info', :'pgc_info'::json, 'settings', :'pgc_settings'::json, 'file_settings', :'pgc_file_settings'::json, 'db_role_settings', :'pgc_db_role_settings'::json, 'tablespaces', :'pgc_tablespaces'::json, 'databases', :'pgc_databases'::json, 'hba_rules', :'pgc_hba_rules'::json, 'ident_mappings', :'pgc_ident_mappings'::json);

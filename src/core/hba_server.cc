@@ -80,6 +80,94 @@ void Compare(const char* column, const T& server, const T& ours, std::vector<std
   if (server != ours) out->push_back(std::string(column) + " " + Show(server) + " (pgconflint: " + Show(ours) + ")");
 }
 
+// What a row says, without where it stands: the key the drift comparison
+// aligns rows by.
+std::string Content(const ServerHbaRule& r) {
+  return Show(r.type) + " " + Show(r.database) + " " + Show(r.user_name) + " " + Show(r.address) + " " +
+         Show(r.netmask) + " " + Show(r.auth_method) + " " + Show(r.options) + " " + Show(r.error);
+}
+std::string Content(const ServerIdentMapping& m) {
+  return Show(m.map_name) + " " + Show(m.sys_name) + " " + Show(m.pg_username) + " " + Show(m.error);
+}
+
+// A row in words, as the line would read: "host all all 10.0.0.0/8 trust".
+std::string Words(const ServerHbaRule& r) {
+  if (r.error) return "(a line with an error: " + *r.error + ")";
+  std::string out = r.type.value_or("");
+  for (const auto* list : {&r.database, &r.user_name})
+    if (*list) {
+      std::string joined;
+      for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + x;
+      out += " " + joined;
+    }
+  for (const auto* x : {&r.address, &r.netmask, &r.auth_method})
+    if (*x) out += " " + **x;
+  if (r.options)
+    for (const std::string& o : *r.options) out += " " + o;
+  return out;
+}
+std::string Words(const ServerIdentMapping& m) {
+  if (m.error) return "(a line with an error: " + *m.error + ")";
+  return m.map_name.value_or("") + " " + m.sys_name.value_or("") + " " + m.pg_username.value_or("");
+}
+
+// Longest common subsequence of two key lists: for each element of `a` the
+// index of its partner in `b`, or -1. Larger inputs than kMaxCells compare
+// position by position.
+std::vector<int> Align(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  constexpr size_t kMaxCells = 4'000'000;
+  std::vector<int> match(a.size(), -1);
+  if (a.size() * b.size() > kMaxCells) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+      if (a[i] == b[i]) match[i] = static_cast<int>(i);
+    return match;
+  }
+  const size_t w = b.size() + 1;
+  std::vector<uint32_t> len((a.size() + 1) * w, 0);
+  for (size_t i = a.size(); i-- > 0;)
+    for (size_t j = b.size(); j-- > 0;)
+      len[i * w + j] = a[i] == b[j] ? len[(i + 1) * w + j + 1] + 1 : std::max(len[(i + 1) * w + j], len[i * w + j + 1]);
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] == b[j]) {
+      match[i++] = static_cast<int>(j++);
+    } else if (len[(i + 1) * w + j] >= len[i * w + j + 1]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return match;
+}
+
+// One file's drift: our lines (their expected rows and locations) against
+// the server's rows.
+template <typename Row>
+void InForce(const std::vector<Row>& ours, const std::vector<Location>& where, std::span<const Row> server, int file,
+             const char* view, const char* noun, std::vector<AuthDifference>* out) {
+  std::vector<std::string> a, b;
+  for (const Row& r : ours) a.push_back(Content(r));
+  for (const Row& r : server) b.push_back(Content(r));
+  std::vector<int> match = Align(a, b);
+  std::vector<bool> used(b.size(), false);
+  for (size_t i = 0; i < ours.size(); ++i) {
+    if (match[i] >= 0) {
+      used[match[i]] = true;
+      continue;
+    }
+    out->push_back({where[i], std::string("the running server has no ") + noun + " like this line (" + view + ")",
+                    false});
+  }
+  if (file < 0) return;
+  for (size_t j = 0; j < server.size(); ++j)
+    if (!used[j])
+      out->push_back({{file, {0, 0}},
+                      std::string("the running server has a ") + noun + " this file lacks: line " +
+                          std::to_string(server[j].line_number) +
+                          (server[j].file_name.empty() ? "" : " of " + server[j].file_name) + ": " +
+                          Words(server[j]) + " (" + view + ")",
+                      false});
+}
+
 std::string Join(const std::vector<std::string>& parts) {
   std::string s;
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? "; " : "") + parts[i];
@@ -181,6 +269,34 @@ std::vector<AuthDifference> CompareWithServer(const AuthConfig& auth, const Anal
       const AuthLine& l = auth.ident_lines[auth.ident[i].line_index];
       out.push_back({{l.file, l.range}, "the server reads this line differently: " + Join(d), false});
     }
+  }
+  return out;
+}
+
+std::vector<AuthDifference> CompareInForce(const AuthConfig& auth, const Analysis& a,
+                                           std::span<const ServerHbaRule> hba,
+                                           std::span<const ServerIdentMapping> ident, bool compare_hba,
+                                           bool compare_ident) {
+  std::vector<AuthDifference> out;
+  if (compare_hba) {
+    std::vector<ServerHbaRule> ours;
+    std::vector<Location> where;
+    for (const HbaRule& r : auth.hba) {
+      ours.push_back(ExpectedHbaRow(auth, a, r));
+      const AuthLine& l = auth.hba_lines[r.line_index];
+      where.push_back({l.file, l.range});
+    }
+    InForce(ours, where, hba, auth.hba_file, "pg_hba_file_rules", "rule", &out);
+  }
+  if (compare_ident) {
+    std::vector<ServerIdentMapping> ours;
+    std::vector<Location> where;
+    for (const IdentMap& m : auth.ident) {
+      ours.push_back(ExpectedIdentRow(auth, a, m));
+      const AuthLine& l = auth.ident_lines[m.line_index];
+      where.push_back({l.file, l.range});
+    }
+    InForce(ours, where, ident, auth.ident_file, "pg_ident_file_mappings", "mapping", &out);
   }
   return out;
 }

@@ -61,6 +61,15 @@ std::vector<AuthDifference> CompareWithServer(const AuthConfig& auth, const Anal
                                               std::span<const ServerIdentMapping> ident, bool compare_hba,
                                               bool compare_ident);
 
+/// Drift: the rules and mappings a running server has in force against
+/// these files, aligned by content (longest common subsequence): line
+/// numbers, file names and comments do not count. A line the server lacks
+/// is a difference at the line; a row the files lack, one at the file.
+std::vector<AuthDifference> CompareInForce(const AuthConfig& auth, const Analysis& a,
+                                           std::span<const ServerHbaRule> hba,
+                                           std::span<const ServerIdentMapping> ident, bool compare_hba,
+                                           bool compare_ident);
+
 /// Rows from JSON: an array of objects with the view's column names (what
 /// `SELECT json_agg(r) FROM pg_hba_file_rules r` returns). False with *error.
 bool ParseServerHbaRules(const std::string& json, std::vector<ServerHbaRule>* out, std::string* error);

@@ -172,14 +172,15 @@ class AuthLinter {
     if (o_.server_hba || o_.server_ident) {
       static const std::vector<ServerHbaRule> no_hba;
       static const std::vector<ServerIdentMapping> no_ident;
-      for (const AuthDifference& d : CompareWithServer(auth_, *a_, o_.server_hba ? *o_.server_hba : no_hba,
-                                                       o_.server_ident ? *o_.server_ident : no_ident,
-                                                       o_.server_hba != nullptr, o_.server_ident != nullptr)) {
-        Diagnostic& diag = a_->Add(MakeDiagnostic(Rule(RuleId::kAuthDiffersFromServer), d.where, d.message,
-                                                  d.build_dependent ? "the server's build decides this line: "
-                                                                      "pgconflint assumes a build with every method"
-                                                                    : "check that the server reads these files "
-                                                                      "(SHOW hba_file, SHOW ident_file)"));
+      const auto compare = o_.in_force ? CompareInForce : CompareWithServer;
+      for (const AuthDifference& d : compare(auth_, *a_, o_.server_hba ? *o_.server_hba : no_hba,
+                                             o_.server_ident ? *o_.server_ident : no_ident, o_.server_hba != nullptr,
+                                             o_.server_ident != nullptr)) {
+        Diagnostic& diag = a_->Add(MakeDiagnostic(
+            Rule(RuleId::kAuthDiffersFromServer), d.where, d.message,
+            d.build_dependent ? "the server's build decides this line: pgconflint assumes a build with every method"
+            : o_.in_force     ? "deploy these files and reload, or bring the repository up to date with the server"
+                              : "check that the server reads these files (SHOW hba_file, SHOW ident_file)"));
         if (d.build_dependent) diag.severity = Severity::kInfo;
       }
     }

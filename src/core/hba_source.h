@@ -59,6 +59,9 @@ struct AuthLintOptions {
   /// Rows of a running server's views to compare with (PGC845); null: none.
   const std::vector<ServerHbaRule>* server_hba = nullptr;
   const std::vector<ServerIdentMapping>* server_ident = nullptr;
+  /// The rows are the server's rules in force (drift): compare by content
+  /// (CompareInForce), not line by line.
+  bool in_force = false;
 };
 
 /// Lints the authentication files of a root whose postgresql.conf tree (if

@@ -64,28 +64,23 @@ void ReadSettings(const json& doc, Snapshot* s) {
   }
 }
 
-void ReadObjects(const json& doc, Snapshot* s) {
+// The catalog sections; false with *error when a view's rows are malformed.
+bool ReadObjects(const json& doc, Snapshot* s, std::string* error) {
   for (const json& r : Section(doc, "db_role_settings"))
     s->db_role_settings.push_back({Str(r, "database"), Str(r, "role"), Strings(r, "settings")});
   for (const json& r : Section(doc, "tablespaces")) s->tablespaces.push_back({Str(r, "name"), Strings(r, "options")});
   for (const json& r : Section(doc, "databases")) s->databases.push_back({Str(r, "name"), Str(r, "tablespace")});
-  if (!Visible(doc, "hba_rules")) return;
-  s->hba_rules.emplace();
-  for (const json& r : Section(doc, "hba_rules")) {
-    SnapshotHbaRule h;
-    h.rule_number = Int(r, "rule_number");
-    h.line_number = Int(r, "line_number");
-    h.file_name = Str(r, "file_name");
-    h.type = Str(r, "type");
-    h.address = Str(r, "address");
-    h.netmask = Str(r, "netmask");
-    h.auth_method = Str(r, "auth_method");
-    h.error = Str(r, "error");
-    h.database = Strings(r, "database");
-    h.user_name = Strings(r, "user_name");
-    h.options = Strings(r, "options");
-    s->hba_rules->push_back(std::move(h));
+  if (Visible(doc, "hba_rules") &&
+      !ParseServerHbaRules(Section(doc, "hba_rules").dump(), &s->hba_rules.emplace(), error)) {
+    *error = "hba_rules: " + *error;
+    return false;
   }
+  if (Visible(doc, "ident_mappings") &&
+      !ParseServerIdentMappings(Section(doc, "ident_mappings").dump(), &s->ident_mappings.emplace(), error)) {
+    *error = "ident_mappings: " + *error;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -133,7 +128,7 @@ bool ReadSnapshot(std::string_view text, Snapshot* out, std::string* error) {
       return false;
     }
     ReadSettings(doc, &s);
-    ReadObjects(doc, &s);
+    if (!ReadObjects(doc, &s, error)) return false;
     *out = std::move(s);
   } catch (const std::exception& e) {
     *error = std::string("not valid JSON: ") + e.what();

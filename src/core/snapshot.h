@@ -3,7 +3,8 @@
 // JSON, and what `check --snapshot`, `check --live` and the drift comparison
 // read. Each section is the result of one catalog query (pg_settings,
 // pg_file_settings, pg_db_role_setting, pg_tablespace, pg_database,
-// pg_hba_file_rules); a section the connecting role cannot read is null, and
+// pg_hba_file_rules, pg_ident_file_mappings); a section the connecting role
+// cannot read is null, and
 // the privileges say why. New sections are added as new keys; readers ignore
 // keys they do not know.
 #ifndef PGCONFLINT_CORE_SNAPSHOT_H_
@@ -13,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/hba_server.h"
 
 namespace pgconflint {
 
@@ -46,13 +49,6 @@ struct SnapshotDatabase {
   std::string name, tablespace;  // its default tablespace
 };
 
-/// One pg_hba_file_rules row (file_name and rule_number from 16).
-struct SnapshotHbaRule {
-  int rule_number = 0, line_number = 0;
-  std::string file_name, type, address, netmask, auth_method, error;
-  std::vector<std::string> database, user_name, options;
-};
-
 struct Snapshot {
   static constexpr int kFormat = 1;
   std::string server;    // a label without secrets: user@host:port/dbname
@@ -65,7 +61,9 @@ struct Snapshot {
   std::vector<SnapshotDbRoleSetting> db_role_settings;
   std::vector<SnapshotTablespace> tablespaces;
   std::vector<SnapshotDatabase> databases;
-  std::optional<std::vector<SnapshotHbaRule>> hba_rules;  // nullopt: not visible
+  std::optional<std::vector<ServerHbaRule>> hba_rules;  // nullopt: not visible
+  // pg_ident_file_mappings (15+). nullopt: not visible, or before 15.
+  std::optional<std::vector<ServerIdentMapping>> ident_mappings;
 
   /// The major (server_version_num / 10000).
   int major() const { return server_version_num / 10000; }
@@ -81,7 +79,8 @@ struct Snapshot {
 /// Reads a snapshot's JSON:
 ///   {"pgconflint_snapshot": 1, "server": LABEL, "info": {...},
 ///    "settings": [...], "file_settings": [...] | null, "db_role_settings": [...],
-///    "tablespaces": [...], "databases": [...], "hba_rules": [...] | null}
+///    "tablespaces": [...], "databases": [...], "hba_rules": [...] | null,
+///    "ident_mappings": [...] | null}
 /// where each section is the output of its query (src/live/queries.cc,
 /// scripts/snapshot.sql). False with *error when it is not a snapshot.
 /// Never throws.

@@ -223,26 +223,45 @@ class Builder {
 
   // --- pg_hba.conf, the server's complaints, what could not be seen ------------
 
+  // The lines of pg_hba.conf and pg_ident.conf the server reports an error
+  // for, rebuilt from their rows under the server's file names.
   void HbaRules() {
-    if (!s_.hba_rules) return;
     const SnapshotSetting* hba = s_.Setting("hba_file");
+    const SnapshotSetting* ident = s_.Setting("ident_file");
     std::map<std::string, RebuiltFile> files;
-    for (const SnapshotHbaRule& r : *s_.hba_rules) {
-      if (r.error.empty()) continue;
-      std::string path = !r.file_name.empty() ? r.file_name : hba ? hba->setting : "pg_hba.conf";
-      std::string text = r.type;
-      for (const auto* list : {&r.database, &r.user_name})
-        if (!list->empty()) {
-          std::string joined;
-          for (const std::string& x : *list) joined += (joined.empty() ? "" : ",") + x;
-          text += " " + joined;
-        }
-      for (const std::string* x : {&r.address, &r.netmask, &r.auth_method})
-        if (!x->empty()) text += " " + *x;
-      if (text.empty()) text = "# (a rule the server could not read)";
-      files[path].Put(r.line_number, {text, {}, {}});
-      hba_errors_.push_back({path, r.line_number, r.error});
-    }
+    auto add = [&](bool is_ident, const std::string& file_name, int line, std::string text, const std::string& error) {
+      const SnapshotSetting* setting = is_ident ? ident : hba;
+      std::string path = !file_name.empty() ? file_name : setting ? setting->setting
+                                                                  : is_ident ? "pg_ident.conf" : "pg_hba.conf";
+      if (text.empty()) text = "# (a line the server could not read)";
+      files[path].Put(line, {text, {}, {}});
+      hba_errors_.push_back({path, line, error, is_ident});
+    };
+    auto words = [](std::initializer_list<const std::optional<std::string>*> fields) {
+      std::string text;
+      for (const auto* x : fields)
+        if (*x && !(*x)->empty()) text += (text.empty() ? "" : " ") + **x;
+      return text;
+    };
+    if (s_.hba_rules)
+      for (const ServerHbaRule& r : *s_.hba_rules) {
+        if (!r.error || r.error->empty()) continue;
+        std::string text = r.type.value_or("");
+        for (const auto* list : {&r.database, &r.user_name})
+          if (*list && !(*list)->empty()) {
+            std::string joined;
+            for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + x;
+            text += " " + joined;
+          }
+        std::string rest = words({&r.address, &r.netmask, &r.auth_method});
+        if (!rest.empty()) text += (text.empty() ? "" : " ") + rest;
+        add(false, r.file_name, r.line_number, text, *r.error);
+      }
+    if (s_.ident_mappings)
+      for (const ServerIdentMapping& m : *s_.ident_mappings) {
+        if (!m.error || m.error->empty()) continue;
+        add(true, m.file_name, m.line_number, words({&m.map_name, &m.sys_name, &m.pg_username}), *m.error);
+      }
     for (auto& [path, f] : files) {
       Placed& p = placed_["hba " + path];
       p.rebuilt = &(rebuilt_["hba " + path] = f);
@@ -258,8 +277,11 @@ class Builder {
     for (const auto& e : hba_errors_) {
       const Placed& p = placed_.at("hba " + e.path);
       Add(RuleId::kHbaFileError, {p.file, p.LineAt(e.line)},
-          "the server cannot load this pg_hba.conf rule: " + e.error,
-          "fix the rule and reload; until then the server keeps the rules it loaded before, and a restart fails");
+          std::string("the server cannot load this ") + (e.ident ? "pg_ident.conf mapping" : "pg_hba.conf rule") +
+              ": " + e.error,
+          e.ident ? "fix the line and reload; until then the server keeps the mappings it loaded before"
+                  : "fix the rule and reload; until then the server keeps the rules it loaded before, and a "
+                    "restart fails");
     }
     FileComplaints();
     Visibility();
@@ -322,6 +344,11 @@ class Builder {
       Add(RuleId::kLiveViewLimited, {}, "pg_hba_file_rules is not visible to " + who + ": pg_hba.conf is not checked",
           "as a superuser: GRANT SELECT ON pg_hba_file_rules TO " + s_.user +
               "; GRANT EXECUTE ON FUNCTION pg_hba_file_rules() TO " + s_.user);
+    if (!s_.ident_mappings && s_.major() >= 15)
+      Add(RuleId::kLiveViewLimited, {},
+          "pg_ident_file_mappings is not visible to " + who + ": pg_ident.conf is not checked",
+          "as a superuser: GRANT SELECT ON pg_ident_file_mappings TO " + s_.user +
+              "; GRANT EXECUTE ON FUNCTION pg_ident_file_mappings() TO " + s_.user);
     if (!s_.superuser && !s_.pg_read_all_settings)
       Add(RuleId::kLiveViewLimited, {},
           "pg_settings hides the superuser-only parameters and every setting's file and line from " + who +
@@ -333,6 +360,7 @@ class Builder {
     std::string path;
     int line;
     std::string error;
+    bool ident;  // a pg_ident.conf line (else pg_hba.conf)
   };
 
   const Snapshot& s_;

@@ -331,6 +331,13 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
   in.recommendation_hints = project->config.recommendation_hints;
   in.extensions = ExtensionsOf(project, last_major_.major);
   in.auth = {options_.file_type, options_.server_hba, options_.server_ident};
+  // Drift: the repository's pg_hba.conf and pg_ident.conf against the
+  // server's reading of its own (PGC845), unless rows were given.
+  if (r.compare && !in.auth.server_hba && !in.auth.server_ident) {
+    if (r.compare->hba_rules) in.auth.server_hba = &*r.compare->hba_rules;
+    if (r.compare->ident_mappings) in.auth.server_ident = &*r.compare->ident_mappings;
+    in.auth.in_force = true;
+  }
   in.lint_auth = !r.snapshot && !script;
   // A script alone holds no cluster: findings about defaults are not its own.
   in.report_defaults = !script || !options_.sql_cluster.empty() || r.snapshot;

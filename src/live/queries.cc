@@ -40,10 +40,16 @@ constexpr SnapshotQuery kQueries[] = {
      "ORDER BY d.datname), '[]') FROM pg_catalog.pg_database d "
      "JOIN pg_catalog.pg_tablespace t ON t.oid = d.dattablespace WHERE d.datallowconn",
      nullptr},
-    {"hba_rules",
-     "SELECT coalesce(json_agg(row_to_json(h) ORDER BY h.line_number), '[]') FROM pg_catalog.pg_hba_file_rules h",
+    // The views list the lines in the order the server reads them, included
+    // files in place (16+): no ORDER BY, which line_number would break.
+    {"hba_rules", "SELECT coalesce(json_agg(row_to_json(h)), '[]') FROM pg_catalog.pg_hba_file_rules h",
      "SELECT has_table_privilege('pg_catalog.pg_hba_file_rules', 'SELECT') AND "
      "has_function_privilege('pg_catalog.pg_hba_file_rules()', 'EXECUTE')"},
+    // 15+: before 15 the view does not exist, and the section is null.
+    {"ident_mappings", "SELECT coalesce(json_agg(row_to_json(m)), '[]') FROM pg_catalog.pg_ident_file_mappings m",
+     "SELECT CASE WHEN to_regclass('pg_catalog.pg_ident_file_mappings') IS NULL THEN false "
+     "ELSE has_table_privilege('pg_catalog.pg_ident_file_mappings', 'SELECT') AND "
+     "has_function_privilege('pg_catalog.pg_ident_file_mappings()', 'EXECUTE') END"},
 };
 
 }  // namespace

@@ -19,7 +19,8 @@ trust authentication on a private Unix socket) and shared by the cases:
 * snapshots (SnapshotTest): `pgconflint snapshot` then `check --snapshot` gives the findings
   of `check --live`, and scripts/snapshot.sql run by psql gives the same findings too.
 * drift (DriftTest): `check PATH --live` reports the parameters PATH sets to another value
-  than the server runs (PGC1103).
+  than the server runs (PGC1103), and the pg_hba.conf / pg_ident.conf lines that differ from
+  the rules and mappings in force (PGC845).
 
 Usage: python3 tests/integration/test_live.py [-v]
 Environment: PGCONFLINT (the binary).
@@ -137,6 +138,17 @@ class PrivilegeTest(unittest.TestCase):
                     self.assertEqual(snap["info"]["pg_read_all_settings"], user != "plain")
                     found = codes("--live", conninfo(srv, user))
                     self.assertEqual("PGC1105" in found, user != "postgres", found)
+                    # 14 has no pg_ident_file_mappings: it is neither read nor missed.
+                    ident_visible = srv.psql(
+                        f"SET ROLE {user}; SELECT CASE WHEN to_regclass('pg_catalog.pg_ident_file_mappings') IS NULL "
+                        "THEN false ELSE has_table_privilege('pg_catalog.pg_ident_file_mappings', 'SELECT') END"
+                    ).strip() == "t"
+                    self.assertEqual(snap["ident_mappings"] is not None, ident_visible)
+                    # Measured on 15 and 18: only a superuser reads it without a grant (pg_monitor does not).
+                    self.assertEqual(ident_visible, major >= 15 and user == "postgres")
+                    missed = [m for c, m in findings("--live", conninfo(srv, user))
+                              if c == "PGC1105" and "pg_ident_file_mappings" in m]
+                    self.assertEqual(bool(missed), major >= 15 and not ident_visible, missed)
                     if user == "plain":
                         # A plain role cannot read the file locations of pg_settings.
                         paths = [s for s in snap["settings"] if s["sourcefile"]]
@@ -159,6 +171,8 @@ class ServerStateTest(unittest.TestCase):
             f.write("\nwork_mem = 'lots'\n")
         with open(os.path.join(srv.datadir, "pg_hba.conf"), "a") as f:
             f.write("\nhost all all 10.0.0.0/33 trust\n")
+        with open(os.path.join(srv.datadir, "pg_ident.conf"), "a") as f:
+            f.write("\nsso /bad( alice\n")
         srv.psql("SELECT pg_reload_conf()")
         time.sleep(1)
         cls.found = findings("--live", conninfo(srv))
@@ -181,6 +195,12 @@ class ServerStateTest(unittest.TestCase):
         err = self.srv.psql("SELECT error FROM pg_hba_file_rules WHERE error IS NOT NULL").strip()
         self.assertTrue(err)
         self.assertTrue(any(c == "PGC1104" and err in m for c, m in self.found), self.found)
+
+    def test_ident_mapping_the_server_cannot_load(self):
+        err = self.srv.psql("SELECT error FROM pg_ident_file_mappings WHERE error IS NOT NULL").strip()
+        self.assertTrue(err)
+        self.assertTrue(any(c == "PGC1104" and m == "the server cannot load this pg_ident.conf mapping: " + err
+                            for c, m in self.found), self.found)
 
     def test_role_and_database_overrides(self):
         # lock_timeout 10s >= statement_timeout 5s, both for the database only.
@@ -236,6 +256,49 @@ class DriftTest(unittest.TestCase):
             drift = [m for c, m in found if c == "PGC1103"]
             self.assertTrue(any("work_mem" in m for m in drift), found)
             self.assertFalse(any(m.startswith("port") for m in drift), found)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def test_authentication_files_against_the_rules_in_force(self):
+        """PGC845 in drift mode: the repository's pg_hba.conf / pg_ident.conf against the server's views,
+        by content (the repository's copies have other file names; comments do not count)."""
+        srv = SERVERS[18]
+        work = tempfile.mkdtemp(prefix="pgconflint-drift-auth-")
+        try:
+            for name in ("pg_hba.conf", "pg_ident.conf"):
+                shutil.copy(os.path.join(srv.datadir, name), os.path.join(work, name))
+            with open(os.path.join(work, "postgresql.conf"), "w") as f:
+                f.write(f"port = {srv.port}\n# a comment the server's copy lacks\n")
+            with open(os.path.join(work, "pg_hba.conf"), "a") as f:
+                f.write("# another comment\n")
+            auth = [(c, m) for c, m in findings(work, "--live", conninfo(srv)) if c == "PGC845"]
+            self.assertEqual(auth, [])
+            with open(os.path.join(work, "pg_hba.conf"), "a") as f:
+                f.write("host all all 10.0.0.0/8 scram-sha-256\n")
+            with open(os.path.join(work, "pg_ident.conf"), "a") as f:
+                f.write("sso alice app\n")
+            auth = sorted(m for c, m in findings(work, "--live", conninfo(srv)) if c == "PGC845")
+            self.assertEqual(auth, ["the running server has no mapping like this line (pg_ident_file_mappings)",
+                                    "the running server has no rule like this line (pg_hba_file_rules)"])
+            # A rule only the server has is reported at the file, with the server's file and line.
+            with open(os.path.join(work, "pg_hba.conf")) as f:
+                ours = f.read()
+            with open(os.path.join(work, "pg_hba.conf"), "w") as f:
+                f.write(ours.replace("host all all 10.0.0.0/8 scram-sha-256\n", ""))
+            with open(os.path.join(work, "pg_ident.conf"), "w") as f:
+                with open(os.path.join(srv.datadir, "pg_ident.conf")) as g:
+                    f.write(g.read())
+            with open(os.path.join(work, "pg_hba.conf")) as f:
+                lines = f.read().splitlines()
+            rules = [i for i, l in enumerate(lines) if l.strip() and not l.lstrip().startswith("#")]
+            del lines[rules[0]]
+            with open(os.path.join(work, "pg_hba.conf"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            auth = [m for c, m in findings(work, "--live", conninfo(srv)) if c == "PGC845"]
+            self.assertEqual(len(auth), 1, auth)
+            self.assertTrue(auth[0].startswith(
+                f"the running server has a rule this file lacks: line {rules[0] + 1} of "
+                f"{os.path.join(srv.datadir, 'pg_hba.conf')}: "), auth)
         finally:
             shutil.rmtree(work, ignore_errors=True)
 

@@ -47,5 +47,41 @@ TEST(HbaServerTest, CompareFindsEachDifference) {
   EXPECT_FALSE(ParseServerHbaRules("{}", &rows, &error));
 }
 
+// Drift: rules aligned by content. Comments and line numbers do not count;
+// a rule only the files have is reported at its line, one only the server
+// has at the file, with the server's line.
+TEST(HbaServerTest, InForceComparesByContent) {
+  Analysis a = Lint("# file: pg_hba.conf\n# our comment\nlocal all all peer\nhost all all 10.0.0.0/8 scram-sha-256\n"
+                    "host all all 0.0.0.0/0 reject\n# file: pg_ident.conf\nsso alice app\n");
+  std::vector<ServerHbaRule> hba;
+  std::vector<ServerIdentMapping> ident;
+  std::string error;
+  ASSERT_TRUE(ParseServerHbaRules(R"([
+    {"line_number": 7, "type": "local", "database": ["all"], "user_name": ["all"], "auth_method": "peer"},
+    {"line_number": 8, "file_name": "/srv/pg_hba.conf", "type": "host", "database": ["all"], "user_name": ["all"],
+     "address": "192.168.0.0", "netmask": "255.255.0.0", "auth_method": "trust"},
+    {"line_number": 9, "type": "host", "database": ["all"], "user_name": ["all"], "address": "0.0.0.0",
+     "netmask": "0.0.0.0", "auth_method": "reject"}])",
+                                  &hba, &error))
+      << error;
+  ASSERT_TRUE(ParseServerIdentMappings(R"([{"line_number": 40, "map_name": "sso", "sys_name": "alice",
+                                             "pg_username": "app"}])",
+                                       &ident, &error))
+      << error;
+  std::vector<AuthDifference> d = CompareInForce(*a.auth, a, hba, ident, true, true);
+  ASSERT_EQ(d.size(), 2u);
+  // The files' 10.0.0.0/8 rule, at its line (the third).
+  EXPECT_EQ(a.files[d[0].where.file].kind, FileKind::kHba);
+  EXPECT_EQ(a.files[d[0].where.file].source.PositionOf(d[0].where.range.begin).line, 3u);
+  EXPECT_EQ(d[0].message, "the running server has no rule like this line (pg_hba_file_rules)");
+  // The server's 192.168.0.0/16 trust rule, at the file.
+  EXPECT_EQ(d[1].where.range.begin, 0u);
+  EXPECT_EQ(d[1].message,
+            "the running server has a rule this file lacks: line 8 of /srv/pg_hba.conf: host all all 192.168.0.0 "
+            "255.255.0.0 trust (pg_hba_file_rules)");
+  // Positional comparison would report every line: the line numbers differ.
+  EXPECT_EQ(CompareWithServer(*a.auth, a, hba, ident, true, true).size(), 4u);
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -41,6 +41,45 @@ TEST(SnapshotTest, ReadsWhatARoleCouldSee) {
   EXPECT_EQ(s.Setting("work_mem")->setting, "4096");
 }
 
+// pg_hba_file_rules and pg_ident_file_mappings rows are read as the CLI's
+// --server-hba / --server-ident rows are; rows that are not objects are an
+// error that names the section.
+TEST(SnapshotTest, ReadsTheAuthenticationViews) {
+  Snapshot s;
+  std::string error;
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 160004},
+      "hba_rules": [{"rule_number": 1, "file_name": "/d/pg_hba.conf", "line_number": 3, "type": "local",
+                     "database": ["all"], "user_name": ["all"], "auth_method": "peer"},
+                    {"rule_number": null, "file_name": "/d/pg_hba.conf", "line_number": 4, "type": "host",
+                     "error": "invalid authentication method \"trusted\""}],
+      "ident_mappings": [{"map_number": 1, "file_name": "/d/pg_ident.conf", "line_number": 2,
+                          "map_name": "sso", "sys_name": "alice", "pg_username": "app"}]})",
+                           &s, &error))
+      << error;
+  ASSERT_TRUE(s.hba_rules.has_value());
+  ASSERT_EQ(s.hba_rules->size(), 2u);
+  EXPECT_EQ((*s.hba_rules)[0].rule_number, 1);
+  EXPECT_EQ((*s.hba_rules)[0].auth_method, "peer");
+  EXPECT_EQ((*s.hba_rules)[0].database, std::vector<std::string>{"all"});
+  EXPECT_FALSE((*s.hba_rules)[1].rule_number.has_value());
+  EXPECT_EQ((*s.hba_rules)[1].error, "invalid authentication method \"trusted\"");
+  ASSERT_TRUE(s.ident_mappings.has_value());
+  ASSERT_EQ(s.ident_mappings->size(), 1u);
+  EXPECT_EQ((*s.ident_mappings)[0].line_number, 2);
+  EXPECT_EQ((*s.ident_mappings)[0].pg_username, "app");
+
+  Snapshot none;
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 140010},
+      "hba_rules": null})", &none, &error)) << error;
+  EXPECT_FALSE(none.hba_rules.has_value());
+  EXPECT_FALSE(none.ident_mappings.has_value());
+
+  error.clear();
+  EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 160004},
+      "ident_mappings": [1]})", &none, &error));
+  EXPECT_EQ(error.rfind("ident_mappings: ", 0), 0u) << error;
+}
+
 // Wrong types where values belong are read as absent, not thrown.
 TEST(SnapshotTest, WrongTypesDoNotThrow) {
   Snapshot s;

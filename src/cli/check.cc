@@ -117,7 +117,7 @@ bool CollectOutputs(const CheckOptions& o, std::vector<OutputSpec>* out) {
 
 // --fix or --diff, re-linting every target through the overlay after each
 // round; returns the exit code when it ends the run (--diff, a failure).
-std::optional<int> ApplyFixes(const CheckOptions& o, OverlayFileSystem* overlay, Workspace* ws,
+std::optional<int> FixRounds(const CheckOptions& o, OverlayFileSystem* overlay, Workspace* ws,
                               const std::vector<Target>& targets, std::vector<Analysis>* analyses) {
   auto relint = [&] {
     ws->ForgetAll();
@@ -179,7 +179,7 @@ int RunServers(const CheckOptions& o) {
   return AtOrAbove(analyses, o.fail_on) ? kExitFindings : kExitOk;
 }
 
-int Run(CheckOptions& o) {
+int RunCheck(CheckOptions& o) {
   if (o.paths.empty() && o.stdin_filename.empty() && !o.live.any()) {
     PrintError("check: PATH is required (a configuration file, a data directory, a pg_hba.conf or pg_ident.conf, "
                "or a SQL script), or --stdin-filename NAME with the file on standard input, or a running server "
@@ -239,7 +239,7 @@ int Run(CheckOptions& o) {
     analyses.push_back(std::move(a));
   }
   if (o.fix || o.diff)
-    if (std::optional<int> rc = ApplyFixes(o, &overlay, &ws, targets, &analyses)) return *rc;
+    if (std::optional<int> rc = FixRounds(o, &overlay, &ws, targets, &analyses)) return *rc;
   if (!o.diff_base.empty() && !FilterToChange(o.diff_base, wo, &analyses, &error)) {
     PrintError(error);
     return kExitUsage;
@@ -284,7 +284,7 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
                     "(.sql); each is analysed on its own (a conf.d fragment in the context of the roots that "
                     "include it)");
   if (with_common_options) AddLiveOptions(check, &o->live);
-  return {check, [o] { return Run(*o); }};
+  return {check, [o] { return RunCheck(*o); }};
 }
 
 }  // namespace pgconflint::cli

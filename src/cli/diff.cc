@@ -122,7 +122,7 @@ bool LoadSides(DiffOptions& o, Side* before, Side* after, std::vector<std::strin
   return GitChangedFiles(top, o.base, o.head, changed, error);
 }
 
-int Run(DiffOptions& o) {
+int RunDiff(DiffOptions& o) {
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   Side before, after;
   std::vector<std::string> changed;
@@ -205,7 +205,7 @@ Command AddDiff(CLI::App* app, bool with_common_options) {
                           ->check(CLI::IsMember({"error", "warning", "info", "never"}))
                           ->capture_default_str();
   diff->add_option("--marker", o->marker, "markdown: the hidden marker that finds the comment again")->capture_default_str();
-  return {diff, [o] { return Run(*o); }};
+  return {diff, [o] { return RunDiff(*o); }};
 }
 
 }  // namespace pgconflint::cli

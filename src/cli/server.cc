@@ -33,7 +33,7 @@ std::string DefaultDocsDir() {
   return base + "/pgconflint/" PGCONFLINT_VERSION "/rules";
 }
 
-int Run(const ServerCommandOptions& o) {
+int RunServer(const ServerCommandOptions& o) {
   if (o.common.major && !CatalogOrComplain(o.common.major)) return kExitUsage;
   if (isatty(STDIN_FILENO))
     PrintError("`pgconflint server` speaks the Language Server Protocol on stdin and stdout: start it from an "
@@ -60,7 +60,7 @@ Command AddServer(CLI::App* app, bool with_common_options) {
   server->add_option("--docs-dir", o->docs_dir,
                      "Where rule pages linked from diagnostics are written (default: "
                      "$XDG_CACHE_HOME/pgconflint/VERSION/rules; none: no links)");
-  return {server, [o] { return Run(*o); }};
+  return {server, [o] { return RunServer(*o); }};
 }
 
 }  // namespace pgconflint::cli

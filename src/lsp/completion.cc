@@ -20,7 +20,7 @@ namespace {
 // CompletionItemKind and CompletionItemTag values.
 constexpr int kKindUnit = 11, kKindValue = 12, kKindKeyword = 14, kKindProperty = 10, kKindFile = 17,
               kKindFolder = 19, kKindEnumMember = 20;
-constexpr int kTagDeprecated = 1;
+constexpr int kCompletionItemDeprecated = 1;
 constexpr size_t kMaxPathItems = 500;
 constexpr std::string_view kDirective = "pgconflint:";
 
@@ -79,7 +79,7 @@ void ParameterItems(const Catalog& cat, const ExtensionSet& extensions, Items* i
             ep.param.short_desc;
   for (const Alias& al : cat.aliases()) {
     json& item = items->Add(al.old_name, kKindProperty, std::string("old name for ") + al.new_name);
-    item["tags"] = {kTagDeprecated};
+    item["tags"] = {kCompletionItemDeprecated};
     item["deprecated"] = true;
   }
   for (const char* kw : {"include", "include_dir", "include_if_exists"}) items->Add(kw, kKindKeyword, "directive");

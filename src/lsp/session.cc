@@ -17,7 +17,7 @@ struct RequestEntry {
   json (Session::*handler)(const json&);
 };
 
-std::string SupportedMajors() {
+std::string MajorsListed() {
   std::string list;
   for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
   return list;
@@ -220,7 +220,7 @@ void Session::Configure(const json& settings) {
     if (v->is_number_integer() && (v->get<int64_t>() == 0 || Catalog::ForMajor(v->get<int>())))
       o.pg_version = v->get<int>();
     else
-      problems.push_back("pg-version: expected one of " + SupportedMajors());
+      problems.push_back("pg-version: expected one of " + MajorsListed());
   }
   if (const json* v = Find(settings, "profile"); v && !v->is_object()) {
     problems.push_back("profile: expected an object of facts");

@@ -14,7 +14,6 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-constexpr size_t kMaxMarkdown = 65000;  // below GitHub's 65,536-character comment limit
 constexpr double kMiB = 1024.0 * 1024.0;
 
 std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
@@ -46,7 +45,7 @@ std::string FindingLine(const FindingRef& f, const std::string& base) {
          std::to_string(s.begin.column) + ": " + EscapeControls(d.message);
 }
 
-std::string Heading(const RootChange& r) {
+std::string RootHeading(const RootChange& r) {
   return EscapeControls(r.root) + (r.added ? " (new root)" : r.removed ? " (removed root)" : "");
 }
 
@@ -79,7 +78,7 @@ void RenderText(const std::vector<RootChange>& roots, const ChangeReportOptions&
     << roots.size() << (roots.size() == 1 ? " root" : " roots") << ")\n";
   if (roots.empty()) o << "\nNo root is touched by the change.\n";
   for (const RootChange& r : roots) {
-    o << "\n== " << Heading(r) << "\n";
+    o << "\n== " << RootHeading(r) << "\n";
     if (!r.values.empty()) o << "Parameters that change:\n";
     for (const ValueChange& c : r.values)
       o << "  " << c.param->name << ": " << Before(c) << " -> " << After(c) << "  [" << c.applies << "]"
@@ -159,7 +158,7 @@ void MarkdownFindings(const char* title, const std::vector<FindingRef>& v, const
 }
 
 void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t cap, std::ostream& o) {
-  o << "### " << MarkdownEscape(Heading(r)) << "\n\n";
+  o << "### " << MarkdownEscape(RootHeading(r)) << "\n\n";
   if (!r.values.empty()) {
     o << "| parameter | before | after | applying it takes | set at |\n|---|---|---|---|---|\n";
     for (const ValueChange& c : r.values)

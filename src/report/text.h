@@ -5,6 +5,7 @@
 #ifndef PGCONFLINT_REPORT_TEXT_H_
 #define PGCONFLINT_REPORT_TEXT_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,10 @@ std::string XmlEscape(std::string_view s);
 /// characters escaped, `|` and markdown punctuation backslash-escaped, `<`,
 /// `>`, `&` and `@` as entities (no HTML, no mentions), invalid UTF-8 as U+FFFD.
 std::string MarkdownEscape(std::string_view s);
+
+/// The most bytes of Markdown a report or a change summary prints: below
+/// GitHub's 65,536-character limit for a comment.
+constexpr size_t kMaxMarkdown = 65000;
 
 /// `s` with invalid UTF-8 bytes replaced by U+FFFD (JSON and XML need UTF-8).
 std::string ValidUtf8(std::string_view s);

@@ -30,7 +30,7 @@ std::string Row(const Analysis& a, const Diagnostic& d, const std::string& base)
   return "| " + sev + " | " + RuleLink(*d.rule) + " | " + where + " | " + text + " |\n";
 }
 
-std::string Heading(const std::vector<Analysis>& analyses, const ReportOptions& options) {
+std::string ReportHeading(const std::vector<Analysis>& analyses, const ReportOptions& options) {
   Summary sum = Summarize(analyses);
   int fatal = 0;
   for (const Analysis& a : analyses) fatal += a.fatal();
@@ -57,11 +57,8 @@ std::string RuleCounts(const std::vector<Analysis>& analyses) {
 
 }  // namespace
 
-/// The largest markdown report, in bytes (so also in characters).
-constexpr size_t kMaxMarkdown = 65000;
-
 void RenderMarkdown(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out) {
-  const std::string head = Heading(analyses, options);
+  const std::string head = ReportHeading(analyses, options);
   const std::string table_head = "| severity | rule | location | finding |\n|---|---|---|---|\n";
   std::vector<std::string> rows;
   size_t size = head.size() + table_head.size(), safe = 0;

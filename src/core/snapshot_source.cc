@@ -56,22 +56,30 @@ class RebuiltFile {
   std::map<int, Line> lines_;
 };
 
-// A rebuilt file once added: where its lines are.
+// A rebuilt file once added: where its lines are. A line the file does not
+// hold (a row without a line number: a malformed snapshot) is the file's
+// start.
 struct Placed {
   int file = -1;
   std::map<int, uint32_t> offsets;
   const RebuiltFile* rebuilt = nullptr;
-  Range NameAt(int line) const {
-    const Line& l = rebuilt->lines().at(line);
-    uint32_t o = offsets.at(line);
-    return {o + l.name.begin, o + l.name.end};
+  Range NameAt(int line) const { return Within(line, &Line::name); }
+  Range ValueAt(int line) const { return Within(line, &Line::value); }
+  Range LineAt(int line) const {
+    auto o = offsets.find(line);
+    auto l = rebuilt->lines().find(line);
+    if (o == offsets.end() || l == rebuilt->lines().end()) return {0, 0};
+    return {o->second, o->second + static_cast<uint32_t>(l->second.text.size())};
   }
-  Range ValueAt(int line) const {
-    const Line& l = rebuilt->lines().at(line);
-    uint32_t o = offsets.at(line);
-    return {o + l.value.begin, o + l.value.end};
+
+ private:
+  Range Within(int line, Range Line::*part) const {
+    auto o = offsets.find(line);
+    auto l = rebuilt->lines().find(line);
+    if (o == offsets.end() || l == rebuilt->lines().end()) return {0, 0};
+    const Range& r = l->second.*part;
+    return {o->second + r.begin, o->second + r.end};
   }
-  Range LineAt(int line) const { return {offsets.at(line), offsets.at(line) + static_cast<uint32_t>(rebuilt->lines().at(line).text.size())}; }
 };
 
 std::string Base(const std::string& path) { return path.substr(path.rfind('/') + 1); }
@@ -105,11 +113,16 @@ class Builder {
                                                             : SettingText(f.name, f.setting));
       }
     RebuiltFile other;  // values that no visible file line holds
-    for (const SnapshotSetting& r : s_.settings) {
+    setting_lines_.assign(s_.settings.size(), 0);
+    for (size_t i = 0; i < s_.settings.size(); ++i) {
+      const SnapshotSetting& r = s_.settings[i];
       if (!ClusterSource(r)) continue;
       if (!r.sourcefile.empty()) {
         RebuiltFile& f = file(r.sourcefile);
-        if (!f.Has(r.sourceline)) f.Put(r.sourceline, SettingText(r.name, r.setting));
+        // A row without a line number (a malformed snapshot) gets the next one.
+        setting_lines_[i] = r.sourceline > 0 && f.Has(r.sourceline)
+                                ? r.sourceline
+                                : f.Put(r.sourceline, SettingText(r.name, r.setting));
       } else {
         other_lines_[r.name] = other.Put(0, SettingText(r.name, r.setting, "source: " + r.source));
       }
@@ -128,7 +141,8 @@ class Builder {
 
   // The cluster's running values as settings, at the line the server names.
   void RunningSettings() {
-    for (const SnapshotSetting& r : s_.settings) {
+    for (size_t i = 0; i < s_.settings.size(); ++i) {
+      const SnapshotSetting& r = s_.settings[i];
       if (!ClusterSource(r)) continue;
       Setting s;
       s.name = r.name;
@@ -136,7 +150,7 @@ class Builder {
       s.origin.kind = Origin::Kind::kServer;
       s.quoted = true;
       const Placed* p = !r.sourcefile.empty() ? &placed_.at(r.sourcefile) : &other_;
-      int line = !r.sourcefile.empty() ? r.sourceline : other_lines_.at(r.name);
+      int line = !r.sourcefile.empty() ? setting_lines_[i] : other_lines_.at(r.name);
       s.file = p->file;
       s.line = static_cast<uint32_t>(line);
       s.name_range = p->NameAt(line);
@@ -234,8 +248,7 @@ class Builder {
       std::string path = !file_name.empty() ? file_name : setting ? setting->setting
                                                                   : is_ident ? "pg_ident.conf" : "pg_hba.conf";
       if (text.empty()) text = "# (a line the server could not read)";
-      files[path].Put(line, {text, {}, {}});
-      hba_errors_.push_back({path, line, error, is_ident});
+      hba_errors_.push_back({path, files[path].Put(line, {text, {}, {}}), error, is_ident});
     };
     auto words = [](std::initializer_list<const std::optional<std::string>*> fields) {
       std::string text;
@@ -370,6 +383,7 @@ class Builder {
   Placed other_;
   std::map<std::string, int> other_lines_;
   std::vector<HbaError> hba_errors_;
+  std::vector<int> setting_lines_;  // per pg_settings row: its line in its rebuilt file
 };
 
 }  // namespace

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "core/workspace.h"
+
 namespace pgconflint {
 namespace {
 
@@ -78,6 +82,31 @@ TEST(SnapshotTest, ReadsTheAuthenticationViews) {
   EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 160004},
       "ident_mappings": [1]})", &none, &error));
   EXPECT_EQ(error.rfind("ident_mappings: ", 0), 0u) << error;
+}
+
+// Rows without a line number (a malformed snapshot; found by fuzz_server)
+// are placed at a line of their own, and findings about them at the file's
+// start: no lookup of a line the rebuilt file does not hold.
+TEST(SnapshotTest, RowsWithoutALineNumberDoNotThrow) {
+  Snapshot s;
+  std::string error;
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 170004, "superuser": true},
+      "settings": [{"name": "work_mem", "setting": "4096", "unit": "kB", "context": "user",
+                    "source": "configuration file", "sourcefile": "/srv/pg/postgresql.conf"}],
+      "file_settings": [{"sourcefile": "/srv/pg/postgresql.conf", "seqno": 1, "name": "work_mem",
+                         "setting": "lots", "applied": false, "error": "setting could not be applied"}],
+      "hba_rules": [{"file_name": "/srv/pg/pg_hba.conf", "type": "host", "error": "invalid IP address"}]})",
+                           &s, &error))
+      << error;
+  WorkspaceOptions options;
+  options.use_config = false;
+  Workspace ws(options);
+  Analysis a;
+  ASSERT_NO_THROW(ASSERT_TRUE(ws.LintSnapshot(s, &a, &error)) << error);
+  std::set<std::string> codes;
+  for (const Diagnostic& d : a.diagnostics) codes.insert(d.rule->code);
+  EXPECT_TRUE(codes.count("PGC1102")) << "the refused line";
+  EXPECT_TRUE(codes.count("PGC1104")) << "the hba error";
 }
 
 // Wrong types where values belong are read as absent, not thrown.

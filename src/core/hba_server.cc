@@ -139,23 +139,26 @@ std::vector<int> Align(const std::vector<std::string>& a, const std::vector<std:
   return match;
 }
 
-// One file's drift: our lines (their expected rows and locations) against
-// the server's rows.
-template <typename Row>
-void InForce(const std::vector<Row>& ours, const std::vector<Location>& where, std::span<const Row> server, int file,
-             const char* view, const char* noun, std::vector<AuthDifference>* out) {
+// One file's drift: our records (the rows `expect` says the server should
+// show for them) against the server's rows.
+template <typename Item, typename Row>
+void InForce(const AuthConfig& auth, const Analysis& an, const std::vector<Item>& items,
+             const std::vector<AuthLine>& lines, Row (*expect)(const AuthConfig&, const Analysis&, const Item&),
+             std::span<const Row> server, int file, const char* view, const char* noun,
+             std::vector<AuthDifference>* out) {
   std::vector<std::string> a, b;
-  for (const Row& r : ours) a.push_back(Content(r));
+  for (const Item& item : items) a.push_back(Content(expect(auth, an, item)));
   for (const Row& r : server) b.push_back(Content(r));
   std::vector<int> match = Align(a, b);
   std::vector<bool> used(b.size(), false);
-  for (size_t i = 0; i < ours.size(); ++i) {
+  for (size_t i = 0; i < items.size(); ++i) {
     if (match[i] >= 0) {
       used[match[i]] = true;
       continue;
     }
-    out->push_back({where[i], std::string("the running server has no ") + noun + " like this line (" + view + ")",
-                    false});
+    const AuthLine& l = lines[items[i].line_index];
+    out->push_back({{l.file, l.range},
+                    std::string("the running server has no ") + noun + " like this line (" + view + ")", false});
   }
   if (file < 0) return;
   for (size_t j = 0; j < server.size(); ++j)
@@ -278,26 +281,11 @@ std::vector<AuthDifference> CompareInForce(const AuthConfig& auth, const Analysi
                                            std::span<const ServerIdentMapping> ident, bool compare_hba,
                                            bool compare_ident) {
   std::vector<AuthDifference> out;
-  if (compare_hba) {
-    std::vector<ServerHbaRule> ours;
-    std::vector<Location> where;
-    for (const HbaRule& r : auth.hba) {
-      ours.push_back(ExpectedHbaRow(auth, a, r));
-      const AuthLine& l = auth.hba_lines[r.line_index];
-      where.push_back({l.file, l.range});
-    }
-    InForce(ours, where, hba, auth.hba_file, "pg_hba_file_rules", "rule", &out);
-  }
-  if (compare_ident) {
-    std::vector<ServerIdentMapping> ours;
-    std::vector<Location> where;
-    for (const IdentMap& m : auth.ident) {
-      ours.push_back(ExpectedIdentRow(auth, a, m));
-      const AuthLine& l = auth.ident_lines[m.line_index];
-      where.push_back({l.file, l.range});
-    }
-    InForce(ours, where, ident, auth.ident_file, "pg_ident_file_mappings", "mapping", &out);
-  }
+  if (compare_hba)
+    InForce(auth, a, auth.hba, auth.hba_lines, &ExpectedHbaRow, hba, auth.hba_file, "pg_hba_file_rules", "rule", &out);
+  if (compare_ident)
+    InForce(auth, a, auth.ident, auth.ident_lines, &ExpectedIdentRow, ident, auth.ident_file, "pg_ident_file_mappings",
+            "mapping", &out);
   return out;
 }
 

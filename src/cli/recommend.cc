@@ -2,6 +2,7 @@
 // rollout plan from an existing configuration.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -9,6 +10,8 @@
 #include "core/recommend.h"
 #include "core/recommend_plan.h"
 #include "core/recommend_render.h"
+#include "core/snapshot.h"
+#include "live/live.h"
 
 namespace pgconflint::cli {
 namespace {
@@ -16,8 +19,32 @@ namespace {
 struct RecommendOptions {
   CommonOptions common;
   std::string format = "table", plan;
+  std::string live, snapshot;  // a server as the plan's starting point
+  live::LiveOptions live_options;
   bool all = false;
 };
+
+// The configuration the plan starts from: PATH (a file, data directory or SQL
+// script), a server over libpq, or a snapshot file. The exit code so far.
+int Current(const RecommendOptions& o, Workspace* ws, Analysis* a) {
+  if (!o.plan.empty()) return LintOne(ws, o.plan, a);
+  Snapshot s;
+  std::string json, label, error;
+  if (!o.snapshot.empty()) {
+    if (!ReadSnapshotFile(o.snapshot, &s)) return kExitUsage;
+    if (s.server.empty()) s.server = o.snapshot;
+  } else if (!live::LibpqSnapshotTaker(o.live_options).Take(o.live, &json, &label, &error) ||
+             !ReadSnapshot(json, &s, &error)) {
+    PrintError(label.empty() ? error : label + ": " + error);
+    return kExitInternal;
+  }
+  if (!ws->LintSnapshot(s, a, &error)) {
+    PrintError(error);
+    return kExitUsage;
+  }
+  a->root = s.server;
+  return kExitOk;
+}
 
 // The profile: the project configuration's, then the flags.
 bool LoadProfile(const RecommendOptions& o, ProjectConfig* config) {
@@ -54,7 +81,28 @@ int RunRecommend(RecommendOptions& o) {
   if (!CheckCommonOptions(&o.common)) return kExitUsage;
   ProjectConfig config;
   if (!LoadProfile(o, &config)) return kExitUsage;
-  int major = o.common.major ? o.common.major : config.pg_version.value_or(Catalog::DefaultMajor());
+  const bool plan = !o.plan.empty() || !o.live.empty() || !o.snapshot.empty();
+  if (int(!o.plan.empty()) + int(!o.live.empty()) + int(!o.snapshot.empty()) > 1) {
+    PrintError("--plan, --live and --snapshot each name the configuration the plan starts from: give one");
+    return kExitUsage;
+  }
+  if (plan && o.format != "table" && o.format != "markdown") {
+    PrintError("a plan (--plan, --live, --snapshot) prints a rollout as text (--format table) or markdown; --format " +
+               o.format + " is not available with one (without, --format " + o.format + " prints the settings)");
+    return kExitUsage;
+  }
+  // With a plan, the current configuration first: without --pg-version or a
+  // configured pg-version, the recommendation is for its major.
+  std::optional<Workspace> ws;
+  Analysis current;
+  if (plan) {
+    ws.emplace(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));
+    if (int rc = Current(o, &*ws, &current); rc != kExitOk) return rc;
+  }
+  int major = o.common.major               ? o.common.major
+              : config.pg_version          ? *config.pg_version
+              : plan && current.catalog    ? current.catalog->major()
+                                           : Catalog::DefaultMajor();
   const Catalog* catalog = CatalogOrComplain(major);
   if (!catalog) return kExitUsage;
   Recommendation rec;
@@ -66,21 +114,8 @@ int RunRecommend(RecommendOptions& o) {
   if ((o.format == "conf" || o.format == "sql") && !config.profile.storage)
     std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << o.format
               << " output\n";
-  if (!o.plan.empty() && o.format != "table" && o.format != "markdown") {
-    PrintError("--plan prints a rollout as text (--format table) or markdown; --format " + o.format +
-               " is not available with --plan (without --plan, --format " + o.format + " prints the settings)");
-    return kExitUsage;
-  }
-  std::string out;
-  if (!o.plan.empty()) {
-    Workspace ws(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));
-    Analysis a;
-    if (int rc = LintOne(&ws, o.plan, &a); rc != kExitOk) return rc;
-    out = RenderPlan(rec, a, o.format == "markdown");
-  } else {
-    out = RenderRecommendation(rec, FormatNamed(o.format), o.all);
-  }
-  std::cout << out;
+  std::cout << (plan ? RenderPlan(rec, current, o.format == "markdown")
+                     : RenderRecommendation(rec, FormatNamed(o.format), o.all));
   return std::cout.flush() ? kExitOk : kExitInternal;
 }
 
@@ -96,7 +131,14 @@ Command AddRecommend(CLI::App* app, bool with_common_options) {
       ->capture_default_str();
   recommend->add_flag("--all", o->all, "Print every storage row of the matrix");
   recommend->add_option("--plan", o->plan,
-                        "A configuration file or data directory: print the rollout from it to the recommendation");
+                        "A configuration file, data directory or SQL script: print the rollout from it to the "
+                        "recommendation (with the ALTER TABLESPACE statements for the tablespaces it has)");
+  recommend->add_option("--live", o->live, "A running server (libpq connection string): the rollout from it")
+      ->allow_extra_args(false);
+  recommend->add_option("--snapshot", o->snapshot, "A server's snapshot file (pgconflint snapshot): the rollout from it");
+  recommend->add_option("--connect-timeout", o->live_options.connect_timeout_s, "Seconds to wait for --live")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
   return {recommend, [o] { return RunRecommend(*o); }};
 }
 

@@ -113,6 +113,15 @@ struct TablespaceSetting {
   Range name_range, value_range;
 };
 
+/// A tablespace the input has: created or altered by a script, or listed in
+/// a server's pg_tablespace (pg_default and pg_global excepted: the
+/// server-wide settings govern them).
+struct TablespaceRef {
+  std::string name;
+  int file = -1;  // where it is created or first altered; -1 when no line names it
+  Range range;
+};
+
 /// Everything known about one root.
 struct Analysis {
   std::string root;  // the PATH as given
@@ -126,6 +135,7 @@ struct Analysis {
   /// Tablespace options and databases' default tablespaces, when the input
   /// has them (SQL scripts, server snapshots).
   std::vector<TablespaceSetting> tablespace_settings;
+  std::vector<TablespaceRef> tablespaces;  // in the order the input first names them
   std::map<std::string, std::string> database_tablespaces;  // database -> tablespace
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).

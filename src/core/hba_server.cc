@@ -90,25 +90,12 @@ std::string Content(const ServerIdentMapping& m) {
   return Show(m.map_name) + " " + Show(m.sys_name) + " " + Show(m.pg_username) + " " + Show(m.error);
 }
 
-// A row in words, as the line would read: "host all all 10.0.0.0/8 trust".
+// A row in words, with its error when it has one.
 std::string Words(const ServerHbaRule& r) {
-  if (r.error) return "(a line with an error: " + *r.error + ")";
-  std::string out = r.type.value_or("");
-  for (const auto* list : {&r.database, &r.user_name})
-    if (*list) {
-      std::string joined;
-      for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + x;
-      out += " " + joined;
-    }
-  for (const auto* x : {&r.address, &r.netmask, &r.auth_method})
-    if (*x) out += " " + **x;
-  if (r.options)
-    for (const std::string& o : *r.options) out += " " + o;
-  return out;
+  return r.error ? "(a line with an error: " + *r.error + ")" : RowText(r);
 }
 std::string Words(const ServerIdentMapping& m) {
-  if (m.error) return "(a line with an error: " + *m.error + ")";
-  return m.map_name.value_or("") + " " + m.sys_name.value_or("") + " " + m.pg_username.value_or("");
+  return m.error ? "(a line with an error: " + *m.error + ")" : RowText(m);
 }
 
 // Longest common subsequence of two key lists: for each element of `a` the
@@ -178,6 +165,31 @@ std::string Join(const std::vector<std::string>& parts) {
 }
 
 }  // namespace
+
+std::string RowText(const ServerHbaRule& r) {
+  std::string out;
+  auto word = [&out](const std::string& w) {
+    if (!w.empty()) out += (out.empty() ? "" : " ") + w;
+  };
+  word(r.type.value_or(""));
+  for (const auto* list : {&r.database, &r.user_name})
+    if (*list) {
+      std::string joined;
+      for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + x;
+      word(joined);
+    }
+  for (const auto* x : {&r.address, &r.netmask, &r.auth_method}) word(x->value_or(""));
+  if (r.options)
+    for (const std::string& o : *r.options) word(o);
+  return out;
+}
+
+std::string RowText(const ServerIdentMapping& m) {
+  std::string out;
+  for (const auto* x : {&m.map_name, &m.sys_name, &m.pg_username})
+    if (*x && !(*x)->empty()) out += (out.empty() ? "" : " ") + **x;
+  return out;
+}
 
 ServerHbaRule ExpectedHbaRow(const AuthConfig& auth, const Analysis& a, const HbaRule& r) {
   const AuthLine& line = auth.hba_lines[r.line_index];
@@ -311,35 +323,43 @@ std::optional<int> OptInt(const json& row, const char* key) {
 }
 
 template <typename Row, typename Fill>
-bool ParseRows(const std::string& text, std::vector<Row>* out, std::string* error, Fill fill) {
-  try {
-    json j = json::parse(text);
-    if (!j.is_array()) {
-      *error = "expected a JSON array of rows";
+bool ParseRows(const json& j, std::vector<Row>* out, std::string* error, Fill fill) {
+  if (!j.is_array()) {
+    *error = "expected a JSON array of rows";
+    return false;
+  }
+  for (const json& row : j) {
+    if (!row.is_object()) {
+      *error = "expected a JSON array of objects (one per row)";
       return false;
     }
-    for (const json& row : j) {
-      if (!row.is_object()) {
-        *error = "expected a JSON array of objects (one per row)";
-        return false;
-      }
-      Row r;
-      r.file_name = OptString(row, "file_name").value_or("");
-      r.line_number = OptInt(row, "line_number").value_or(0);
-      fill(row, &r);
-      out->push_back(std::move(r));
-    }
-  } catch (const std::exception& e) {
-    *error = std::string("not valid JSON: ") + e.what();
-    return false;
+    Row r;
+    r.file_name = OptString(row, "file_name").value_or("");
+    r.line_number = OptInt(row, "line_number").value_or(0);
+    fill(row, &r);
+    out->push_back(std::move(r));
   }
   return true;
 }
 
+// The text form: parsed once, then read as above.
+template <typename Row>
+bool ParseText(const std::string& text, std::vector<Row>* out, std::string* error,
+               bool (*parse)(const json&, std::vector<Row>*, std::string*)) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    *error = std::string("not valid JSON: ") + e.what();
+    return false;
+  }
+  return parse(j, out, error);
+}
+
 }  // namespace
 
-bool ParseServerHbaRules(const std::string& text, std::vector<ServerHbaRule>* out, std::string* error) {
-  return ParseRows(text, out, error, [](const json& row, ServerHbaRule* r) {
+bool ReadServerHbaRules(const json& rows, std::vector<ServerHbaRule>* out, std::string* error) {
+  return ParseRows(rows, out, error, [](const json& row, ServerHbaRule* r) {
     r->rule_number = OptInt(row, "rule_number");
     r->type = OptString(row, "type");
     r->database = OptList(row, "database");
@@ -352,14 +372,22 @@ bool ParseServerHbaRules(const std::string& text, std::vector<ServerHbaRule>* ou
   });
 }
 
-bool ParseServerIdentMappings(const std::string& text, std::vector<ServerIdentMapping>* out, std::string* error) {
-  return ParseRows(text, out, error, [](const json& row, ServerIdentMapping* r) {
+bool ReadServerIdentMappings(const json& rows, std::vector<ServerIdentMapping>* out, std::string* error) {
+  return ParseRows(rows, out, error, [](const json& row, ServerIdentMapping* r) {
     r->map_number = OptInt(row, "map_number");
     r->map_name = OptString(row, "map_name");
     r->sys_name = OptString(row, "sys_name");
     r->pg_username = OptString(row, "pg_username");
     r->error = OptString(row, "error");
   });
+}
+
+bool ParseServerHbaRules(const std::string& text, std::vector<ServerHbaRule>* out, std::string* error) {
+  return ParseText<ServerHbaRule>(text, out, error, &ReadServerHbaRules);
+}
+
+bool ParseServerIdentMappings(const std::string& text, std::vector<ServerIdentMapping>* out, std::string* error) {
+  return ParseText<ServerIdentMapping>(text, out, error, &ReadServerIdentMappings);
 }
 
 }  // namespace pgconflint

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/analysis.h"
 #include "core/hba.h"
 
@@ -48,6 +50,11 @@ struct AuthDifference {
   bool build_dependent = false;  // the server's verdict comes from its build ("not supported by this build")
 };
 
+/// A row as its line would read ("host all all 10.0.0.0/8 trust"), without
+/// its error; empty for a row that has only an error.
+std::string RowText(const ServerHbaRule& r);
+std::string RowText(const ServerIdentMapping& m);
+
 /// The row the server should report for `rule` (fill_hba_line), and for `map`.
 ServerHbaRule ExpectedHbaRow(const AuthConfig& auth, const Analysis& a, const HbaRule& rule);
 ServerIdentMapping ExpectedIdentRow(const AuthConfig& auth, const Analysis& a, const IdentMap& map);
@@ -74,6 +81,9 @@ std::vector<AuthDifference> CompareInForce(const AuthConfig& auth, const Analysi
 /// `SELECT json_agg(r) FROM pg_hba_file_rules r` returns). False with *error.
 bool ParseServerHbaRules(const std::string& json, std::vector<ServerHbaRule>* out, std::string* error);
 bool ParseServerIdentMappings(const std::string& json, std::vector<ServerIdentMapping>* out, std::string* error);
+/// The same from rows already parsed (a snapshot's sections).
+bool ReadServerHbaRules(const nlohmann::json& rows, std::vector<ServerHbaRule>* out, std::string* error);
+bool ReadServerIdentMappings(const nlohmann::json& rows, std::vector<ServerIdentMapping>* out, std::string* error);
 
 }  // namespace pgconflint
 

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/effective.h"
+#include "core/sql_quote.h"
+#include "core/storage_facts.h"
 #include "core/rollout.h"
 #include "core/value.h"
 
@@ -46,6 +48,69 @@ void Consider(const Catalog& cat, const EffectiveConfig& eff, const Cell& c, Rol
   AddRolloutStep({p, shown, c.value, c.why, ""}, RolloutSource::kAlterSystem, rollout);
 }
 
+// The option `option` of tablespace `name` as the input leaves it; null when unset.
+const TablespaceSetting* CurrentOption(const Analysis& a, const std::string& name, const std::string& option) {
+  const TablespaceSetting* found = nullptr;
+  for (const TablespaceSetting& t : a.tablespace_settings)
+    if (t.tablespace == name && t.option == option) found = &t;
+  return found;
+}
+
+// Whether an option's current value already lies in the cell's range (or
+// equals its single value).
+bool OptionAcceptable(const Cell& c, const std::string& now) {
+  char* end = nullptr;
+  const double v = strtod(now.c_str(), &end);
+  if (end == now.c_str() || *end) return now == c.value;
+  const double lo = strtod((c.min.empty() ? c.value : c.min).c_str(), nullptr);
+  const double hi = strtod((c.max.empty() ? c.value : c.max).c_str(), nullptr);
+  return v >= std::min(lo, hi) && v <= std::max(lo, hi);
+}
+
+// "script.sql:12" for where the input names a tablespace; "" when no line does.
+std::string WhereNamed(const Analysis& a, const TablespaceRef& t) {
+  if (t.file < 0 || t.file >= static_cast<int>(a.files.size())) return "";
+  const SourceFile& f = a.files[t.file].source;
+  return f.path() + ":" + std::to_string(f.LineOf(t.range.begin));
+}
+
+// The tablespaces: each one with a storage type (--tablespace NAME=STORAGE)
+// gets the options of its storage row the input does not already set within
+// range; the input's tablespaces without one are listed in *notes.
+void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* steps,
+                     std::vector<std::string>* notes) {
+  auto named = [&](const std::string& name) {
+    return std::find_if(current.tablespaces.begin(), current.tablespaces.end(),
+                        [&](const TablespaceRef& t) { return t.name == name; });
+  };
+  for (const TablespaceAdvice& t : r.tablespaces) {
+    if (!current.tablespaces.empty() && named(t.name) == current.tablespaces.end())
+      notes->push_back("tablespace " + t.name + " (--tablespace) is not in " + current.root +
+                       ": check its name; its statement is in the plan regardless");
+    std::string opts;
+    for (const Cell& c : t.options) {
+      const TablespaceSetting* now = CurrentOption(current, t.name, c.parameter);
+      if (now && OptionAcceptable(c, now->value)) continue;
+      opts += (opts.empty() ? "" : ", ") + c.parameter + " = " + c.value;
+    }
+    if (!opts.empty())
+      steps->tablespace_sql.push_back("ALTER TABLESPACE " + QuoteIdentifier(t.name) + " SET (" + opts + ");  -- " +
+                                      StorageName(t.storage));
+  }
+  std::string missing;
+  for (const TablespaceRef& t : current.tablespaces) {
+    if (r.profile.tablespaces.count(t.name)) continue;
+    std::string where = WhereNamed(current, t);
+    missing += std::string(missing.empty() ? "" : ", ") + t.name + (where.empty() ? "" : " (" + where + ")");
+  }
+  if (!missing.empty()) {
+    std::string storages;
+    for (Storage s : Storage::All()) storages += (storages.empty() ? "" : "|") + StorageName(s);
+    notes->push_back("no storage type for tablespace" + std::string(missing.find(", ") == std::string::npos ? "" : "s") +
+                     " " + missing + ": give --tablespace NAME=" + storages + " for each to plan its options");
+  }
+}
+
 }  // namespace
 
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md) {
@@ -56,7 +121,8 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   if (r.selected >= 0)
     for (const Cell& c : r.matrix[r.selected].cells) Consider(cat, eff, c, &steps);
   for (const Cell& c : r.autovacuum) Consider(cat, eff, c, &steps);
-  for (const TablespaceAdvice& t : r.tablespaces) steps.tablespace_sql.push_back(t.sql);
+  std::vector<std::string> notes;
+  PlanTablespaces(r, current, &steps, &notes);
   WaitForCaps(&steps);
   std::ostringstream o;
   const char* h = md ? "## " : "";
@@ -64,6 +130,8 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   if (current.fatal())
     o << "First: PostgreSQL would refuse to start with this configuration; fix what `pgconflint check` reports "
          "as fatal before any step below.\n\n";
+  for (const std::string& n : notes) o << (md ? "- " : "Note: ") << n << "\n";
+  if (!notes.empty()) o << "\n";
   if (steps.empty()) {
     o << "Every setting is already within the recommended range.\n";
     return o.str();

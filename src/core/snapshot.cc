@@ -71,12 +71,12 @@ bool ReadObjects(const json& doc, Snapshot* s, std::string* error) {
   for (const json& r : Section(doc, "tablespaces")) s->tablespaces.push_back({Str(r, "name"), Strings(r, "options")});
   for (const json& r : Section(doc, "databases")) s->databases.push_back({Str(r, "name"), Str(r, "tablespace")});
   if (Visible(doc, "hba_rules") &&
-      !ParseServerHbaRules(Section(doc, "hba_rules").dump(), &s->hba_rules.emplace(), error)) {
+      !ReadServerHbaRules(Section(doc, "hba_rules"), &s->hba_rules.emplace(), error)) {
     *error = "hba_rules: " + *error;
     return false;
   }
   if (Visible(doc, "ident_mappings") &&
-      !ParseServerIdentMappings(Section(doc, "ident_mappings").dump(), &s->ident_mappings.emplace(), error)) {
+      !ReadServerIdentMappings(Section(doc, "ident_mappings"), &s->ident_mappings.emplace(), error)) {
     *error = "ident_mappings: " + *error;
     return false;
   }

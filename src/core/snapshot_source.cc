@@ -63,22 +63,24 @@ struct Placed {
   int file = -1;
   std::map<int, uint32_t> offsets;
   const RebuiltFile* rebuilt = nullptr;
-  Range NameAt(int line) const { return Within(line, &Line::name); }
-  Range ValueAt(int line) const { return Within(line, &Line::value); }
+  Range NameAt(int line) const { return Part(line, &Line::name); }
+  Range ValueAt(int line) const { return Part(line, &Line::value); }
   Range LineAt(int line) const {
-    auto o = offsets.find(line);
-    auto l = rebuilt->lines().find(line);
-    if (o == offsets.end() || l == rebuilt->lines().end()) return {0, 0};
-    return {o->second, o->second + static_cast<uint32_t>(l->second.text.size())};
+    const auto [offset, l] = Find(line);
+    return l ? Range{offset, offset + static_cast<uint32_t>(l->text.size())} : Range{0, 0};
   }
 
  private:
-  Range Within(int line, Range Line::*part) const {
+  // The line's offset in the rebuilt file and the line; null when absent.
+  std::pair<uint32_t, const Line*> Find(int line) const {
     auto o = offsets.find(line);
     auto l = rebuilt->lines().find(line);
-    if (o == offsets.end() || l == rebuilt->lines().end()) return {0, 0};
-    const Range& r = l->second.*part;
-    return {o->second + r.begin, o->second + r.end};
+    if (o == offsets.end() || l == rebuilt->lines().end()) return {0, nullptr};
+    return {o->second, &l->second};
+  }
+  Range Part(int line, Range Line::*part) const {
+    const auto [offset, l] = Find(line);
+    return l ? Range{offset + (l->*part).begin, offset + (l->*part).end} : Range{0, 0};
   }
 };
 
@@ -207,6 +209,8 @@ class Builder {
 
   void Tablespaces() {
     for (const SnapshotDatabase& d : s_.databases) a_->database_tablespaces[d.name] = d.tablespace;
+    for (const SnapshotTablespace& t : s_.tablespaces)
+      if (t.name != "pg_default" && t.name != "pg_global") a_->tablespaces.push_back({t.name, -1, {}});
     RebuiltFile f;
     std::vector<TablespaceSetting> pending;
     std::vector<int> lines;
@@ -231,6 +235,8 @@ class Builder {
       pending[i].file = p.file;
       pending[i].name_range = p.NameAt(lines[i]);
       pending[i].value_range = p.ValueAt(lines[i]);
+      for (TablespaceRef& t : a_->tablespaces)
+        if (t.name == pending[i].tablespace && t.file < 0) t = {t.name, p.file, p.LineAt(lines[i])};
       a_->tablespace_settings.push_back(std::move(pending[i]));
     }
   }
@@ -250,31 +256,12 @@ class Builder {
       if (text.empty()) text = "# (a line the server could not read)";
       hba_errors_.push_back({path, files[path].Put(line, {text, {}, {}}), error, is_ident});
     };
-    auto words = [](std::initializer_list<const std::optional<std::string>*> fields) {
-      std::string text;
-      for (const auto* x : fields)
-        if (*x && !(*x)->empty()) text += (text.empty() ? "" : " ") + **x;
-      return text;
-    };
     if (s_.hba_rules)
-      for (const ServerHbaRule& r : *s_.hba_rules) {
-        if (!r.error || r.error->empty()) continue;
-        std::string text = r.type.value_or("");
-        for (const auto* list : {&r.database, &r.user_name})
-          if (*list && !(*list)->empty()) {
-            std::string joined;
-            for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + x;
-            text += " " + joined;
-          }
-        std::string rest = words({&r.address, &r.netmask, &r.auth_method});
-        if (!rest.empty()) text += (text.empty() ? "" : " ") + rest;
-        add(false, r.file_name, r.line_number, text, *r.error);
-      }
+      for (const ServerHbaRule& r : *s_.hba_rules)
+        if (r.error && !r.error->empty()) add(false, r.file_name, r.line_number, RowText(r), *r.error);
     if (s_.ident_mappings)
-      for (const ServerIdentMapping& m : *s_.ident_mappings) {
-        if (!m.error || m.error->empty()) continue;
-        add(true, m.file_name, m.line_number, words({&m.map_name, &m.sys_name, &m.pg_username}), *m.error);
-      }
+      for (const ServerIdentMapping& m : *s_.ident_mappings)
+        if (m.error && !m.error->empty()) add(true, m.file_name, m.line_number, RowText(m), *m.error);
     for (auto& [path, f] : files) {
       Placed& p = placed_["hba " + path];
       p.rebuilt = &(rebuilt_["hba " + path] = f);

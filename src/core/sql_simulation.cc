@@ -240,12 +240,20 @@ class Runner {
     return true;
   }
 
+  // The script names tablespace st.tablespace (kept once, where first named).
+  void Named(const SqlStatement& st) {
+    auto& names = state_.tablespace_names;
+    if (std::none_of(names.begin(), names.end(), [&](const TablespaceRef& t) { return t.name == st.tablespace; }))
+      names.push_back({st.tablespace, file_, st.range});
+  }
+
   bool Tablespace(const SqlStatement& st) {
     std::vector<StatementValue>& opts = state_.tablespaces;
     auto option_of = [&](const std::string& name) {
       return [&st, name](const StatementValue& v) { return v.tablespace == st.tablespace && v.name == name; };
     };
     if (st.kind == Kind::kAlterTablespace && st.action == Action::kReset) {
+      Named(st);
       for (const SqlOption& o : st.options) opts.erase(std::remove_if(opts.begin(), opts.end(), option_of(o.name)), opts.end());
       return true;
     }
@@ -253,6 +261,7 @@ class Runner {
       return Refuse(RuleId::kCannotRunInTransaction, st.range, facts_.Message("ts_in_transaction"),
                     "run it outside BEGIN ... COMMIT");
     if (!TablespaceOptionsValid(st)) return false;
+    Named(st);
     if (st.kind == Kind::kCreateTablespace)
       opts.erase(std::remove_if(opts.begin(), opts.end(), [&](const StatementValue& v) { return v.tablespace == st.tablespace; }),
                  opts.end());

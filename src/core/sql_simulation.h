@@ -39,6 +39,7 @@ struct SqlState {
   std::vector<StatementValue> scoped;       // pg_db_role_setting rows, one entry per parameter
   std::vector<StatementValue> session;      // SET, set_config()
   std::vector<StatementValue> tablespaces;  // options of each tablespace
+  std::vector<TablespaceRef> tablespace_names;  // each tablespace created or altered, once
   std::map<std::string, std::string> database_tablespaces;
   /// From the configuration the script runs against: allow_alter_system
   /// (nullopt: unknown) and the custom names it defines (lower case).

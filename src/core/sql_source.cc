@@ -97,6 +97,7 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
   for (const StatementValue& v : state.session) a->settings.push_back(SettingOf(*a, v));
   for (const StatementValue& v : state.tablespaces)
     a->tablespace_settings.push_back({v.tablespace, v.name, v.value, v.file, v.name_range, v.value_range});
+  a->tablespaces = state.tablespace_names;
   for (const auto& [db, ts] : state.database_tablespaces) a->database_tablespaces[db] = ts;
 }
 

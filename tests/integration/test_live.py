@@ -7,7 +7,7 @@ trust authentication on a private Unix socket) and shared by the cases:
 * fleet (FleetTest): the five servers and one unreachable address at once, with --jobs 3:
   a row per server with its version, the unreachable one reported with its error, the rest
   checked; the password of a connection string is never printed.
-* privileges (PrivilegeTest, on 18 and 14): a superuser sees pg_file_settings and
+* privileges (PrivilegeTest, on each major 14-18): a superuser sees pg_file_settings and
   pg_hba_file_rules; a member of pg_monitor (pg_read_all_settings) and a plain role see less,
   and the output names the grant that would show it (PGC1105), matching what the role may
   select on the server itself.
@@ -15,9 +15,9 @@ trust authentication on a private Unix socket) and shared by the cases:
   parameter, then a reload) is PGC1101; a line the server refused to apply is PGC1102; a
   pg_hba.conf line it cannot load is PGC1104; a
   role and a database override are read from pg_db_role_setting and linted for their scope;
-  a tablespace's options are read from pg_tablespace.
-* snapshots (SnapshotTest): `pgconflint snapshot` then `check --snapshot` gives the findings
-  of `check --live`, and scripts/snapshot.sql run by psql gives the same findings too.
+  a tablespace's options are read from pg_tablespace, and `recommend --live` plans them.
+* snapshots (SnapshotTest, on each major): `pgconflint snapshot` then `check --snapshot` gives
+  the findings of `check --live`, and scripts/snapshot.sql run by psql gives the same findings too.
 * drift (DriftTest): `check PATH --live` reports the parameters PATH sets to another value
   than the server runs (PGC1103), and the pg_hba.conf / pg_ident.conf lines that differ from
   the rules and mappings in force (PGC845).
@@ -124,7 +124,7 @@ class PrivilegeTest(unittest.TestCase):
         return json.loads(out)
 
     def test_each_privilege_level(self):
-        for major in (14, 18):
+        for major in pgtools.MAJORS:
             srv = SERVERS[major]
             for user in ("postgres", "monitor", "plain"):
                 with self.subTest(major=major, user=user):
@@ -144,7 +144,7 @@ class PrivilegeTest(unittest.TestCase):
                         "THEN false ELSE has_table_privilege('pg_catalog.pg_ident_file_mappings', 'SELECT') END"
                     ).strip() == "t"
                     self.assertEqual(snap["ident_mappings"] is not None, ident_visible)
-                    # Measured on 15 and 18: only a superuser reads it without a grant (pg_monitor does not).
+                    # On every major that has it: only a superuser reads it without a grant (pg_monitor does not).
                     self.assertEqual(ident_visible, major >= 15 and user == "postgres")
                     missed = [m for c, m in findings("--live", conninfo(srv, user))
                               if c == "PGC1105" and "pg_ident_file_mappings" in m]
@@ -215,11 +215,38 @@ class ServerStateTest(unittest.TestCase):
         self.assertNotIn("PGC1012", codes("--live", conninfo(self.srv), "--tablespace", "fast=nvme"))
 
 
+    def test_recommend_plans_the_server_tablespaces(self):
+        """`recommend --live`: the server's tablespaces, the options each lacks for its storage."""
+        base = ["recommend", "--no-config", "--ram", "16GB", "--cpus", "4", "--storage", "nvme",
+                "--live", conninfo(self.srv)]
+        rc, out, err = run(*base)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("PostgreSQL 17", out)  # the server's major, as no --pg-version names one
+        self.assertIn("no storage type for tablespace fast (", out)
+        self.assertNotIn("pg_default", out)
+        rec = json.loads(run("recommend", "--no-config", "--ram", "16GB", "--cpus", "4", "--pg-version", "17",
+                             "--tablespace", "fast=hdd", "--tablespace", "fast2=nvme", "--format", "json")[1])
+        want = {t["name"]: {o["parameter"]: o["value"] for o in t["options"]} for t in rec["tablespaces"]}
+        self.assertNotEqual(float(want["fast"]["random_page_cost"]), 1.1)
+        rc, out, err = run(*base, "--tablespace", "fast=hdd")
+        self.assertEqual(rc, 0, err)
+        stmt = next(line.strip() for line in out.splitlines() if line.strip().startswith('ALTER TABLESPACE "fast"'))
+        for option, value in want["fast"].items():
+            self.assertIn(f"{option} = {value}", stmt)
+        # On nvme the server's random_page_cost = 1.1 is within range: that option is left alone.
+        rc, out, err = run(*base, "--tablespace", "fast=nvme", "--tablespace", "fast2=nvme")
+        self.assertEqual(rc, 0, err)
+        stmt = next(line.strip() for line in out.splitlines() if line.strip().startswith('ALTER TABLESPACE "fast"'))
+        self.assertNotIn("random_page_cost", stmt)
+        self.assertIn("effective_io_concurrency = ", stmt)
+        self.assertIn("tablespace fast2 (--tablespace) is not in", out)
+
+
 class SnapshotTest(unittest.TestCase):
     def test_snapshot_file_and_psql_script_give_the_live_findings(self):
         work = tempfile.mkdtemp(prefix="pgconflint-snap-")
         try:
-            for major in (14, 18):
+            for major in pgtools.MAJORS:
                 srv = SERVERS[major]
                 with self.subTest(major=major):
                     live = findings("--live", conninfo(srv))

@@ -26,7 +26,8 @@ Three parts:
   `postgres -C` on the data directory (what the next start reads) must print the
   recommended value; pg_tablespace.spcoptions must hold exactly the four recommended
   options per tablespace; the per-table-size ALTER TABLE templates run on real tables and
-  pg_class.reloptions must match. When the recommended shared_buffers is at most
+  pg_class.reloptions must match; `recommend --live` on the server then plans no tablespace
+  change, and without --tablespace names each of them as lacking a storage type. When the recommended shared_buffers is at most
   RESTART_MAX_SHARED_BUFFERS the server is restarted and every parameter, postmaster ones
   included, is compared in pg_settings (wal_buffers = -1 against the size the
   recommendation says it resolves to).
@@ -324,10 +325,13 @@ class SqlOutputTest(unittest.TestCase):
             args, _ = random_profile(rng, major=18, uring=False, max_ram_gb=8 if i % 2 == 0 else None)
             cases.append((f"random-{i}", args))
         restarted = 0
+        self.planned = 0  # profiles with tablespaces, whose plan from the server was checked
         for name, args in cases:
             with self.subTest(profile=name, args=" ".join(args)):
                 restarted += self.run_sql_profile(args)
-        print(f"\nsql: {len(cases)} profiles on PostgreSQL 18, {restarted} also restarted", file=sys.stderr)
+        print(f"\nsql: {len(cases)} profiles on PostgreSQL 18, {restarted} also restarted, "
+              f"{self.planned} with tablespaces planned from the server", file=sys.stderr)
+        self.assertGreater(self.planned, 0, "no profile had a tablespace")
 
     def make_tablespaces(self, server, names):
         for name in names:
@@ -391,6 +395,20 @@ class SqlOutputTest(unittest.TestCase):
                 self.assertEqual(sorted(got[n]), sorted(opts), n)
                 for k, v in opts.items():
                     self.assertEqual(float(got[n][k]), float(v), f"tablespace {n} {k}")
+
+            # The plan from the server itself finds its tablespaces, each with what was recommended;
+            # without their storage types, it names each as lacking one.
+            if names:
+                self.planned += 1
+                live = f"host={server.sockdir} port={server.port} user=postgres dbname=postgres"
+                plan = pgconflint("recommend", "--no-config", *args, "--live", live).stdout
+                self.assertNotIn("ALTER TABLESPACE", plan, f"the plan after the sql output:\n{plan}")
+                self.assertNotIn("no storage type", plan, plan)
+                bare = [a for i, a in enumerate(args) if a != "--tablespace" and (i == 0 or args[i - 1] != "--tablespace")]
+                plan = pgconflint("recommend", "--no-config", *bare, "--live", live).stdout
+                note = next((line for line in plan.splitlines() if "no storage type for tablespace" in line), "")
+                for n in names:
+                    self.assertIn(n + " (pg_tablespace:", note, plan)
 
             # The per-table-size templates, each on a fresh table.
             script, want_tables = [], {}

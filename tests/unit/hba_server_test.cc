@@ -24,10 +24,12 @@ TEST(HbaServerTest, ExpectedRowsAsTheViewPrintsThem) {
   EXPECT_EQ(*r.netmask, "255.0.0.0");
   EXPECT_EQ(*r.options, (std::vector<std::string>{"radiusservers=127.0.0.1", "radiussecrets=s"}));
   EXPECT_FALSE(r.error);
+  EXPECT_EQ(RowText(r), "host a,b all 127.0.0.1 255.0.0.0 radius radiusservers=127.0.0.1 radiussecrets=s");
   EXPECT_EQ(*ExpectedHbaRow(*a.auth, a, a.auth->hba[1]).auth_method, "peer");
   ServerHbaRule bad = ExpectedHbaRow(*a.auth, a, a.auth->hba[2]);
   EXPECT_FALSE(bad.type);
   EXPECT_EQ(*bad.error, "invalid connection type \"bogus\"");
+  EXPECT_EQ(RowText(bad), "");  // a row with only its error
 }
 
 TEST(HbaServerTest, CompareFindsEachDifference) {

@@ -11,6 +11,8 @@
 
 #include "core/catalog.h"
 #include "core/recommend_render.h"
+#include "core/workspace.h"
+#include "real_dir.h"
 
 namespace pgconflint {
 namespace {
@@ -100,6 +102,52 @@ TEST(RecommendPlanTest, ValuesWithinTheRangeAreLeftAlone) {
 TEST(RecommendPlanTest, AFatalConfigurationIsFixedFirst) {
   std::string plan = PlanFor(Nvme64(), "shared_buffers = 'lots'\n");
   EXPECT_NE(plan.find("First: PostgreSQL would refuse to start"), std::string::npos) << plan;
+}
+
+// The tablespaces of a script: the one given a storage type gets the options
+// its row recommends that the script leaves unset or out of range (an option
+// already within range is left alone); the others are named as lacking a
+// storage type, with where the script names them.
+TEST(RecommendPlanTest, TablespacesOfAScript) {
+  Profile p = MakeProfile(64, 16);
+  p.storage = Storage::Named("nvme");
+  p.tablespaces["fast"] = *Storage::Named("nvme");
+  p.tablespaces["gone"] = *Storage::Named("hdd");
+  Recommendation r;
+  std::string error;
+  ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
+  ASSERT_EQ(r.tablespaces.size(), 2u);
+  const TablespaceAdvice& fast = r.tablespaces[0].name == "fast" ? r.tablespaces[0] : r.tablespaces[1];
+  const Cell* rpc = nullptr;
+  for (const Cell& c : fast.options)
+    if (c.parameter == "random_page_cost") rpc = &c;
+  ASSERT_NE(rpc, nullptr);
+  RealDir dir;
+  const std::string script = dir.Write("ts.sql",
+                                       "CREATE TABLESPACE fast LOCATION '/srv/fast' WITH (random_page_cost = " +
+                                           rpc->value + ", seq_page_cost = 40);\n"
+                                           "SELECT 1;\nCREATE TABLESPACE \"Slow\" LOCATION '/srv/slow';\n"
+                                           "ALTER TABLESPACE archive RESET (seq_page_cost);\n");
+  WorkspaceOptions wo;
+  wo.use_config = false;
+  wo.pg_version = 18;
+  Workspace ws(wo);
+  Analysis a;
+  ASSERT_TRUE(ws.Lint(script, &a, &error)) << error;
+  std::string plan = RenderPlan(r, a, false);
+  size_t stmt = plan.find("ALTER TABLESPACE \"fast\" SET (");
+  ASSERT_NE(stmt, std::string::npos) << plan;
+  const std::string line = plan.substr(stmt, plan.find('\n', stmt) - stmt);
+  EXPECT_EQ(line.find("random_page_cost"), std::string::npos) << line;  // already within range
+  EXPECT_NE(line.find("seq_page_cost = "), std::string::npos) << line;  // 40 is not
+  EXPECT_NE(line.find("effective_io_concurrency = "), std::string::npos) << line;  // unset
+  EXPECT_NE(line.find("-- nvme"), std::string::npos) << line;
+  EXPECT_NE(plan.find("tablespace gone (--tablespace) is not in " + script), std::string::npos) << plan;
+  EXPECT_NE(plan.find("ALTER TABLESPACE \"gone\" SET ("), std::string::npos) << plan;
+  EXPECT_NE(plan.find("no storage type for tablespaces Slow (" + script + ":3), archive (" + script +
+                      ":4): give --tablespace NAME="),
+            std::string::npos)
+      << plan;
 }
 
 }  // namespace

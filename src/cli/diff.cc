@@ -73,15 +73,25 @@ std::vector<std::string> ChangedBetween(const Side& a, const Side& b) {
 }
 
 // The roots (absolute, relative to a side's dir) that a changed file belongs to.
+// A data directory's postgresql.conf, pg_hba.conf or pg_ident.conf is its
+// directory's root (pg_hba.conf and pg_ident.conf alone: the file); any other
+// file, the roots that include it.
 void RootsOf(Side* side, const std::string& rel, std::set<std::string>* roots) {
   std::string abs = side->dir + "/" + rel;
   if (side->fs->Stat(abs).type != FileInfo::Type::kRegular) return;
-  if (abs.size() >= 16 && abs.compare(abs.size() - 16, 16, "/postgresql.conf") == 0) {
-    roots->insert(PathBelow(ParentDirectory(abs), side->dir));
+  auto below = [&](const std::string& root) { return root == side->dir ? "." : PathBelow(root, side->dir); };
+  const std::string name = abs.substr(abs.rfind('/') + 1), dir = ParentDirectory(abs);
+  const bool data_directory = side->fs->Stat(dir + "/postgresql.conf").type == FileInfo::Type::kRegular;
+  if (name == "postgresql.conf" || ((name == "pg_hba.conf" || name == "pg_ident.conf") && data_directory)) {
+    roots->insert(below(dir));
+    return;
+  }
+  if (name == "pg_hba.conf" || name == "pg_ident.conf") {
+    roots->insert(rel);
     return;
   }
   std::vector<std::string> found = side->ws->RootsIncluding(abs);
-  for (const std::string& r : found) roots->insert(r == side->dir ? "." : PathBelow(r, side->dir));
+  for (const std::string& r : found) roots->insert(below(r));
   ProjectConfig config;
   std::string error, cfg = FindProjectConfig(*side->fs, abs);
   if (!cfg.empty()) LoadProjectConfig(*side->fs, cfg, &config, &error);

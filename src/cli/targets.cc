@@ -53,10 +53,16 @@ bool ForceExcluded(const FileSystem& fs, const ProjectConfig& config, const std:
   return fs.Stat(abs).type == FileInfo::Type::kRegular && !IsConfigurationFile(config, abs);
 }
 
+// pg_hba.conf or pg_ident.conf, by name.
+bool IsAuthFile(const std::string& abs) {
+  std::string name = abs.substr(abs.rfind('/') + 1);
+  return name == "pg_hba.conf" || name == "pg_ident.conf";
+}
+
 // A fragment whose root should be found: not a root file by name.
 bool LooksLikeFragment(const std::string& abs) {
   std::string name = abs.substr(abs.rfind('/') + 1);
-  return name != "postgresql.conf" && IsConfigurationFile(ProjectConfig(), abs);
+  return name != "postgresql.conf" && !IsAuthFile(abs) && IsConfigurationFile(ProjectConfig(), abs);
 }
 
 // `dir` as the report shows a root: relative to the current directory.
@@ -95,6 +101,13 @@ bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& i
       ProjectConfig config;
       if (!ConfigFor(fs, in, abs, &config, error)) return false;
       if (ForceExcluded(fs, config, abs)) continue;
+    }
+    if (IsAuthFile(abs) && fs.Stat(abs).type == FileInfo::Type::kRegular) {
+      // In its data directory's context when it has one; only its own findings.
+      const std::string dir = ParentDirectory(abs);
+      const bool data_directory = fs.Stat(dir + "/postgresql.conf").type == FileInfo::Type::kRegular;
+      AddTarget(out, data_directory ? Shown(dir, cwd) : p, abs);
+      continue;
     }
     if (fs.Stat(abs).type != FileInfo::Type::kRegular || !LooksLikeFragment(abs)) {
       AddTarget(out, p, "");

@@ -70,8 +70,9 @@ bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectCon
 bool MatchesGlobs(const ProjectConfig& config, const std::vector<std::string>& globs, const std::string& abs);
 
 /// Whether `abs` is a PostgreSQL configuration file for file-list tools
-/// (pre-commit): postgresql.conf, postgresql.auto.conf, a *.conf file in a
-/// conf.d directory, or a file the config's `include` globs match.
+/// (pre-commit): postgresql.conf, postgresql.auto.conf, pg_hba.conf,
+/// pg_ident.conf, a *.conf file in a conf.d directory, or a file the config's
+/// `include` globs match.
 bool IsConfigurationFile(const ProjectConfig& config, const std::string& abs);
 
 /// Whether `selector` (a code, a kebab name, a code prefix such as "PGC2",

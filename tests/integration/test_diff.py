@@ -181,5 +181,39 @@ class DiffTest(unittest.TestCase):
         self.assertLess(len(found), len(everything))
 
 
+class AuthAndTopLevelTest(unittest.TestCase):
+    """A repository whose top directory is the data directory, and changes to pg_hba.conf and
+    pg_ident.conf alone: each is a change of that data directory (root ".")."""
+
+    def test_top_level_data_directory_and_authentication_files(self):
+        repo = tempfile.mkdtemp(prefix="pgconflint-diff-top-")
+        self.addCleanup(shutil.rmtree, repo, True)
+        write_tree(repo, {"postgresql.conf": "work_mem = '4MB'\n", "pg_hba.conf": "local all all peer\n",
+                          "pg_ident.conf": "sso alice app\n", "auth/pg_hba.conf": "local all all peer\n"})
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "base")
+        steps = [
+            ({"postgresql.conf": "work_mem = '8MB'\n"}, ["."]),
+            ({"pg_hba.conf": "local all all peer\nhost all all 0.0.0.0/0 trust\n"}, ["."]),
+            ({"pg_ident.conf": "sso /bad( app\n"}, ["."]),
+            ({"auth/pg_hba.conf": "host all all 0.0.0.0/0 trust\n"}, ["auth/pg_hba.conf"]),
+        ]
+        for files, roots in steps:
+            with self.subTest(files=sorted(files)):
+                write_tree(repo, files)
+                git(repo, "commit", "-qam", "change")
+                r = pgconflint(repo, "diff", "--format", "json", "--fail-on", "never", "HEAD~1", "HEAD")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                plan = json.loads(r.stdout)
+                self.assertEqual([x["root"] for x in plan["roots"]], roots)
+                name = sorted(files)[0]
+                if name.endswith("postgresql.conf"):
+                    self.assertEqual([v["parameter"] for v in plan["roots"][0]["values"]], ["work_mem"])
+                else:
+                    introduced = [(f["code"], f["file"]) for f in plan["roots"][0]["introduced"]]
+                    self.assertTrue(introduced and all(f.endswith(name) for _, f in introduced), introduced)
+
+
 if __name__ == "__main__":
     unittest.main()

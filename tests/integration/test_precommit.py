@@ -9,15 +9,16 @@ this repository's `pgconflint` hook (language: system, the built binary on PATH)
   * a fragment no data directory includes is checked alone, with a note;
   * files .pgconflint.toml excludes stay excluded, *.conf files that are not PostgreSQL
     configuration are skipped, and `include` adds a directory of them;
-  * a clean tree passes (exit 0);
-  * 200 files take under a second of CPU in pgconflint (measured on the hook's own command).
+  * pg_hba.conf and pg_ident.conf are checked (in their data directory's context when they
+    have one), each finding reported once;
+  * a clean tree passes (exit 0), 200 files of 100 data directories too (their speed is
+    a benchmark's matter, docs/benchmarks.md, not this suite's).
 Also `--stdin-filename`.
 
 Usage: python3 tests/integration/test_precommit.py [-v]
 Environment: PGCONFLINT (binary). Needs: pre-commit (Debian's package, scripts/setup.sh --tests).
 """
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -112,21 +113,29 @@ class PreCommitTest(unittest.TestCase):
         self.assertNotIn("legacy", r.stdout)
         self.assertIn("deploy/pg/tuning.conf:1:", r.stdout)
 
-    def test_two_hundred_files_take_under_a_second(self):
+    def test_pg_hba_and_pg_ident_are_checked_once_each(self):
+        files = dict(CLEAN)
+        files["db/data/pg_hba.conf"] = "local all all peer\nhost all all 10.0.0.0/33 trust\n"
+        files["db/data/pg_ident.conf"] = "sso /bad( alice\n"
+        files["auth/pg_hba.conf"] = "host all all 0.0.0.0/0 trust\n"   # no data directory: alone
+        r = self.try_repo(self.repository(files))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(r.stdout.count("db/data/pg_hba.conf:2:14"), 1, r.stdout)   # invalid CIDR mask
+        self.assertEqual(r.stdout.count("db/data/pg_ident.conf:1:5"), 1, r.stdout)  # invalid regular expression
+        self.assertEqual(r.stdout.count("auth/pg_hba.conf:1:"), 1, r.stdout)
+        self.assertNotIn("no data directory that includes it", r.stdout)
+
+    def test_two_hundred_files(self):
         files = {}
         for i in range(100):
             files[f"db{i}/postgresql.conf"] = f"port = {5432 + i}\ninclude_dir = 'conf.d'\n"
             files[f"db{i}/conf.d/10-memory.conf"] = "shared_buffers = '1GB'\nwork_mem = '8MB'\n"
         repo = self.repository(files)
         names = sorted(files)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         # The hook's own command, as pre-commit calls it with the staged files.
         r = subprocess.run([PGCONFLINT, "check", "--force-exclude", *names], cwd=repo, capture_output=True, text=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        print(f"\n200 files: {cpu:.3f} s of CPU in pgconflint")
-        self.assertLess(cpu, 1.0)
+        self.assertIn("0 errors, 0 warnings, 0 info in 200 roots", r.stdout)  # each file and each data directory
         hook = self.try_repo(repo)
         self.assertEqual(hook.returncode, 0, hook.stdout + hook.stderr)
 

@@ -296,6 +296,9 @@ TEST(ProjectConfigTest, IncludeAndExcludeGlobs) {
   EXPECT_TRUE(IsConfigurationFile(c, "/project/deploy/pg/tuning.conf"));
   EXPECT_TRUE(IsConfigurationFile(c, "/project/any/postgresql.conf"));
   EXPECT_TRUE(IsConfigurationFile(c, "/project/any/postgresql.auto.conf"));
+  EXPECT_TRUE(IsConfigurationFile(c, "/project/any/pg_hba.conf"));
+  EXPECT_TRUE(IsConfigurationFile(c, "/project/any/pg_ident.conf"));
+  EXPECT_FALSE(IsConfigurationFile(c, "/project/any/my_pg_hba.conf"));
   EXPECT_TRUE(IsConfigurationFile(c, "/project/data/conf.d/10-memory.conf"));
   EXPECT_FALSE(IsConfigurationFile(c, "/project/nginx/nginx.conf"));
   EXPECT_FALSE(IsConfigurationFile(c, "/project/myconf.d/x.conf"));

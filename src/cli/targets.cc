@@ -12,6 +12,7 @@
 
 #include "core/fingerprint.h"
 #include "core/project_config.h"
+#include "core/sql_source.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {
@@ -47,10 +48,11 @@ bool ConfigFor(const FileSystem& fs, const CheckInputs& in, const std::string& a
 }
 
 // Whether --force-exclude drops `abs`: excluded by the configuration, or a
-// file that is not PostgreSQL configuration (pre-commit passes every *.conf).
+// file that is neither PostgreSQL configuration nor a SQL script (pre-commit
+// passes every *.conf, or every *.sql to the SQL hook).
 bool ForceExcluded(const FileSystem& fs, const ProjectConfig& config, const std::string& abs) {
   if (MatchesGlobs(config, config.exclude, abs)) return true;
-  return fs.Stat(abs).type == FileInfo::Type::kRegular && !IsConfigurationFile(config, abs);
+  return fs.Stat(abs).type == FileInfo::Type::kRegular && !IsConfigurationFile(config, abs) && !IsSqlPath(abs);
 }
 
 // pg_hba.conf or pg_ident.conf, by name.

@@ -9,6 +9,8 @@ this repository's `pgconflint` hook (language: system, the built binary on PATH)
   * a fragment no data directory includes is checked alone, with a note;
   * files .pgconflint.toml excludes stay excluded, *.conf files that are not PostgreSQL
     configuration are skipped, and `include` adds a directory of them;
+  * the opt-in `pgconflint-sql` hook checks staged *.sql scripts (and the configuration
+    hook does not);
   * pg_hba.conf and pg_ident.conf are checked (in their data directory's context when they
     have one), each finding reported once;
   * a clean tree passes (exit 0), 200 files of 100 data directories too (their speed is
@@ -67,11 +69,11 @@ class PreCommitTest(unittest.TestCase):
         git(d, "add", "-A")
         return d
 
-    def try_repo(self, repo, *files):
+    def try_repo(self, repo, *files, hook="pgconflint"):
         env = environment(PATH=self.bindir + os.pathsep + os.environ["PATH"], PRE_COMMIT_HOME=self.home,
                           PRE_COMMIT_COLOR="never")
         args = ["--files", *files] if files else ["--all-files"]
-        return subprocess.run([PRE_COMMIT, "try-repo", ROOT, "pgconflint", "--verbose", *args], cwd=repo, env=env,
+        return subprocess.run([PRE_COMMIT, "try-repo", ROOT, hook, "--verbose", *args], cwd=repo, env=env,
                               capture_output=True, text=True, timeout=600)
 
     def test_pre_commit_is_debian_3(self):
@@ -124,6 +126,22 @@ class PreCommitTest(unittest.TestCase):
         self.assertEqual(r.stdout.count("db/data/pg_ident.conf:1:5"), 1, r.stdout)  # invalid regular expression
         self.assertEqual(r.stdout.count("auth/pg_hba.conf:1:"), 1, r.stdout)
         self.assertNotIn("no data directory that includes it", r.stdout)
+
+    def test_sql_hook_checks_scripts(self):
+        files = dict(CLEAN)
+        files["runbooks/tune.sql"] = ("BEGIN;\nCREATE TABLE t (id int);\nCOMMIT;\n"
+                                      "ALTER SYSTEM SET work_mem = 64MB;\n")   # a syntax error in PostgreSQL
+        files["runbooks/ok.sql"] = "ALTER SYSTEM SET checkpoint_timeout = '15min';\n"
+        repo = self.repository(files)
+        r = self.try_repo(repo, hook="pgconflint-sql")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("runbooks/tune.sql:4:", r.stdout)
+        self.assertNotIn("ok.sql:", r.stdout)
+        self.assertNotIn("postgresql.conf", r.stdout)   # the SQL hook takes *.sql only
+        # The configuration hook leaves the scripts alone.
+        r = self.try_repo(repo)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("tune.sql", r.stdout)
 
     def test_two_hundred_files(self):
         files = {}

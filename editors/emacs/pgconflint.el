@@ -1,13 +1,17 @@
-;;; pgconflint.el --- pgconflint's language server for postgresql.conf -*- lexical-binding: t; -*-
+;;; pgconflint.el --- pgconflint's language server for PostgreSQL configuration files -*- lexical-binding: t; -*-
 
-;; A major mode for PostgreSQL configuration files and the registration of
-;; `pgconflint server' with eglot (built into Emacs 29, from ELPA before)
-;; and with lsp-mode.  Load it from your init file:
+;; Major modes for PostgreSQL configuration files (`pgconf-mode' for
+;; postgresql.conf and its includes, `pghba-mode' for pg_hba.conf,
+;; `pgident-mode' for pg_ident.conf) and the registration of
+;; `pgconflint server' for the three with eglot (built into Emacs 29, from
+;; ELPA before) and with lsp-mode.  Load it from your init file:
 ;;
 ;;   (load "/path/to/pgconflint/editors/emacs/pgconflint.el")
 ;;
-;; then open a postgresql.conf: M-x eglot (or lsp) starts the server; add
-;; `eglot-ensure' or `lsp-deferred' to `pgconf-mode-hook' to start it always.
+;; then open a postgresql.conf, pg_hba.conf or pg_ident.conf: M-x eglot (or
+;; lsp) starts the server; add `eglot-ensure' or `lsp-deferred' to
+;; `pgconf-mode-hook', `pghba-mode-hook' and `pgident-mode-hook' to start it
+;; always.
 
 ;;; Code:
 
@@ -46,18 +50,71 @@
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("/postgresql/.*/conf\\.d/[^/]*\\.conf\\'" . pgconf-mode))
 
-;; eglot
+;; pg_hba.conf and pg_ident.conf: records of blank-separated fields, `#'
+;; comments, double-quoted words, and (PostgreSQL 16 and later) include,
+;; include_if_exists and include_dir lines.  PostgreSQL compares their
+;; keywords case-sensitively, and so does the highlighting.
+
+(defconst pgconflint--auth-include-regexp
+  "^[ \t]*\\(include\\(?:_if_exists\\|_dir\\)?\\)\\_>"
+  "An include directive at the start of a pg_hba.conf or pg_ident.conf line.")
+
+(defvar pghba-mode-font-lock-keywords
+  `((,pgconflint--auth-include-regexp 1 font-lock-preprocessor-face)
+    ("^[ \t]*\\(local\\|host\\(?:ssl\\|nossl\\|gssenc\\|nogssenc\\)?\\)\\_>" 1 font-lock-keyword-face)
+    ("[ \t]\\([A-Za-z_]+\\)=" 1 font-lock-variable-name-face))
+  "Highlighting: include directives, connection types, option names.")
+
+(defvar pgident-mode-font-lock-keywords
+  `((,pgconflint--auth-include-regexp 1 font-lock-preprocessor-face)
+    ("^[ \t]*\\([^ \t\n#\"]+\\)" 1 font-lock-function-name-face))
+  "Highlighting: include directives, map names.")
+
+(defvar pgconflint--auth-syntax-table
+  (let ((table (make-syntax-table prog-mode-syntax-table)))
+    (modify-syntax-entry ?# "<" table)
+    (modify-syntax-entry ?\n ">" table)
+    table)
+  "Syntax table of pg_hba.conf and pg_ident.conf: `#' starts a comment.")
+
+;;;###autoload
+(define-derived-mode pghba-mode prog-mode "pghba"
+  "Major mode for PostgreSQL's client authentication file (pg_hba.conf)."
+  :syntax-table pgconflint--auth-syntax-table
+  (setq-local comment-start "# ")
+  (setq-local comment-start-skip "#+[ \t]*")
+  (setq-local font-lock-defaults '(pghba-mode-font-lock-keywords)))
+
+;;;###autoload
+(define-derived-mode pgident-mode prog-mode "pgident"
+  "Major mode for PostgreSQL's user name map file (pg_ident.conf)."
+  :syntax-table pgconflint--auth-syntax-table
+  (setq-local comment-start "# ")
+  (setq-local comment-start-skip "#+[ \t]*")
+  (setq-local font-lock-defaults '(pgident-mode-font-lock-keywords)))
+
+;;;###autoload
+(add-to-list 'auto-mode-alist '("/pg_hba\\.conf\\'" . pghba-mode))
+;;;###autoload
+(add-to-list 'auto-mode-alist '("/pg_ident\\.conf\\'" . pgident-mode))
+
+;; eglot: one server for the three modes (it tells the files apart by their
+;; names).  eglot sends the mode's name less its -mode suffix as the
+;; language id.
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs
-               `(pgconf-mode . (,@pgconflint-command
-                                :initializationOptions ,pgconflint-initialization-options))))
+               `((pgconf-mode pghba-mode pgident-mode)
+                 . (,@pgconflint-command
+                    :initializationOptions ,pgconflint-initialization-options))))
 
 ;; lsp-mode
 (with-eval-after-load 'lsp-mode
   (add-to-list 'lsp-language-id-configuration '(pgconf-mode . "pgconf"))
+  (add-to-list 'lsp-language-id-configuration '(pghba-mode . "pghba"))
+  (add-to-list 'lsp-language-id-configuration '(pgident-mode . "pgident"))
   (lsp-register-client
    (make-lsp-client :new-connection (lsp-stdio-connection (lambda () pgconflint-command))
-                    :activation-fn (lsp-activate-on "pgconf")
+                    :activation-fn (lsp-activate-on "pgconf" "pghba" "pgident")
                     :initialization-options (lambda () pgconflint-initialization-options)
                     :server-id 'pgconflint)))
 

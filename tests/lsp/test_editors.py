@@ -1,7 +1,9 @@
 """The editor integrations in editors/: the VS Code extension compiles with
 tsc against vscode-languageclient and its TextMate grammar tokenizes as
 PostgreSQL does; the Helix, Emacs and Sublime files are well-formed and name
-the server; editors/README.md covers each editor.
+the server; every integration attaches the server to pg_hba.conf and
+pg_ident.conf (as languages of their own) as well as to postgresql.conf;
+editors/README.md covers each editor.
 
 The npm packages are installed at test time into $PGCONFLINT_NPM_CACHE (CTest:
 BUILD/npm-cache; by hand: build/npm-cache), never into the repository, at the
@@ -18,6 +20,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from lspclient import REPO
 
@@ -26,6 +29,10 @@ VSCODE = EDITORS / "vscode"
 CACHE = Path(os.environ.get("PGCONFLINT_NPM_CACHE") or REPO / "build" / "npm-cache")
 # The grammar test's packages (not the extension's own dependencies).
 TEXTMATE = {"vscode-textmate": "9.3.2", "vscode-oniguruma": "2.0.1"}
+# The language (file type) of each kind of file, in every integration that
+# has one language per kind; the server tells the kinds apart by file name.
+LANGUAGES = {"postgresql.conf": "pgconf", "postgresql.auto.conf": "pgconf", "pg_hba.conf": "pghba",
+             "pg_ident.conf": "pgident"}
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +66,17 @@ def test_the_vscode_extension_compiles_with_tsc(node_modules, tmp_path):
 
 def test_the_vscode_manifest(node_modules):
     package = json.loads((VSCODE / "package.json").read_text())
-    language = package["contributes"]["languages"][0]
-    assert language["id"] == "pgconf"
-    assert {"postgresql.conf", "postgresql.auto.conf"} <= set(language["filenames"])
-    grammar = package["contributes"]["grammars"][0]
+    languages = {language["id"]: language for language in package["contributes"]["languages"]}
+    assert set(languages) == {"pgconf", "pghba", "pgident"}
+    # Each file name is claimed by exactly its language.
+    for name, language in LANGUAGES.items():
+        assert [lid for lid, entry in languages.items() if name in entry.get("filenames", [])] == [language], name
+    for language in languages.values():
+        configuration = json.loads((VSCODE / language["configuration"]).read_text())
+        assert configuration["comments"]["lineComment"] == "#", language["id"]
+    # The pgconf grammar describes postgresql.conf only.
+    [grammar] = package["contributes"]["grammars"]
+    assert grammar["language"] == "pgconf"
     assert (VSCODE / grammar["path"]).exists() and grammar["scopeName"] == "source.pgconf"
     settings = package["contributes"]["configuration"]["properties"]
     assert {"pgconflint.path", "pgconflint.profile", "pgconflint.pgVersion", "pgconflint.run"} <= set(settings)
@@ -70,6 +84,16 @@ def test_the_vscode_manifest(node_modules):
     json.loads((VSCODE / "language-configuration.json").read_text())
     installed = json.loads((node_modules / "vscode-languageclient" / "package.json").read_text())
     assert installed["version"] == package["dependencies"]["vscode-languageclient"]
+
+
+def test_the_vscode_client_selects_every_language():
+    package = json.loads((VSCODE / "package.json").read_text())
+    source = (VSCODE / "src/extension.ts").read_text()
+    selector = re.search(r"documentSelector:\s*\[(.*?)\]", source, re.S).group(1)
+    entries = re.findall(r"\{([^{}]*)\}", selector)
+    assert all("scheme: 'file'" in entry for entry in entries), entries
+    selected = [re.search(r"language: '([^']+)'", entry).group(1) for entry in entries]
+    assert sorted(selected) == sorted(language["id"] for language in package["contributes"]["languages"])
 
 
 def tokenize(node_modules, lines):
@@ -116,11 +140,41 @@ def test_helix_languages_toml():
     config = tomllib.loads((EDITORS / "helix/languages.toml").read_text())
     server = config["language-server"]["pgconflint"]
     assert server["command"] == "pgconflint" and server["args"] == ["server"]
-    language = config["language"][0]
-    assert language["name"] == "pgconf" and language["language-servers"] == ["pgconflint"]
-    assert {"glob": "postgresql.conf"} in language["file-types"]
-    grammar = config["grammar"][0]
+    languages = {language["name"]: language for language in config["language"]}
+    assert set(languages) == {"pgconf", "pghba", "pgident"}
+    for name, language in LANGUAGES.items():
+        claims = [n for n, entry in languages.items() if {"glob": name} in entry["file-types"]]
+        assert claims == [language], name
+    for language in languages.values():
+        assert language["language-servers"] == ["pgconflint"], language["name"]
+        assert language["comment-token"] == "#" and language["roots"] == languages["pgconf"]["roots"]
+        assert language["scope"] == "source." + language["name"]
+    # Only pgconf names a grammar: the pgconf grammar would misread the
+    # records of pg_hba.conf and pg_ident.conf.
+    assert languages["pgconf"]["grammar"] == "pgconf"
+    assert "grammar" not in languages["pghba"] and "grammar" not in languages["pgident"]
+    [grammar] = config["grammar"]
     assert grammar["name"] == "pgconf" and grammar["source"]["path"].endswith("/src/grammar")
+
+
+def elisp_string(text):
+    """The value of an Emacs Lisp string literal's contents."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def emacs_regexp(regexp):
+    """An Emacs regexp (the subset auto-mode-alist entries use) as a Python one."""
+    out, i = [], 0
+    while i < len(regexp):
+        c = regexp[i]
+        if c == "\\" and i + 1 < len(regexp):
+            n = regexp[i + 1]
+            out.append({"(": "(", ")": ")", "|": "|", "'": r"\Z", "`": r"\A"}.get(n, "\\" + n))
+            i += 2
+            continue
+        out.append("\\" + c if c in "(){}|" else c)
+        i += 1
+    return "".join(out)
 
 
 def test_emacs_snippet_is_balanced_and_registers_the_server():
@@ -135,6 +189,30 @@ def test_emacs_snippet_is_balanced_and_registers_the_server():
         assert depth >= 0
     assert depth == 0
     assert "eglot-server-programs" in text and "lsp-register-client" in text and '"server"' in text
+    # Each file gets its mode (the first match in auto-mode-alist, to which
+    # add-to-list prepends) ...
+    entries = re.findall(r"""\(add-to-list 'auto-mode-alist '\("((?:[^"\\]|\\.)*)" \. ([\w-]+)\)\)""", text)
+    assert entries
+    alist = [(re.compile(emacs_regexp(elisp_string(regexp))), mode) for regexp, mode in reversed(entries)]
+
+    def mode_of(path):
+        return next((mode for regexp, mode in alist if regexp.search(path)), None)
+
+    for name, language in LANGUAGES.items():
+        assert mode_of("/etc/postgresql/17/main/" + name) == language + "-mode", name
+        assert mode_of("/srv/" + name) == language + "-mode", name
+    assert mode_of("/etc/postgresql/17/main/conf.d/tuning.conf") == "pgconf-mode"
+    assert mode_of("/etc/postgresql/17/main/my_pg_hba.conf") is None
+    for mode in ("pgconf-mode", "pghba-mode", "pgident-mode"):
+        assert f"(define-derived-mode {mode} prog-mode " in text, mode
+    # ... and every mode gets the server: one eglot entry for the three modes,
+    # and lsp-mode's language id of each mode activates the client.
+    eglot_modes = re.search(r"eglot-server-programs\s+`\(\(([\w\s-]+)\)", text).group(1).split()
+    assert sorted(eglot_modes) == ["pgconf-mode", "pghba-mode", "pgident-mode"]
+    language_ids = dict(re.findall(r"""'lsp-language-id-configuration '\(([\w-]+) \. "(\w+)"\)""", text))
+    assert language_ids == {"pgconf-mode": "pgconf", "pghba-mode": "pghba", "pgident-mode": "pgident"}
+    activation = re.search(r"\(lsp-activate-on((?: \"\w+\")+)\)", text).group(1)
+    assert sorted(re.findall(r"\w+", activation)) == ["pgconf", "pghba", "pgident"]
     emacs = shutil.which("emacs")
     if emacs:
         run = subprocess.run([emacs, "--batch", "-l", str(EDITORS / "emacs/pgconflint.el")], capture_output=True,
@@ -145,8 +223,25 @@ def test_emacs_snippet_is_balanced_and_registers_the_server():
 def test_sublime_files():
     settings = (EDITORS / "sublime/LSP.sublime-settings").read_text()
     client = json.loads(re.sub(r"^\s*//.*$", "", settings, flags=re.M))["clients"]["pgconflint"]
-    assert client["command"] == ["pgconflint", "server"] and client["selector"] == "source.pgconf"
-    assert "scope: source.pgconf" in (EDITORS / "sublime/pgconf.sublime-syntax").read_text()
+    assert client["command"] == ["pgconflint", "server"]
+    selected = {scope.strip() for scope in client["selector"].split("|")}
+    assert selected == {"source.pgconf", "source.pgauth"}
+    syntaxes = {path.name: yaml.safe_load(path.read_text())
+                for path in sorted((EDITORS / "sublime").glob("*.sublime-syntax"))}
+    assert syntaxes["pgconf.sublime-syntax"]["scope"] == "source.pgconf"
+    assert syntaxes["pgauth.sublime-syntax"]["scope"] == "source.pgauth"
+    # Sublime Text gives a file the syntax one of whose file_extensions is the
+    # file's name or the end of it after a dot; the LSP client starts for the
+    # syntaxes whose scope the selector takes.
+    for name in LANGUAGES:
+        claims = [syntax["scope"] for syntax in syntaxes.values()
+                  if any(name == ext or name.endswith("." + ext) for ext in syntax["file_extensions"])]
+        assert len(claims) == 1 and claims[0] in selected, (name, claims)
+    for name in ("pg_hba.conf", "pg_ident.conf"):
+        assert name in syntaxes["pgauth.sublime-syntax"]["file_extensions"]
+    comment = syntaxes["pgauth.sublime-syntax"]["contexts"]["main"][0]
+    assert re.fullmatch(comment["match"], "# TYPE  DATABASE  USER  ADDRESS  METHOD")
+    assert comment["scope"].startswith("comment.line.")
 
 
 def test_the_readme_says_how_to_use_each_editor():

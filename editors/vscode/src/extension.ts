@@ -1,7 +1,9 @@
 // The VS Code client of `pgconflint server`: starts the server for pgconf
-// documents, passes the pgconflint.* settings as initializationOptions, and
-// restarts it when they change. Everything else (diagnostics, hover,
-// completion, code actions, inlay hints, links) comes from the server.
+// (postgresql.conf, postgresql.auto.conf, conf.d/*.conf), pghba (pg_hba.conf)
+// and pgident (pg_ident.conf) documents, passes the pgconflint.* settings as
+// initializationOptions, and restarts it when they change. Everything else
+// (diagnostics, hover, completion, code actions, inlay hints, links) comes
+// from the server.
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 
@@ -29,7 +31,13 @@ async function start(): Promise<void> {
     transport: TransportKind.stdio,
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ scheme: 'file', language: 'pgconf' }],
+    // The server tells the three kinds apart by the file name, not by the
+    // language id.
+    documentSelector: [
+      { scheme: 'file', language: 'pgconf' },
+      { scheme: 'file', language: 'pghba' },
+      { scheme: 'file', language: 'pgident' },
+    ],
     initializationOptions: initializationOptions(config),
   };
   client = new LanguageClient('pgconflint', 'pgconflint', serverOptions, clientOptions);

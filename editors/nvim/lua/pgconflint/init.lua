@@ -1,4 +1,6 @@
--- pgconflint's language server (`pgconflint server`) for "pgconf" buffers.
+-- pgconflint's language server (`pgconflint server`) for "pgconf"
+-- (postgresql.conf and its includes), "pghba" (pg_hba.conf) and "pgident"
+-- (pg_ident.conf) buffers.
 -- Neovim 0.8 and later start it with vim.lsp.start (one client per root);
 -- Neovim 0.7 with vim.lsp.start_client and vim.lsp.buf_attach_client.
 --
@@ -8,6 +10,10 @@
 --                      ['pg-version'] = 17, run = 'onType' },
 --   })
 local M = {}
+
+-- The file types the server is started for. It tells the kinds of file apart
+-- by their names.
+M.filetypes = { 'pgconf', 'pghba', 'pgident' }
 
 M.config = {
   cmd = { 'pgconflint', 'server' },
@@ -63,19 +69,19 @@ function M.start(bufnr)
 end
 
 --- Merges `opts` into the configuration and starts the server for every
---- "pgconf" buffer, present and future.
+--- buffer of one of M.filetypes, present and future.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', M.config, opts or {})
   local group = vim.api.nvim_create_augroup('pgconflint_lsp', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
-    pattern = 'pgconf',
+    pattern = M.filetypes,
     group = group,
     callback = function(args)
       M.start(args.buf)
     end,
   })
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == 'pgconf' then
+    if vim.api.nvim_buf_is_loaded(buf) and vim.tbl_contains(M.filetypes, vim.bo[buf].filetype) then
       M.start(buf)
     end
   end

@@ -77,20 +77,21 @@
     table)
   "Syntax table of pg_hba.conf and pg_ident.conf: `#' starts a comment.")
 
-;;;###autoload
-(define-derived-mode pghba-mode prog-mode "pghba"
-  "Major mode for PostgreSQL's client authentication file (pg_hba.conf)."
+;; The comment settings both authentication files share.
+(define-derived-mode pgconflint-auth-mode prog-mode "pgauth"
+  "Parent mode of `pghba-mode' and `pgident-mode': `#' comments."
   :syntax-table pgconflint--auth-syntax-table
   (setq-local comment-start "# ")
-  (setq-local comment-start-skip "#+[ \t]*")
+  (setq-local comment-start-skip "#+[ \t]*"))
+
+;;;###autoload
+(define-derived-mode pghba-mode pgconflint-auth-mode "pghba"
+  "Major mode for PostgreSQL's client authentication file (pg_hba.conf)."
   (setq-local font-lock-defaults '(pghba-mode-font-lock-keywords)))
 
 ;;;###autoload
-(define-derived-mode pgident-mode prog-mode "pgident"
+(define-derived-mode pgident-mode pgconflint-auth-mode "pgident"
   "Major mode for PostgreSQL's user name map file (pg_ident.conf)."
-  :syntax-table pgconflint--auth-syntax-table
-  (setq-local comment-start "# ")
-  (setq-local comment-start-skip "#+[ \t]*")
   (setq-local font-lock-defaults '(pgident-mode-font-lock-keywords)))
 
 ;;;###autoload

@@ -92,10 +92,17 @@ int RunRecommend(RecommendOptions& o) {
     return kExitUsage;
   }
   // With a plan, the current configuration first: without --pg-version or a
-  // configured pg-version, the recommendation is for its major.
+  // configured pg-version, the recommendation is for its major. A profile
+  // that lacks a fact is refused before any server is contacted.
   std::optional<Workspace> ws;
   Analysis current;
+  std::string error;
   if (plan) {
+    Recommendation probe;
+    if (!Recommend(config.profile, *Catalog::ForMajor(Catalog::DefaultMajor()), &probe, &error)) {
+      PrintError(error);
+      return kExitUsage;
+    }
     ws.emplace(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));
     if (int rc = Current(o, &*ws, &current); rc != kExitOk) return rc;
   }
@@ -106,7 +113,6 @@ int RunRecommend(RecommendOptions& o) {
   const Catalog* catalog = CatalogOrComplain(major);
   if (!catalog) return kExitUsage;
   Recommendation rec;
-  std::string error;
   if (!Recommend(config.profile, *catalog, &rec, &error)) {
     PrintError(error);
     return kExitUsage;

@@ -240,6 +240,13 @@ class ServerStateTest(unittest.TestCase):
         self.assertNotIn("random_page_cost", stmt)
         self.assertIn("effective_io_concurrency = ", stmt)
         self.assertIn("tablespace fast2 (--tablespace) is not in", out)
+        # A profile without RAM is refused before any connection; a server that is down is exit 3.
+        rc, out, err = run("recommend", "--no-config", "--live", "host=/nonexistent port=1")
+        self.assertEqual((rc, out), (2, ""), err)
+        self.assertIn("needs the machine's RAM", err)
+        rc, out, err = run("recommend", "--no-config", "--ram", "8GB", "--cpus", "2", "--live", "host=/nonexistent port=1")
+        self.assertEqual((rc, out), (3, ""), err)
+        self.assertIn("cannot connect", err)
 
 
 class SnapshotTest(unittest.TestCase):

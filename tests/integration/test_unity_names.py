@@ -2,13 +2,16 @@
 """Unity batches stay safe: no file of a batched target uses a name another file of that
 target keeps in its anonymous namespace.
 
-CMakeLists.txt compiles some targets in unity batches (`pgc_unity`): the files of a batch
+CMakeLists.txt and tests/CMakeLists.txt compile some targets in unity batches
+(`pgc_unity`): the files of a batch
 become one translation unit, and a name in one file's anonymous namespace is then visible
 to the files after it. It can hide the name another file means (an LSP diagnostic tag of 1
 instead of 2 was one such case) or join its overloads, with no error. This suite reads the
 sources of every batched target and fails when a name declared at the top of one file's
 anonymous namespace (a function, constant, type or alias) appears as a word in the code of
-another file of the same target: rename one of them, or move a shared helper into a header.
+another file of the same target: rename one of them, or move a shared helper into a header
+(the unit tests': tests/unit/test_support.h). GoogleTest's PrintTo is exempt: each file
+overloads it for its own parameter type, which argument-dependent lookup tells apart.
 
 Usage: python3 tests/integration/test_unity_names.py [-v]
 """
@@ -26,6 +29,7 @@ TARGETS = {
     "pgconflint_lsp": ["src/lsp/*.cc"],
     "pgconflint_report": ["src/report/*.cc", "src/report/formats/*.cc"],
     "pgconflint_live": ["src/live/*.cc"],
+    "pgconflint_tests": ["tests/unit/*_test.cc"],
 }
 
 NAME = r"([A-Za-z_]\w*)"
@@ -35,6 +39,9 @@ DECLARATIONS = [
     re.compile(r"^(?:static\s+|inline\s+|constexpr\s+|const\s+)*[\w:<>,\s*&]+?\s+[*&]?" + NAME + r"\s*\("),
 ]
 KEYWORDS = {"if", "for", "while", "return", "switch", "operator"}
+# GoogleTest finds PrintTo by argument-dependent lookup: one overload per test
+# file, each for that file's own parameter type, is the intended use.
+OVERLOADS_BY_TYPE = {"PrintTo"}
 
 
 def anonymous_names(text):
@@ -51,7 +58,7 @@ def anonymous_names(text):
             for rx in DECLARATIONS:
                 m = rx.match(line)
                 if m:
-                    if m.group(1) not in KEYWORDS:
+                    if m.group(1) not in KEYWORDS and m.group(1) not in OVERLOADS_BY_TYPE:
                         names[m.group(1)] = line.strip() if line.startswith("using ") else None
                     break
     return names
@@ -91,8 +98,10 @@ class UnityNamesTest(unittest.TestCase):
         self.assertEqual(clashes({"a.cc": a, "c.cc": b.replace("return kTagDeprecated", "return 2")}), [])
 
     def test_the_batched_targets_are_the_ones_checked(self):
-        with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
-            batched = set(re.findall(r"^pgc_unity\((\w+)\)", f.read(), re.M))
+        batched = set()
+        for cmake in ("CMakeLists.txt", "tests/CMakeLists.txt"):
+            with open(os.path.join(ROOT, cmake), encoding="utf-8") as f:
+                batched |= set(re.findall(r"^pgc_unity\((\w+)\)", f.read(), re.M))
         self.assertEqual(batched, set(TARGETS))
 
     def test_no_name_crosses_files_of_a_batched_target(self):

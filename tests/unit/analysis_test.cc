@@ -6,21 +6,18 @@
 #include <gtest/gtest.h>
 
 #include "fake_disk.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
+
+using namespace test;
 
 Analysis AnalyzePath(FakeDisk& disk, const std::string& path, int major = 18) {
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(major);
   o.fs = &disk.fs();
   return Analyze(path, o);
-}
-
-std::vector<std::string> Codes(const Analysis& a) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : a.diagnostics) out.push_back(d.rule->code);
-  return out;
 }
 
 TEST(AnalysisTest, IncludesResolveRelativeToTheIncludingFile) {

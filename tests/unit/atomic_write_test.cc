@@ -9,17 +9,16 @@
 #include <filesystem>
 
 #include "core/file_system.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
+using namespace test;
+
 namespace fs = std::filesystem;
 
 // The file's bytes through the project's own reader ("" when unreadable).
-std::string Slurp(const fs::path& p) {
-  std::string text, error;
-  return RealFileSystem().Read(p.string(), &text, &error) == ReadStatus::kOk ? text : "";
-}
 
 class AtomicWriteTest : public ::testing::Test {
  protected:

@@ -7,11 +7,12 @@
 
 #include "core/analyze.h"
 #include "core/workspace.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-constexpr double kGB = 1024.0 * 1024 * 1024;
+using namespace test;
 
 class ChangePlanTest : public ::testing::Test {
  protected:
@@ -37,8 +38,8 @@ class ChangePlanTest : public ::testing::Test {
 };
 
 // A pointer into `r`: it must outlive it (a temporary is refused).
-const ValueChange* Find(RootChange&&, const char*) = delete;
-const ValueChange* Find(const RootChange& r, const char* name) {
+const ValueChange* FindChange(RootChange&&, const char*) = delete;
+const ValueChange* FindChange(const RootChange& r, const char* name) {
   for (const ValueChange& c : r.values)
     if (std::string_view(c.param->name) == name) return &c;
   return nullptr;
@@ -48,12 +49,12 @@ TEST_F(ChangePlanTest, ValuesInServerUnitsWithWhatApplyingTakes) {
   Analysis before = Lint("shared_buffers = '128MB'\n");
   Analysis after = Lint("shared_buffers = '4GB'\nwork_mem = '64MB'\n");
   RootChange r = Compare(before, after);
-  const ValueChange* sb = Find(r, "shared_buffers");
+  const ValueChange* sb = FindChange(r, "shared_buffers");
   ASSERT_NE(sb, nullptr);
   EXPECT_EQ(sb->before, "128MB");
   EXPECT_EQ(sb->after, "4GB");
   EXPECT_EQ(sb->applies, "restart");
-  const ValueChange* wm = Find(r, "work_mem");
+  const ValueChange* wm = FindChange(r, "work_mem");
   ASSERT_NE(wm, nullptr);
   EXPECT_EQ(wm->before, "4MB");
   EXPECT_TRUE(wm->before_default);
@@ -67,7 +68,7 @@ TEST_F(ChangePlanTest, EffectiveValueWhereTheServerUsesAnother) {
   Analysis before = Lint("io_combine_limit = '128kB'\n");
   Analysis after = Lint("io_combine_limit = '512kB'\n");
   const RootChange change = Compare(before, after);
-  const ValueChange* c = Find(change, "io_combine_limit");
+  const ValueChange* c = FindChange(change, "io_combine_limit");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->after, "512kB");
   EXPECT_EQ(c->after_effective, "128kB");
@@ -77,7 +78,7 @@ TEST_F(ChangePlanTest, OverriddenChangeHasNoEffect) {
   Analysis before = Lint("max_connections = 100\n", "max_connections = '200'\n");
   Analysis after = Lint("max_connections = 300\n", "max_connections = '200'\n");
   RootChange r = Compare(before, after);
-  EXPECT_EQ(Find(r, "max_connections"), nullptr);
+  EXPECT_EQ(FindChange(r, "max_connections"), nullptr);
   ASSERT_EQ(r.ineffective.size(), 1u);
   EXPECT_EQ(r.ineffective[0].parameter, "max_connections");
   EXPECT_EQ(r.ineffective[0].written, "300");
@@ -123,7 +124,7 @@ TEST_F(ChangePlanTest, NewRoot) {
   Analysis after = Lint("work_mem = '8MB'\n");
   RootChange r = CompareRoot(nullptr, &after, "/repo", "/repo", {}, Profile());
   EXPECT_TRUE(r.added);
-  ASSERT_NE(Find(r, "work_mem"), nullptr);
+  ASSERT_NE(FindChange(r, "work_mem"), nullptr);
 }
 
 }  // namespace

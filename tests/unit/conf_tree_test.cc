@@ -11,9 +11,12 @@
 #include "core/settings_source.h"
 #include "fake_disk.h"
 #include "real_dir.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
+
+using namespace test;
 
 Analysis Collect(const FileSystem& fs, const std::string& root, CollectContext context = {}) {
   Analysis a;
@@ -34,12 +37,6 @@ std::string Everything(const Analysis& a) {
   for (const Diagnostic& d : a.diagnostics) out += d.message + "\n" + d.help + "\n";
   for (const Setting& s : a.settings) out += s.name + " = " + s.raw + "\n";
   for (const LoadedFile& f : a.files) out += f.source.text();
-  return out;
-}
-
-std::vector<std::string> Codes(const Analysis& a) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : a.diagnostics) out.push_back(d.rule->code);
   return out;
 }
 

@@ -9,25 +9,25 @@
 namespace pgconflint {
 namespace {
 
-FileDirectives Read(const std::string& text) {
+FileDirectives ReadDirectives(const std::string& text) {
   SourceFile f("postgresql.conf", text);
   return ReadDirectives(f.text(), Parse(f));
 }
 
-std::vector<std::string> Codes(const Analysis& a) {
+std::vector<std::string> CodesAtLines(const Analysis& a) {
   std::vector<std::string> out;
   for (const Diagnostic& d : a.diagnostics) out.push_back(std::string(d.rule->code) + "@" +
                                                           std::to_string(a.files[d.file].source.LineOf(d.range.begin)));
   return out;
 }
 
-Analysis Lint(const std::string& text) {
+Analysis LintConf(const std::string& text) {
   static const RuleSet rules;
   return LintText("postgresql.conf", text, *Catalog::ForMajor(18), rules, Profile());
 }
 
 TEST(DirectivesTest, KindsAndTheLinesTheyApplyTo) {
-  FileDirectives d = Read(
+  FileDirectives d = ReadDirectives(
       "work_mem = 10  # pgconflint: disable=PGC202,value-rounded # why\n"
       "# pgconflint: disable=PGC204\n"
       "\n"
@@ -47,41 +47,41 @@ TEST(DirectivesTest, KindsAndTheLinesTheyApplyTo) {
 }
 
 TEST(DirectivesTest, OnlyRealCommentsCount) {
-  FileDirectives d = Read("cluster_name = 'a # pgconflint: pg-version=14'\n");
+  FileDirectives d = ReadDirectives("cluster_name = 'a # pgconflint: pg-version=14'\n");
   EXPECT_TRUE(d.directives.empty());
   EXPECT_TRUE(d.malformed.empty());
 }
 
 TEST(DirectivesTest, AReasonNeedsNoSecondHashButAMisspeltItemIsReported) {
-  FileDirectives ok = Read("# pgconflint: disable=listen-all-without-ssl because TLS terminates at the proxy\n");
+  FileDirectives ok = ReadDirectives("# pgconflint: disable=listen-all-without-ssl because TLS terminates at the proxy\n");
   EXPECT_EQ(ok.directives.size(), 1u);
   EXPECT_TRUE(ok.malformed.empty());
-  FileDirectives typo = Read("# pgconflint: disable=PGC202 disabel=PGC203 and a reason\n");
+  FileDirectives typo = ReadDirectives("# pgconflint: disable=PGC202 disabel=PGC203 and a reason\n");
   EXPECT_EQ(typo.directives.size(), 1u);
   ASSERT_EQ(typo.malformed.size(), 1u);
   EXPECT_EQ(typo.malformed[0].item, "disabel=PGC203");
-  FileDirectives words = Read("# pgconflint: please ignore this line\n");
+  FileDirectives words = ReadDirectives("# pgconflint: please ignore this line\n");
   EXPECT_TRUE(words.directives.empty());
   EXPECT_EQ(words.malformed.size(), 1u) << "one finding for the comment, not one per word";
 }
 
 TEST(DirectivesTest, AbsurdVersionsAreNoVersion) {
-  FileDirectives d = Read("# pgconflint: pg-version=4294967310\n");
+  FileDirectives d = ReadDirectives("# pgconflint: pg-version=4294967310\n");
   ASSERT_EQ(d.directives.size(), 1u);
   EXPECT_EQ(d.directives[0].pg_version, 0);
-  Analysis a = Lint("# pgconflint: pg-version=4294967310\n");
-  EXPECT_EQ(Codes(a), std::vector<std::string>{"PGC903@1"});
+  Analysis a = LintConf("# pgconflint: pg-version=4294967310\n");
+  EXPECT_EQ(CodesAtLines(a), std::vector<std::string>{"PGC903@1"});
 }
 
 TEST(SuppressionsTest, LineNextAndFile) {
-  Analysis a = Lint(
+  Analysis a = LintConf(
       "work_mem = 10  # pgconflint: disable=value-out-of-range # legacy test box\n"
       "# pgconflint: disable=PGC204\n"
       "shared_buffers = 16384\n"
       "# pgconflint: disable-file=PGC303\n"
       "port = 5432\nport = 5433\n"
       "temp_buffers = '8MB'  # pgconflint: disable=PGC202\n");
-  EXPECT_EQ(Codes(a), std::vector<std::string>{"PGC901@7"});
+  EXPECT_EQ(CodesAtLines(a), std::vector<std::string>{"PGC901@7"});
   EXPECT_TRUE(a.fatal()) << "suppressing PGC202 does not make the server start";
 }
 
@@ -90,7 +90,7 @@ TEST(SuppressionsTest, ManySuppressionsStayLinear) {
   // checks the result, the benchmark measures the time.
   std::string text;
   for (int i = 0; i < 20000; ++i) text += "# pgconflint: disable=PGC202\nwork_mem = 1\n";
-  Analysis a = Lint(text);
+  Analysis a = LintConf(text);
   for (const Diagnostic& d : a.diagnostics) EXPECT_NE(std::string(d.rule->code), "PGC202");
 }
 
@@ -101,13 +101,13 @@ TEST(SuppressionsTest, TheSuppressionFixSilencesTheFindingWithoutAnUnusedSuppres
       "port = 5432\n# a comment\nport = 5433\n",          // PGC303
   };
   for (const char* text : cases) {
-    Analysis a = Lint(text);
+    Analysis a = LintConf(text);
     ASSERT_FALSE(a.diagnostics.empty()) << text;
     for (const Diagnostic& d : a.diagnostics) {
       Fix fix;
       ASSERT_TRUE(SuppressionFix(a, d, &fix)) << text;
       std::string fixed = ApplyFixes(a.files[0].source.text(), 0, {&fix});
-      Analysis after = Lint(fixed);
+      Analysis after = LintConf(fixed);
       for (const Diagnostic& x : after.diagnostics) {
         EXPECT_NE(std::string(x.rule->code), std::string(d.rule->code)) << fixed;
         EXPECT_NE(std::string(x.rule->code), "PGC901") << fixed;
@@ -124,7 +124,7 @@ TEST(SuppressionsTest, TheFileSuppressionFixSilencesTheRuleInTheFileWithoutAnUnu
       "# tuned by hand\nshared_buffers = 16384\n",  // the file's first line is a comment
   };
   for (const char* text : cases) {
-    Analysis a = Lint(text);
+    Analysis a = LintConf(text);
     ASSERT_FALSE(a.diagnostics.empty()) << text;
     for (const Diagnostic& d : a.diagnostics) {
       Fix fix;
@@ -132,7 +132,7 @@ TEST(SuppressionsTest, TheFileSuppressionFixSilencesTheRuleInTheFileWithoutAnUnu
       EXPECT_EQ(fix.title, std::string("disable ") + d.rule->code + " for this file");
       std::string fixed = ApplyFixes(a.files[0].source.text(), 0, {&fix});
       EXPECT_EQ(fixed.rfind(std::string("# pgconflint: disable-file=") + d.rule->code + "\n", 0), 0u) << fixed;
-      Analysis after = Lint(fixed);
+      Analysis after = LintConf(fixed);
       for (const Diagnostic& x : after.diagnostics) {
         EXPECT_NE(std::string(x.rule->code), std::string(d.rule->code)) << fixed;
         EXPECT_NE(std::string(x.rule->code), "PGC901") << fixed;
@@ -142,7 +142,7 @@ TEST(SuppressionsTest, TheFileSuppressionFixSilencesTheRuleInTheFileWithoutAnUnu
 }
 
 TEST(SuppressionsTest, NoSuppressionFixForASuppressionFinding) {
-  Analysis a = Lint("# pgconflint: disable=PGC202\nport = 5432\n");
+  Analysis a = LintConf("# pgconflint: disable=PGC202\nport = 5432\n");
   ASSERT_EQ(a.diagnostics.size(), 1u);
   ASSERT_EQ(std::string(a.diagnostics[0].rule->code), "PGC901");
   Fix fix;

@@ -9,18 +9,14 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace test;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace fs = std::filesystem;
 
 TEST(DocsTest, RulePagesAreInSyncWithTheRegistry) {
   RuleSet rules;

@@ -15,11 +15,12 @@
 #include "core/rule_names.h"
 #include "core/value.h"
 #include "fake_disk.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-constexpr double kKB = 1024, kMB = 1024 * 1024;
+using namespace test;
 
 // One configuration of one major, analysed from the fake disk.
 class Config {

@@ -12,7 +12,7 @@
 namespace pgconflint {
 namespace {
 
-Analysis Lint(const std::string& text, const std::string& facts = "", int major = 18) {
+Analysis LintWithFacts(const std::string& text, const std::string& facts = "", int major = 18) {
   static const RuleSet rules;
   Profile p;
   std::string error;
@@ -21,18 +21,18 @@ Analysis Lint(const std::string& text, const std::string& facts = "", int major 
 }
 
 // line -> codes reported on it.
-std::map<uint32_t, std::vector<std::string>> Findings(const Analysis& a) {
+std::map<uint32_t, std::vector<std::string>> FindingsByLine(const Analysis& a) {
   std::map<uint32_t, std::vector<std::string>> out;
   for (const Diagnostic& d : a.diagnostics) out[a.files[d.file].source.LineOf(d.range.begin)].push_back(d.rule->code);
   return out;
 }
 
 TEST(ExtensionsTest, TheIssueExampleGetsOneFindingPerLine) {
-  Analysis a = Lint("shared_preload_libraries = 'pg_stat_statements,auto_explain'\n"
+  Analysis a = LintWithFacts("shared_preload_libraries = 'pg_stat_statements,auto_explain'\n"
                     "pg_stat_statements.max = 'lots'\n"
                     "pg_stat_statements.track = sometimes\n"
                     "auto_explain.log_analyz = on\n");
-  std::map<uint32_t, std::vector<std::string>> f = Findings(a);
+  std::map<uint32_t, std::vector<std::string>> f = FindingsByLine(a);
   EXPECT_EQ(f[1], std::vector<std::string>{"PGC169"});
   EXPECT_EQ(f[2], std::vector<std::string>{"PGC161"});
   EXPECT_EQ(f[3], std::vector<std::string>{"PGC161"});
@@ -44,25 +44,25 @@ TEST(ExtensionsTest, TheIssueExampleGetsOneFindingPerLine) {
 }
 
 TEST(ExtensionsTest, ValuesAppliedWhenTheModuleLoads) {
-  Analysis a = Lint("shared_preload_libraries = 'auto_explain'\nauto_explain.log_min_duration = '1s'\n");
+  Analysis a = LintWithFacts("shared_preload_libraries = 'auto_explain'\nauto_explain.log_min_duration = '1s'\n");
   const Setting& s = a.settings[1];
   ASSERT_TRUE(s.value);
   EXPECT_EQ(*s.value, "1000");
   EXPECT_TRUE(s.applied);
-  Analysis bad = Lint("shared_preload_libraries = 'auto_explain'\nauto_explain.log_min_duration = 'soon'\n");
+  Analysis bad = LintWithFacts("shared_preload_libraries = 'auto_explain'\nauto_explain.log_min_duration = 'soon'\n");
   EXPECT_FALSE(bad.settings[1].applied);
   EXPECT_FALSE(bad.settings[1].value);
 }
 
 TEST(ExtensionsTest, FourteenKeepsUnknownNamesWithAWarning) {
-  Analysis a = Lint("shared_preload_libraries = 'auto_explain'\nauto_explain.log_analyz = on\n", "", 14);
+  Analysis a = LintWithFacts("shared_preload_libraries = 'auto_explain'\nauto_explain.log_analyz = on\n", "", 14);
   ASSERT_EQ(a.diagnostics.size(), 1u);
   EXPECT_EQ(std::string(a.diagnostics[0].rule->code), "PGC162");
   EXPECT_EQ(a.diagnostics[0].message.find("reserved prefix"), std::string::npos) << a.diagnostics[0].message;
 }
 
 TEST(ExtensionsTest, UnknownModulesStayAccepted) {
-  Analysis a = Lint("citus.shard_count = 64\ntimescaledb.max_background_workers = 8\n");
+  Analysis a = LintWithFacts("citus.shard_count = 64\ntimescaledb.max_background_workers = 8\n");
   EXPECT_TRUE(a.diagnostics.empty());
   EXPECT_TRUE(a.settings[0].applied);
 }
@@ -74,7 +74,7 @@ TEST(ExtensionsTest, LibraryNames) {
 }
 
 TEST(ExtensionsTest, LoadOfEachList) {
-  Analysis a = Lint("shared_preload_libraries = 'a'\nsession_preload_libraries = 'b'\narchive_library = 'c'\n");
+  Analysis a = LintWithFacts("shared_preload_libraries = 'a'\nsession_preload_libraries = 'b'\narchive_library = 'c'\n");
   EXPECT_TRUE(LoadOf(a, "a").shared_preload);
   EXPECT_TRUE(LoadOf(a, "b").session_preload);
   EXPECT_TRUE(LoadOf(a, "c").archive_library);

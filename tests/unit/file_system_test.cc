@@ -16,7 +16,7 @@
 namespace pgconflint {
 namespace {
 
-std::vector<std::string> Names(const FileSystem& fs, const std::string& dir) {
+std::vector<std::string> NamesIn(const FileSystem& fs, const std::string& dir) {
   std::vector<DirEntry> entries;
   std::string error;
   EXPECT_TRUE(fs.List(dir, &entries, &error)) << error;
@@ -135,8 +135,8 @@ TEST(OverlayFileSystemTest, HidesTheBaseAndListsTheUnion) {
   EXPECT_EQ(text, "disk b\n");
   EXPECT_EQ(fs.Stat(d.path() + "/conf.d").type, FileInfo::Type::kDirectory);
   EXPECT_EQ(fs.Read(d.path() + "/conf.d", &text, &error), ReadStatus::kIsDirectory);
-  EXPECT_EQ(Names(fs, d.path()), (std::vector<std::string>{"a.conf", "b.conf", "conf.d"}));
-  EXPECT_EQ(Names(fs, d.path() + "/conf.d"), (std::vector<std::string>{"new.conf"}));
+  EXPECT_EQ(NamesIn(fs, d.path()), (std::vector<std::string>{"a.conf", "b.conf", "conf.d"}));
+  EXPECT_EQ(NamesIn(fs, d.path() + "/conf.d"), (std::vector<std::string>{"new.conf"}));
   fs.Remove(d.path() + "/a.conf");
   ASSERT_EQ(fs.Read(d.path() + "/a.conf", &text, &error), ReadStatus::kOk);
   EXPECT_EQ(text, "disk a\n");
@@ -153,7 +153,7 @@ TEST(OverlayFileSystemTest, WithoutABaseItIsAnEmptyDisk) {
   EXPECT_EQ(fs.CurrentDirectory(), "/p");
   EXPECT_EQ(AbsolutePath(fs, "x.conf"), "/p/x.conf");
   EXPECT_EQ(fs.Stat("/p/x.conf").size, 9u);
-  EXPECT_EQ(Names(fs, "/"), std::vector<std::string>{"p"});
+  EXPECT_EQ(NamesIn(fs, "/"), std::vector<std::string>{"p"});
 }
 
 TEST(PathTest, CanonicalizeAndParent) {

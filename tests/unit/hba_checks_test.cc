@@ -9,20 +9,20 @@
 namespace pgconflint {
 namespace {
 
-Analysis Lint(const std::string& files) {
+Analysis LintAuth(const std::string& files) {
   static const RuleSet rules;
   return LintText("/hba-checks/postgresql.conf", files, *Catalog::ForMajor(18), rules, Profile(), "/hba-checks");
 }
 
 // Rule 1 covers rule 2 of a two-line pg_hba.conf.
 bool Covers(const std::string& first, const std::string& second) {
-  Analysis a = Lint("# file: pg_hba.conf\n" + first + "\n" + second + "\n");
+  Analysis a = LintAuth("# file: pg_hba.conf\n" + first + "\n" + second + "\n");
   EXPECT_EQ(a.auth->hba.size(), 2u);
   return HbaRuleCovers(a.auth->hba[0], a.auth->hba[1]);
 }
 
 bool Overlap(const std::string& first, const std::string& second) {
-  Analysis a = Lint("# file: pg_hba.conf\n" + first + "\n" + second + "\n");
+  Analysis a = LintAuth("# file: pg_hba.conf\n" + first + "\n" + second + "\n");
   return HbaRulesOverlap(a.auth->hba[0], a.auth->hba[1]);
 }
 
@@ -52,14 +52,14 @@ TEST(HbaChecksTest, Overlap) {
 }
 
 TEST(HbaChecksTest, HostsslFindingPointsAtSsl) {
-  Analysis a = Lint("ssl = off\n# file: pg_hba.conf\nhostssl all all all scram-sha-256\n");
+  Analysis a = LintAuth("ssl = off\n# file: pg_hba.conf\nhostssl all all all scram-sha-256\n");
   const Diagnostic* d = nullptr;
   for (const Diagnostic& x : a.diagnostics)
     if (std::string(x.rule->code) == "PGC838") d = &x;
   ASSERT_NE(d, nullptr);
   ASSERT_EQ(d->notes.size(), 1u);
   EXPECT_EQ(a.files[d->notes[0].where.file].source.path(), "postgresql.conf");
-  Analysis on = Lint("ssl = on\n# file: pg_hba.conf\nhostssl all all all scram-sha-256\n");
+  Analysis on = LintAuth("ssl = on\n# file: pg_hba.conf\nhostssl all all all scram-sha-256\n");
   for (const Diagnostic& x : on.diagnostics) EXPECT_NE(std::string(x.rule->code), "PGC838");
 }
 

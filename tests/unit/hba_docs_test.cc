@@ -8,7 +8,7 @@
 namespace pgconflint {
 namespace {
 
-Analysis Lint(const std::string& files, int major = 18) {
+Analysis LintAuthDir(const std::string& files, int major = 18) {
   static const RuleSet rules;
   return LintText("/hba-docs/postgresql.conf", files, *Catalog::ForMajor(major), rules, Profile(), "/hba-docs");
 }
@@ -27,7 +27,7 @@ bool HasLabel(const std::vector<AuthCompletion>& c, const std::string& label) {
 
 TEST(HbaDocsTest, HoverNamesTheFieldAndTheWord) {
   const std::string hba = "host all all 10.0.0.0/8 scram-sha-256\n";
-  Analysis a = Lint("# file: pg_hba.conf\n" + hba);
+  Analysis a = LintAuthDir("# file: pg_hba.conf\n" + hba);
   int f = FileNamed(a, "pg_hba.conf");
   ASSERT_GE(f, 0);
   auto h = DescribeAuthPosition(a, f, static_cast<uint32_t>(hba.find("scram")) + 2);
@@ -42,7 +42,7 @@ TEST(HbaDocsTest, HoverNamesTheFieldAndTheWord) {
 
 TEST(HbaDocsTest, HoverTellsTheNetmaskFromTheMethod) {
   const std::string hba = "host all all 10.0.0.0 255.0.0.0 scram-sha-256\nhost all all 10.0.0.0/8 md5\n";
-  Analysis a = Lint("# file: pg_hba.conf\n" + hba);
+  Analysis a = LintAuthDir("# file: pg_hba.conf\n" + hba);
   int f = FileNamed(a, "pg_hba.conf");
   ASSERT_GE(f, 0);
   auto field_at = [&](size_t at) {
@@ -56,14 +56,14 @@ TEST(HbaDocsTest, HoverTellsTheNetmaskFromTheMethod) {
 
 TEST(HbaDocsTest, CompletionByField) {
   const std::string hba = "local all all peer \nhost all all all md5 map=\n";
-  Analysis a = Lint("# file: pg_hba.conf\n" + hba + "# file: pg_ident.conf\nadmins alice postgres\n");
+  Analysis a = LintAuthDir("# file: pg_hba.conf\n" + hba + "# file: pg_ident.conf\nadmins alice postgres\n");
   int f = FileNamed(a, "pg_hba.conf");
   EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, 0), "hostssl"));
   EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, 0), "include"));
   EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, static_cast<uint32_t>(hba.find("peer")) + 5), "map="));
   uint32_t map_at = static_cast<uint32_t>(hba.find("map=")) + 4;
   EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, map_at), "map=admins"));
-  Analysis old = Lint("# file: pg_hba.conf\n" + hba, 15);
+  Analysis old = LintAuthDir("# file: pg_hba.conf\n" + hba, 15);
   EXPECT_FALSE(HasLabel(CompleteAuthPosition(old, FileNamed(old, "pg_hba.conf"), 0), "include"));
 }
 

@@ -14,7 +14,7 @@ namespace pgconflint {
 namespace {
 
 // A data directory /hba-test holding the given files (see LintText).
-Analysis Lint(const std::string& files, int major = 18) {
+Analysis LintHba(const std::string& files, int major = 18) {
   static const RuleSet rules;
   return LintText("/hba-test/postgresql.conf", files, *Catalog::ForMajor(major), rules, Profile(), "/hba-test");
 }
@@ -31,13 +31,13 @@ const HbaRule& Rule1(const Analysis& a) {
   return Auth(a).hba.empty() ? none : Auth(a).hba[0];
 }
 
-std::string Error(const std::string& hba, int major = 18) {
-  Analysis a = Lint("# file: pg_hba.conf\n" + hba, major);
+std::string HbaError(const std::string& hba, int major = 18) {
+  Analysis a = LintHba("# file: pg_hba.conf\n" + hba, major);
   return Rule1(a).outcome.message;
 }
 
 TEST(HbaTokenizeTest, FieldsCommasQuotesAndComments) {
-  Analysis a = Lint("# file: pg_hba.conf\nlocal a,b \"c d\",\"e\"\"f\" trust # comment\n");
+  Analysis a = LintHba("# file: pg_hba.conf\nlocal a,b \"c d\",\"e\"\"f\" trust # comment\n");
   const HbaRule& r = Rule1(a);
   ASSERT_TRUE(r.outcome.parsed) << r.outcome.message;
   ASSERT_EQ(r.databases.size(), 2u);
@@ -51,14 +51,14 @@ TEST(HbaTokenizeTest, FieldsCommasQuotesAndComments) {
 
 TEST(HbaTokenizeTest, QuoteAfterTheFirstCharacterKeepsAKeyword) {
   // al"l" is the keyword all: only a quote before the first character makes a name.
-  Analysis a = Lint("# file: pg_hba.conf\nlocal al\"l\" \"all\" trust\n");
+  Analysis a = LintHba("# file: pg_hba.conf\nlocal al\"l\" \"all\" trust\n");
   const HbaRule& r = Rule1(a);
   EXPECT_TRUE(r.databases[0].IsKeyword("all"));
   EXPECT_FALSE(r.roles[0].IsKeyword("all"));
 }
 
 TEST(HbaTokenizeTest, ContinuationJoinsLinesAndKeepsTheFirstLineNumber) {
-  Analysis a = Lint("# file: pg_hba.conf\n# header\nlocal all \\\n  all trust\nlocal all all reject\n");
+  Analysis a = LintHba("# file: pg_hba.conf\n# header\nlocal all \\\n  all trust\nlocal all all reject\n");
   const AuthConfig& c = Auth(a);
   ASSERT_EQ(c.hba_lines.size(), 2u);
   EXPECT_EQ(c.hba_lines[0].line, 2u);
@@ -70,13 +70,13 @@ TEST(HbaTokenizeTest, ContinuationJoinsLinesAndKeepsTheFirstLineNumber) {
 // (test_hba_differential.py, tokens family).
 TEST(HbaTokenizeTest, LongTokensAreRead) {
   for (int major : {14, 15, 16, 18}) {
-    EXPECT_EQ(Error("local all " + std::string(2000, 'x') + " trust\n", major), "") << major;
-    EXPECT_EQ(Error("local all " + std::string(256, 'x') + ",a trust\n", major), "") << major;
+    EXPECT_EQ(HbaError("local all " + std::string(2000, 'x') + " trust\n", major), "") << major;
+    EXPECT_EQ(HbaError("local all " + std::string(256, 'x') + ",a trust\n", major), "") << major;
   }
 }
 
 TEST(HbaTokenizeTest, AtFileExpandsInPlace) {
-  Analysis a = Lint("# file: pg_hba.conf\nlocal @dbs,z all trust\n# file: dbs\na b # c\nc,d\n");
+  Analysis a = LintHba("# file: pg_hba.conf\nlocal @dbs,z all trust\n# file: dbs\na b # c\nc,d\n");
   const HbaRule& r = Rule1(a);
   ASSERT_EQ(r.databases.size(), 5u);
   EXPECT_EQ(r.databases[3].text, "d");
@@ -86,44 +86,44 @@ TEST(HbaTokenizeTest, AtFileExpandsInPlace) {
 }
 
 TEST(HbaTokenizeTest, MissingAtFileNamesTheFileAsEachMajorDoes) {
-  EXPECT_EQ(Error("local @nope all trust\n", 18), "could not open file \"/hba-test/nope\": No such file or directory");
-  EXPECT_EQ(Error("local @nope all trust\n", 15),
+  EXPECT_EQ(HbaError("local @nope all trust\n", 18), "could not open file \"/hba-test/nope\": No such file or directory");
+  EXPECT_EQ(HbaError("local @nope all trust\n", 15),
             "could not open secondary authentication file \"@nope\" as \"/hba-test/nope\": No such file or directory");
 }
 
 TEST(HbaTokenizeTest, IncludeRecordsFrom16) {
-  Analysis a = Lint("# file: pg_hba.conf\ninclude inc.conf\nlocal all all reject\n# file: inc.conf\nlocal all all trust\n");
+  Analysis a = LintHba("# file: pg_hba.conf\ninclude inc.conf\nlocal all all reject\n# file: inc.conf\nlocal all all trust\n");
   const AuthConfig& c = Auth(a);
   ASSERT_EQ(c.hba.size(), 2u);
   EXPECT_EQ(c.hba[0].method, "trust");
   EXPECT_NE(c.hba_lines[0].file, c.hba_lines[1].file);
-  EXPECT_EQ(Error("include inc.conf\n# file: inc.conf\nlocal all all trust\n", 15), "invalid connection type \"include\"");
-  EXPECT_EQ(Error("include nope.conf\n"), "could not open file \"/hba-test/nope.conf\": No such file or directory");
+  EXPECT_EQ(HbaError("include inc.conf\n# file: inc.conf\nlocal all all trust\n", 15), "invalid connection type \"include\"");
+  EXPECT_EQ(HbaError("include nope.conf\n"), "could not open file \"/hba-test/nope.conf\": No such file or directory");
 }
 
 TEST(HbaParseTest, MessagesOfRefusedLines) {
-  EXPECT_EQ(Error("hots all all all trust\n"), "invalid connection type \"hots\"");
-  EXPECT_EQ(Error("local\n"), "end-of-line before database specification");
-  EXPECT_EQ(Error("host all all\n"), "end-of-line before IP address specification");
-  EXPECT_EQ(Error("host all all 10.0.0.1 md5\n"), "invalid IP mask \"md5\": Name or service not known");
-  EXPECT_EQ(Error("host all all 10.0.0.0/33 trust\n"), "invalid CIDR mask in address \"10.0.0.0/33\"");
-  EXPECT_EQ(Error("host all all db.example/24 trust\n"),
+  EXPECT_EQ(HbaError("hots all all all trust\n"), "invalid connection type \"hots\"");
+  EXPECT_EQ(HbaError("local\n"), "end-of-line before database specification");
+  EXPECT_EQ(HbaError("host all all\n"), "end-of-line before IP address specification");
+  EXPECT_EQ(HbaError("host all all 10.0.0.1 md5\n"), "invalid IP mask \"md5\": Name or service not known");
+  EXPECT_EQ(HbaError("host all all 10.0.0.0/33 trust\n"), "invalid CIDR mask in address \"10.0.0.0/33\"");
+  EXPECT_EQ(HbaError("host all all db.example/24 trust\n"),
             "specifying both host name and CIDR mask is invalid: \"db.example/24\"");
-  EXPECT_EQ(Error("local all all scram-sha256\n"), "invalid authentication method \"scram-sha256\"");
-  EXPECT_EQ(Error("host all all all peer\n"), "peer authentication is only supported on local sockets");
-  EXPECT_EQ(Error("local all all trust map=x\n"),
+  EXPECT_EQ(HbaError("local all all scram-sha256\n"), "invalid authentication method \"scram-sha256\"");
+  EXPECT_EQ(HbaError("host all all all peer\n"), "peer authentication is only supported on local sockets");
+  EXPECT_EQ(HbaError("local all all trust map=x\n"),
             "authentication option \"map\" is only valid for authentication methods ident, peer, gssapi, sspi, cert, "
             "and oauth");
-  EXPECT_EQ(Error("local all all trust map=x\n", 17),
+  EXPECT_EQ(HbaError("local all all trust map=x\n", 17),
             "authentication option \"map\" is only valid for authentication methods ident, peer, gssapi, sspi, and cert");
-  EXPECT_EQ(Error("local all all oauth\n", 17), "invalid authentication method \"oauth\"");
-  EXPECT_EQ(Error("local /(a all trust\n"), "invalid regular expression \"(a\": parentheses () not balanced");
-  EXPECT_EQ(Error("local /(a all trust\n", 15), "");  // a plain database name before 16
+  EXPECT_EQ(HbaError("local all all oauth\n", 17), "invalid authentication method \"oauth\"");
+  EXPECT_EQ(HbaError("local /(a all trust\n"), "invalid regular expression \"(a\": parentheses () not balanced");
+  EXPECT_EQ(HbaError("local /(a all trust\n", 15), "");  // a plain database name before 16
 }
 
 TEST(HbaParseTest, SomeRefusalsHaveNoViewError) {
   // clientcert=1 (removed in 14) is only logged: the view shows the row without an error.
-  Analysis a = Lint("ssl = on\n# file: pg_hba.conf\nhostssl all all all trust clientcert=1\n");
+  Analysis a = LintHba("ssl = on\n# file: pg_hba.conf\nhostssl all all all trust clientcert=1\n");
   const HbaRule& r = Rule1(a);
   EXPECT_FALSE(r.outcome.parsed);
   EXPECT_EQ(r.outcome.error, "");
@@ -131,14 +131,14 @@ TEST(HbaParseTest, SomeRefusalsHaveNoViewError) {
 }
 
 TEST(HbaParseTest, HostsslWithSslOffLoadsWithAnError) {
-  Analysis a = Lint("# file: pg_hba.conf\nhostssl all all all trust\n");
+  Analysis a = LintHba("# file: pg_hba.conf\nhostssl all all all trust\n");
   const HbaRule& r = Rule1(a);
   EXPECT_TRUE(r.outcome.parsed);
   EXPECT_EQ(r.outcome.error, "hostssl record cannot match because SSL is disabled");
 }
 
 TEST(HbaParseTest, AddressesMasksAndKeywords) {
-  Analysis a = Lint("# file: pg_hba.conf\nhost all all 127.1 255.0.0.0 trust\nhost all all ::1/64 trust\n"
+  Analysis a = LintHba("# file: pg_hba.conf\nhost all all 127.1 255.0.0.0 trust\nhost all all ::1/64 trust\n"
                     "host all all \"all\" trust\nhost all all samenet trust\nlocal all all ident\n");
   const AuthConfig& c = Auth(a);
   ASSERT_EQ(c.hba.size(), 5u);
@@ -151,7 +151,7 @@ TEST(HbaParseTest, AddressesMasksAndKeywords) {
 }
 
 TEST(IdentParseTest, FieldsAndRegularExpressions) {
-  Analysis a = Lint("# file: pg_ident.conf\nm sys\nm a,b pg\nm /(x pg\nm sys /(y\nm /^(.*)$ \\1\n");
+  Analysis a = LintHba("# file: pg_ident.conf\nm sys\nm a,b pg\nm /(x pg\nm sys /(y\nm /^(.*)$ \\1\n");
   const AuthConfig& c = Auth(a);
   ASSERT_EQ(c.ident.size(), 5u);
   EXPECT_EQ(c.ident[0].outcome.message, "missing entry at end of line");
@@ -159,14 +159,14 @@ TEST(IdentParseTest, FieldsAndRegularExpressions) {
   EXPECT_EQ(c.ident[2].outcome.message, "invalid regular expression \"(x\": parentheses () not balanced");
   EXPECT_FALSE(c.ident[3].outcome.parsed);  // the database user is a regex from 16
   EXPECT_TRUE(c.ident[4].outcome.parsed);
-  Analysis old = Lint("# file: pg_ident.conf\nm sys /(y\n", 15);
+  Analysis old = LintHba("# file: pg_ident.conf\nm sys /(y\n", 15);
   EXPECT_TRUE(Auth(old).ident[0].outcome.parsed);
 }
 
 TEST(HbaParseTest, LoadVerdicts) {
-  EXPECT_FALSE(Auth(Lint("# file: pg_hba.conf\n# nothing\n")).HbaLoads());
-  EXPECT_FALSE(Auth(Lint("# file: pg_hba.conf\nlocal all all trust\nbogus\n")).HbaLoads());
-  EXPECT_TRUE(Auth(Lint("# file: pg_hba.conf\nlocal all all trust\n")).HbaLoads());
+  EXPECT_FALSE(Auth(LintHba("# file: pg_hba.conf\n# nothing\n")).HbaLoads());
+  EXPECT_FALSE(Auth(LintHba("# file: pg_hba.conf\nlocal all all trust\nbogus\n")).HbaLoads());
+  EXPECT_TRUE(Auth(LintHba("# file: pg_hba.conf\nlocal all all trust\n")).HbaLoads());
 }
 
 TEST(SplitGucListTest, QuotesBlanksAndErrors) {
@@ -193,7 +193,7 @@ RC_GTEST_PROP(HbaPropertyTest, AnyBytesAreRead, ()) {
   };
   const std::string hba = text(), ident = text();
   const int major = *rc::gen::inRange(14, 19);
-  Analysis a = Lint("# file: pg_hba.conf\n" + hba + "\n# file: pg_ident.conf\n" + ident + "\n", major);
+  Analysis a = LintHba("# file: pg_hba.conf\n" + hba + "\n# file: pg_ident.conf\n" + ident + "\n", major);
   RC_ASSERT(a.failure == Analysis::Failure::kNone);
   for (const Diagnostic& d : a.diagnostics) {
     RC_ASSERT(d.file >= 0);

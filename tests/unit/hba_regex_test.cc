@@ -8,7 +8,7 @@
 namespace pgconflint {
 namespace {
 
-std::string Check(const std::string& re) {
+std::string CheckRegex(const std::string& re) {
   std::string reason;
   return CheckAdvancedRegex(re, &reason) ? "ok" : reason;
 }
@@ -16,31 +16,31 @@ std::string Check(const std::string& re) {
 TEST(HbaRegexTest, Accepted) {
   for (const char* re : {"^a.*$", "a|b", "(a)\\1", "a{2,3}?", "(?i)ab", "(?:a)", "(?=a)b", "[[:alpha:]_]", "[a-z]",
                          "***=(", "\\d+\\w", "", "()", "[]a]", "é+", "\\x41", "\\u0041", "a{1,}", "(?#x)a"})
-    EXPECT_EQ(Check(re), "ok") << re;
+    EXPECT_EQ(CheckRegex(re), "ok") << re;
 }
 
 TEST(HbaRegexTest, Refused) {
-  EXPECT_EQ(Check("(a"), "parentheses () not balanced");
-  EXPECT_EQ(Check("a)"), "parentheses () not balanced");
-  EXPECT_EQ(Check("[a-"), "brackets [] not balanced");
-  EXPECT_EQ(Check("a{2,1}"), "invalid repetition count(s)");
-  EXPECT_EQ(Check("a{256}"), "invalid repetition count(s)");
-  EXPECT_EQ(Check("a{3"), "braces {} not balanced");
-  EXPECT_EQ(Check("*a"), "quantifier operand invalid");
-  EXPECT_EQ(Check("a**"), "quantifier operand invalid");
-  EXPECT_EQ(Check("^*"), "quantifier operand invalid");
-  EXPECT_EQ(Check("(?z)a"), "invalid embedded option");
-  EXPECT_EQ(Check("\\q"), "invalid escape \\ sequence");
-  EXPECT_EQ(Check("a\\"), "invalid escape \\ sequence");
-  EXPECT_EQ(Check("\\1"), "invalid backreference number");
-  EXPECT_EQ(Check("[[:nope:]]"), "invalid character class");
-  EXPECT_EQ(Check("[z-a]"), "invalid character range");
-  EXPECT_EQ(Check("[[.ab.]]"), "invalid collating element");
-  EXPECT_EQ(Check("***?"), "invalid regexp (reg version 0.8)");
+  EXPECT_EQ(CheckRegex("(a"), "parentheses () not balanced");
+  EXPECT_EQ(CheckRegex("a)"), "parentheses () not balanced");
+  EXPECT_EQ(CheckRegex("[a-"), "brackets [] not balanced");
+  EXPECT_EQ(CheckRegex("a{2,1}"), "invalid repetition count(s)");
+  EXPECT_EQ(CheckRegex("a{256}"), "invalid repetition count(s)");
+  EXPECT_EQ(CheckRegex("a{3"), "braces {} not balanced");
+  EXPECT_EQ(CheckRegex("*a"), "quantifier operand invalid");
+  EXPECT_EQ(CheckRegex("a**"), "quantifier operand invalid");
+  EXPECT_EQ(CheckRegex("^*"), "quantifier operand invalid");
+  EXPECT_EQ(CheckRegex("(?z)a"), "invalid embedded option");
+  EXPECT_EQ(CheckRegex("\\q"), "invalid escape \\ sequence");
+  EXPECT_EQ(CheckRegex("a\\"), "invalid escape \\ sequence");
+  EXPECT_EQ(CheckRegex("\\1"), "invalid backreference number");
+  EXPECT_EQ(CheckRegex("[[:nope:]]"), "invalid character class");
+  EXPECT_EQ(CheckRegex("[z-a]"), "invalid character range");
+  EXPECT_EQ(CheckRegex("[[.ab.]]"), "invalid collating element");
+  EXPECT_EQ(CheckRegex("***?"), "invalid regexp (reg version 0.8)");
 }
 
 TEST(HbaRegexTest, DeepNestingStopsSafely) {
-  EXPECT_EQ(Check(std::string(100000, '(')), "parentheses () not balanced");
+  EXPECT_EQ(CheckRegex(std::string(100000, '(')), "parentheses () not balanced");
 }
 
 }  // namespace

@@ -8,13 +8,13 @@
 namespace pgconflint {
 namespace {
 
-Analysis Lint(const std::string& files) {
+Analysis LintServerDir(const std::string& files) {
   static const RuleSet rules;
   return LintText("/hba-server/postgresql.conf", files, *Catalog::ForMajor(18), rules, Profile(), "/hba-server");
 }
 
 TEST(HbaServerTest, ExpectedRowsAsTheViewPrintsThem) {
-  Analysis a = Lint("# file: pg_hba.conf\nhost a,b all 127.1 255.0.0.0 radius radiusservers=127.0.0.1 "
+  Analysis a = LintServerDir("# file: pg_hba.conf\nhost a,b all 127.1 255.0.0.0 radius radiusservers=127.0.0.1 "
                     "radiussecrets=s\nlocal all all ident\nbogus line\n");
   ServerHbaRule r = ExpectedHbaRow(*a.auth, a, a.auth->hba[0]);
   EXPECT_EQ(r.line_number, 1);
@@ -33,7 +33,7 @@ TEST(HbaServerTest, ExpectedRowsAsTheViewPrintsThem) {
 }
 
 TEST(HbaServerTest, CompareFindsEachDifference) {
-  Analysis a = Lint("# file: pg_hba.conf\nlocal all all peer\nlocal all all trust\n");
+  Analysis a = LintServerDir("# file: pg_hba.conf\nlocal all all peer\nlocal all all trust\n");
   std::vector<ServerHbaRule> rows;
   std::string error;
   ASSERT_TRUE(ParseServerHbaRules(R"([
@@ -53,7 +53,7 @@ TEST(HbaServerTest, CompareFindsEachDifference) {
 // a rule only the files have is reported at its line, one only the server
 // has at the file, with the server's line.
 TEST(HbaServerTest, InForceComparesByContent) {
-  Analysis a = Lint("# file: pg_hba.conf\n# our comment\nlocal all all peer\nhost all all 10.0.0.0/8 scram-sha-256\n"
+  Analysis a = LintServerDir("# file: pg_hba.conf\n# our comment\nlocal all all peer\nhost all all 10.0.0.0/8 scram-sha-256\n"
                     "host all all 0.0.0.0/0 reject\n# file: pg_ident.conf\nsso alice app\n");
   std::vector<ServerHbaRule> hba;
   std::vector<ServerIdentMapping> ident;

@@ -9,38 +9,39 @@
 
 #include "core/catalog.h"
 #include "core/host.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-const Catalog& Pg18() { return *Catalog::ForMajor(18); }
+using namespace test;
 
-ParsedValue Check(const HostFacts& host, std::string_view name, std::string_view value, int major = 18) {
+ParsedValue CheckHook(const HostFacts& host, std::string_view name, std::string_view value, int major = 18) {
   const Catalog& c = *Catalog::ForMajor(major);
   const Parameter* p = c.Find(name);
   EXPECT_NE(p, nullptr) << name;
   return CheckValue(c, host, *p, value);
 }
 
-ParsedValue Check(std::string_view name, std::string_view value) {
+ParsedValue CheckHook(std::string_view name, std::string_view value) {
   static const LocalHost host(true);
-  return Check(host, name, value);
+  return CheckHook(host, name, value);
 }
 
-struct Case {
+struct HookCase {
   const char* name;
   const char* value;
   const char* expect;  // what `postgres -C` prints, or nullptr when refused
 };
 
 // Readable test names in CTest: "work_mem = '0x100'".
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name << " = '" << c.value << "'"; }
+void PrintTo(const HookCase& c, std::ostream* os) { *os << c.name << " = '" << c.value << "'"; }
 
-class ValueCases : public ::testing::TestWithParam<Case> {};
+class ValueCases : public ::testing::TestWithParam<HookCase> {};
 
 TEST_P(ValueCases, MatchesServer) {
-  const Case& c = GetParam();
-  ParsedValue v = Check(c.name, c.value);
+  const HookCase& c = GetParam();
+  ParsedValue v = CheckHook(c.name, c.value);
   if (c.expect) {
     EXPECT_TRUE(v.ok()) << c.name << " = '" << c.value << "': " << v.message << " " << v.hint;
     EXPECT_EQ(v.normalized, c.expect) << c.name << " = '" << c.value << "'";
@@ -51,18 +52,18 @@ TEST_P(ValueCases, MatchesServer) {
 
 INSTANTIATE_TEST_SUITE_P(
     Hooks, ValueCases,
-    ::testing::Values(Case{"io_max_concurrency", "0", nullptr}, Case{"io_max_concurrency", "-1", "-1"},
-                      Case{"vacuum_buffer_usage_limit", "64kB", nullptr},
-                      Case{"vacuum_buffer_usage_limit", "0", "0"},
-                      Case{"vacuum_buffer_usage_limit", "256kB", "256"},
-                      Case{"wal_buffers", "2", "4"}, Case{"autovacuum_work_mem", "10", "64"},
-                      Case{"log_connections", "t", nullptr}, Case{"log_connections", "on", "on"},
-                      Case{"log_connections", "receipt,authentication", "receipt,authentication"},
-                      Case{"log_connections", "on,receipt", nullptr},
-                      Case{"notify_buffers", "17", nullptr}, Case{"notify_buffers", "32", "32"}));
+    ::testing::Values(HookCase{"io_max_concurrency", "0", nullptr}, HookCase{"io_max_concurrency", "-1", "-1"},
+                      HookCase{"vacuum_buffer_usage_limit", "64kB", nullptr},
+                      HookCase{"vacuum_buffer_usage_limit", "0", "0"},
+                      HookCase{"vacuum_buffer_usage_limit", "256kB", "256"},
+                      HookCase{"wal_buffers", "2", "4"}, HookCase{"autovacuum_work_mem", "10", "64"},
+                      HookCase{"log_connections", "t", nullptr}, HookCase{"log_connections", "on", "on"},
+                      HookCase{"log_connections", "receipt,authentication", "receipt,authentication"},
+                      HookCase{"log_connections", "on,receipt", nullptr},
+                      HookCase{"notify_buffers", "17", nullptr}, HookCase{"notify_buffers", "32", "32"}));
 
 // syncrep_gram.y: [FIRST|ANY] N (name, ...) or a plain list of names.
-constexpr Case Ssn(const char* value, const char* expect) { return {"synchronous_standby_names", value, expect}; }
+constexpr HookCase Ssn(const char* value, const char* expect) { return {"synchronous_standby_names", value, expect}; }
 
 INSTANTIATE_TEST_SUITE_P(
     SynchronousStandbyNames, ValueCases,
@@ -135,7 +136,7 @@ TEST(HooksTest, SynchronousStandbyNamesSyntaxDetail) {
       {"\"unterminated", "unterminated quoted identifier at end of input"},
   };
   for (const auto& [value, detail] : cases) {
-    ParsedValue v = Check("synchronous_standby_names", value);
+    ParsedValue v = CheckHook("synchronous_standby_names", value);
     EXPECT_FALSE(v.ok()) << value;
     EXPECT_EQ(v.message, std::string("invalid value for parameter \"synchronous_standby_names\": \"") + value + "\"");
     EXPECT_EQ(v.hint, detail) << value;
@@ -152,12 +153,12 @@ TEST(HooksTest, SynchronousStandbyNamesCount) {
       {"99999999999999999999 (s1)", "number of synchronous standbys (-1) must be greater than zero"},
   };
   for (const auto& [value, message] : cases) {
-    ParsedValue v = Check("synchronous_standby_names", value);
+    ParsedValue v = CheckHook("synchronous_standby_names", value);
     EXPECT_FALSE(v.ok()) << value;
     EXPECT_EQ(v.message, message) << value;
     EXPECT_EQ(v.hint, "") << value;
   }
-  EXPECT_TRUE(Check("synchronous_standby_names", "4294967297 (s1)").ok()) << "wraps to 1";
+  EXPECT_TRUE(CheckHook("synchronous_standby_names", "4294967297 (s1)").ok()) << "wraps to 1";
 }
 
 // --- The host seam ------------------------------------------------------------
@@ -185,18 +186,18 @@ constexpr const char* kLocaleParameters[] = {"lc_messages", "lc_monetary", "lc_n
 TEST(HooksTest, UnknownHostAcceptsWhatOnlyTheHostCouldRefuse) {
   const UnknownHost host;
   for (const char* p : kLocaleParameters) {
-    ParsedValue v = Check(host, p, kNoLocale);
+    ParsedValue v = CheckHook(host, p, kNoLocale);
     EXPECT_TRUE(v.ok()) << p << ": " << v.message;
     EXPECT_EQ(v.normalized, kNoLocale);
   }
   for (const char* p : {"timezone", "log_timezone"}) {
-    ParsedValue v = Check(host, p, kNoZone);
+    ParsedValue v = CheckHook(host, p, kNoZone);
     EXPECT_TRUE(v.ok()) << p << ": " << v.message;
     EXPECT_EQ(v.normalized, kNoZone);
   }
   // The largest value the generic range check lets through.
   const Parameter& msd = *Pg18().Find("max_stack_depth");
-  ParsedValue v = Check(host, "max_stack_depth", msd.max_val);
+  ParsedValue v = CheckHook(host, "max_stack_depth", msd.max_val);
   EXPECT_TRUE(v.ok()) << v.message << " " << v.hint;
   EXPECT_EQ(v.normalized, msd.max_val);
 }
@@ -207,38 +208,38 @@ TEST(HooksTest, MissingLocaleOnAnotherHostIsHostDependent) {
                            LocaleCategory::kTime})
     ASSERT_EQ(elsewhere.HasLocale(c, kNoLocale), std::optional<bool>(false)) << "this machine has " << kNoLocale;
   for (const char* p : kLocaleParameters) {
-    ParsedValue v = Check(elsewhere, p, kNoLocale);
+    ParsedValue v = CheckHook(elsewhere, p, kNoLocale);
     EXPECT_FALSE(v.ok()) << p;
     EXPECT_TRUE(v.host_dependent) << p;
     EXPECT_EQ(v.message, std::string("invalid value for parameter \"") + p + "\": \"" + kNoLocale + "\"");
     EXPECT_NE(v.hint.find("server's host"), std::string::npos) << v.hint;
   }
-  EXPECT_TRUE(Check(elsewhere, "lc_messages", "C").ok());
+  EXPECT_TRUE(CheckHook(elsewhere, "lc_messages", "C").ok());
 }
 
 TEST(HooksTest, MissingLocaleOnTheServersHostIsRefused) {
   const LocalHost server(true);
   for (const char* p : kLocaleParameters) {
-    ParsedValue v = Check(server, p, kNoLocale);
+    ParsedValue v = CheckHook(server, p, kNoLocale);
     EXPECT_FALSE(v.ok()) << p;
     EXPECT_FALSE(v.host_dependent) << p;
     EXPECT_EQ(v.hint, std::string("This host has no locale \"") + kNoLocale + "\" (see `locale -a`).");
   }
-  EXPECT_TRUE(Check(server, "lc_time", "POSIX").ok());
-  EXPECT_TRUE(Check(server, "lc_numeric", "").ok()) << "empty: the server's environment decides";
+  EXPECT_TRUE(CheckHook(server, "lc_time", "POSIX").ok());
+  EXPECT_TRUE(CheckHook(server, "lc_numeric", "").ok()) << "empty: the server's environment decides";
 }
 
 TEST(HooksTest, UnknownTimeZoneFollowsTheHost) {
   const LocalHost server(true), elsewhere(false);
-  ParsedValue here = Check(server, "timezone", kNoZone);
+  ParsedValue here = CheckHook(server, "timezone", kNoZone);
   EXPECT_FALSE(here.ok());
   EXPECT_FALSE(here.host_dependent);
-  ParsedValue there = Check(elsewhere, "log_timezone", kNoZone);
+  ParsedValue there = CheckHook(elsewhere, "log_timezone", kNoZone);
   EXPECT_FALSE(there.ok());
   EXPECT_TRUE(there.host_dependent);
   // Offsets and POSIX TZ strings never ask the host.
   for (const char* zone : {"-5", "+3.5", "EST5EDT", "<+03>-3", "interval '1 hour'"})
-    EXPECT_TRUE(Check(server, "timezone", zone).ok()) << zone;
+    EXPECT_TRUE(CheckHook(server, "timezone", zone).ok()) << zone;
 }
 
 // "posixrules" and "localtime" are files of the time zone database that no
@@ -250,30 +251,30 @@ TEST(HooksTest, PosixrulesAndLocaltimeAreRefusedEverywhere) {
   for (const HostFacts* host : std::initializer_list<const HostFacts*>{&unknown, &server, &elsewhere})
     for (const char* zone : {"posixrules", "localtime", "PosixRules", "LOCALTIME"})
       for (const char* p : {"timezone", "log_timezone"}) {
-        ParsedValue v = Check(*host, p, zone);
+        ParsedValue v = CheckHook(*host, p, zone);
         EXPECT_FALSE(v.ok()) << p << " = " << zone;
         EXPECT_FALSE(v.host_dependent) << p << " = " << zone << " on a host with is_server_host "
                                        << host->is_server_host();
       }
-  EXPECT_TRUE(Check(server, "timezone", "utc").ok());
+  EXPECT_TRUE(CheckHook(server, "timezone", "utc").ok());
 }
 
 TEST(HooksTest, MaxStackDepthLeavesHalfAMegabyteOfTheStackLimit) {
   const FakeHost host(8u << 20, true);
-  ParsedValue ok = Check(host, "max_stack_depth", "7680kB");
+  ParsedValue ok = CheckHook(host, "max_stack_depth", "7680kB");
   EXPECT_TRUE(ok.ok()) << ok.message << " " << ok.hint;
   EXPECT_EQ(ok.normalized, "7680");
-  ParsedValue over = Check(host, "max_stack_depth", "7681kB");
+  ParsedValue over = CheckHook(host, "max_stack_depth", "7681kB");
   EXPECT_FALSE(over.ok());
   EXPECT_FALSE(over.host_dependent);
   // The server's DETAIL and HINT, with `ulimit -s 8192`.
   EXPECT_EQ(over.hint,
             "\"max_stack_depth\" must not exceed 7680kB. Increase the platform's stack depth limit via "
             "\"ulimit -s\" or local equivalent.");
-  ParsedValue elsewhere = Check(FakeHost(8u << 20, false), "max_stack_depth", "7681kB");
+  ParsedValue elsewhere = CheckHook(FakeHost(8u << 20, false), "max_stack_depth", "7681kB");
   EXPECT_FALSE(elsewhere.ok());
   EXPECT_TRUE(elsewhere.host_dependent);
-  EXPECT_TRUE(Check(FakeHost(16u << 20, true), "max_stack_depth", "7681kB").ok()) << "a larger stack";
+  EXPECT_TRUE(CheckHook(FakeHost(16u << 20, true), "max_stack_depth", "7681kB").ok()) << "a larger stack";
 }
 
 // --- SplitIdentifierList --------------------------------------------------------

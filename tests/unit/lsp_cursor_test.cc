@@ -8,7 +8,7 @@
 namespace pgconflint::lsp {
 namespace {
 
-Analysis Lint(const std::string& text) {
+Analysis LintCursor(const std::string& text) {
   static const RuleSet rules;
   return LintText("/d/postgresql.conf", text, *Catalog::ForMajor(Catalog::DefaultMajor()), rules, Profile());
 }
@@ -46,7 +46,7 @@ TEST(CursorTest, OldNamesResolveToTheirParameter) {
 }
 
 TEST(CursorTest, DirectivesAndSettings) {
-  Analysis a = Lint("port = 5432  # pgconflint: disable=PGC204\n#  pgconflint: pg-version=17\n## pgconflint: x\n# plain\n");
+  Analysis a = LintCursor("port = 5432  # pgconflint: disable=PGC204\n#  pgconflint: pg-version=17\n## pgconflint: x\n# plain\n");
   const LoadedFile& f = a.files[0];
   const std::string& text = f.source.text();
   EXPECT_NE(DirectiveAt(f, static_cast<uint32_t>(text.find("PGC204"))), nullptr);

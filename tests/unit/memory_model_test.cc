@@ -17,12 +17,12 @@
 #include "core/recommend.h"
 #include "core/recommend_render.h"
 #include "core/rules.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-constexpr double kMB = 1024.0 * 1024;
-constexpr double kGB = 1024 * kMB;
+using namespace test;
 
 MemoryModel Example() {
   MemoryModel m;
@@ -97,14 +97,14 @@ TEST(MemoryModelTest, BreakdownSpellsOutTheSum) {
             "workers x 256MB + maintenance 1GB");
 }
 
-Analysis Analyzed(const std::string& text, int major) {
+Analysis AnalyzedText(const std::string& text, int major) {
   AnalyzeOptions ao;
   ao.catalog = Catalog::ForMajor(major);
   return AnalyzeText("postgresql.conf", text, ao);
 }
 
 TEST(MemoryModelTest, ReadsTheEffectiveConfiguration) {
-  Analysis a = Analyzed(
+  Analysis a = AnalyzedText(
       "shared_buffers = '2GB'\nwal_buffers = '4MB'\nmax_connections = 200\nwork_mem = '8MB'\n"
       "hash_mem_multiplier = 1.5\ntemp_buffers = '16MB'\nautovacuum_max_workers = 5\n"
       "maintenance_work_mem = '512MB'\nautovacuum_work_mem = -1\n"
@@ -134,8 +134,8 @@ TEST(MemoryModelTest, ReadsTheEffectiveConfiguration) {
 TEST(MemoryModelTest, AutovacuumWorkersAreCappedBySlotsFrom18) {
   const char* conf = "autovacuum_max_workers = 12\nautovacuum_worker_slots = 6\n";
   Profile p;
-  EXPECT_EQ(MemoryModelOf(EffectiveConfig(Analyzed(conf, 18)), p).autovacuum_workers, 6);
-  Analysis a17 = Analyzed("autovacuum_max_workers = 12\n", 17);
+  EXPECT_EQ(MemoryModelOf(EffectiveConfig(AnalyzedText(conf, 18)), p).autovacuum_workers, 6);
+  Analysis a17 = AnalyzedText("autovacuum_max_workers = 12\n", 17);
   EXPECT_EQ(MemoryModelOf(EffectiveConfig(a17), p).autovacuum_workers, 12);
 }
 
@@ -161,7 +161,7 @@ RC_GTEST_PROP(MemoryModelProperty, RecommendationFitsTheModel, ()) {
   Recommendation r;
   std::string error;
   if (!Recommend(p, *Catalog::ForMajor(major), &r, &error)) RC_SUCCEED("refused: " + error);
-  Analysis a = Analyzed(RenderRecommendation(r, RecommendFormat::kConf, false), major);
+  Analysis a = AnalyzedText(RenderRecommendation(r, RecommendFormat::kConf, false), major);
   MemoryModel m = MemoryModelOf(EffectiveConfig(a), r.profile);
   RC_ASSERT(m.HashTotal() <= MemoryBudget(r.profile) * 0.95 + 1);
   RC_ASSERT(m.work_mem * m.Backends() * m.nodes_per_query <= *p.ram_bytes);

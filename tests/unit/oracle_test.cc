@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 const char kUser[] = "pgconflint-test";
 
-std::string Bin() { return std::string(PGC_SOURCE_DIR) + "/.cache/postgres/18/bin"; }
+std::string Bin() { return PGC_SOURCE_DIR "/.cache/postgres/18/bin"; }
 
 // Runs a shell command, returns (exit status, stdout).
 std::pair<int, std::string> Run(const std::string& cmd) {

@@ -19,13 +19,13 @@ Analysis Analyze18(const std::string& text) {
   return AnalyzeText("/p/postgresql.conf", text, o);
 }
 
-const Diagnostic* Find(const Analysis& a, const char* code) {
+const Diagnostic* FindCode(const Analysis& a, const char* code) {
   for (const Diagnostic& d : a.diagnostics)
     if (std::string(d.rule->code) == code) return &d;
   return nullptr;
 }
 
-struct Case {
+struct PassCase {
   const char* text;
   const char* code;
   const char* fixed;  // after the first fix
@@ -33,7 +33,7 @@ struct Case {
 };
 
 TEST(PassesTest, FixesDoWhatTheySay) {
-  const Case cases[] = {
+  const PassCase cases[] = {
       {"work_mem = 64 MB\n", "PGC001", "work_mem = '64MB'\n", FixSafety::kSafe},
       {"listen_addresses = 0.0.0.0  # all\n", "PGC001", "listen_addresses = '0.0.0.0'  # all\n", FixSafety::kSafe},
       {"work_mem = 64 MiB\n", "PGC001", "work_mem = '64MiB'\n", FixSafety::kUnsafe},
@@ -42,16 +42,16 @@ TEST(PassesTest, FixesDoWhatTheySay) {
       {"port = 1\n# keep\nport = 2\n", "PGC303", "# keep\nport = 2\n", FixSafety::kSafe},
       {"wrok_mem = '1MB'\n", "PGC101", "work_mem = '1MB'\n", FixSafety::kUnsafe},
   };
-  for (const Case& c : cases) {
+  for (const PassCase& c : cases) {
     Analysis a = Analyze18(c.text);
-    const Diagnostic* d = Find(a, c.code);
+    const Diagnostic* d = FindCode(a, c.code);
     ASSERT_NE(d, nullptr) << c.text;
     ASSERT_EQ(d->fixes.size(), 1u) << c.text;
     EXPECT_EQ(d->fixes[0].safety, c.safety) << c.text;
     std::string fixed = ApplyFixes(c.text, 0, {&d->fixes[0]});
     EXPECT_EQ(fixed, c.fixed);
     Analysis after = Analyze18(fixed);
-    EXPECT_EQ(Find(after, c.code), nullptr) << fixed;
+    EXPECT_EQ(FindCode(after, c.code), nullptr) << fixed;
     if (c.safety == FixSafety::kSafe) {
       EXPECT_FALSE(after.fatal()) << fixed;
       for (const Diagnostic& x : after.diagnostics) EXPECT_TRUE(x.fixes.empty() || x.rule != d->rule) << fixed;
@@ -72,7 +72,7 @@ TEST(PassesTest, OverriddenAcrossFilesIsOneFindingAtTheInclude) {
   int count = 0;
   for (const Diagnostic& d : a.diagnostics) count += std::string_view(d.rule->code) == "PGC303";
   EXPECT_EQ(count, 1);
-  const Diagnostic* d = Find(a, "PGC303");
+  const Diagnostic* d = FindCode(a, "PGC303");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(a.Describe({d->file, d->range}), "/p/postgresql.conf:3");
   EXPECT_NE(d->message.find("(included here) overrides 2 settings of this file: work_mem, shared_buffers"),
@@ -90,7 +90,7 @@ TEST(PassesTest, OverriddenWithinAFileIsASafeDeletion) {
   o.catalog = Catalog::ForMajor(18);
   o.fs = &fs;
   Analysis a = Analyze("/p/postgresql.conf", o);
-  const Diagnostic* d = Find(a, "PGC303");
+  const Diagnostic* d = FindCode(a, "PGC303");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->message, "\"work_mem\" is set again later, so this line has no effect");
   ASSERT_EQ(d->fixes.size(), 1u);
@@ -108,7 +108,7 @@ TEST(PassesTest, HostDependentValuesAreWarningsOffTheServersHost) {
     static const OverlayFileSystem empty(nullptr, "/");
     o.fs = &empty;
     Analysis a = AnalyzeText("/p/postgresql.conf", text, o);
-    const Diagnostic* d = Find(a, "PGC201");
+    const Diagnostic* d = FindCode(a, "PGC201");
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->fatal, server_host);
     EXPECT_EQ(d->severity, server_host ? Severity::kError : Severity::kWarning);

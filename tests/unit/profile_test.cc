@@ -9,7 +9,7 @@
 namespace pgconflint {
 namespace {
 
-std::string Refusal(const std::string& key, const std::string& value) {
+std::string ProfileRefusal(const std::string& key, const std::string& value) {
   Profile p;
   std::string error;
   EXPECT_FALSE(SetProfileFact(&p, key, value, &error)) << key << " = " << value;
@@ -28,23 +28,23 @@ TEST(ProfileTest, RamTakesASizeWithAUnit) {
 }
 
 TEST(ProfileTest, RamWithoutAUnitSaysWhichUnitsWork) {
-  EXPECT_EQ(Refusal("ram", "16"),
+  EXPECT_EQ(ProfileRefusal("ram", "16"),
             "invalid ram \"16\": needs a unit: B, kB, MB, GB or TB (case-sensitive, as in postgresql.conf)");
-  EXPECT_EQ(Refusal("ram", "16gb"),
+  EXPECT_EQ(ProfileRefusal("ram", "16gb"),
             "invalid ram \"16gb\": unknown unit \"gb\"; valid units are B, kB, MB, GB or TB (case-sensitive, as in "
             "postgresql.conf)");
-  EXPECT_NE(Refusal("ram", "16G").find("unknown unit \"G\""), std::string::npos);
-  EXPECT_NE(Refusal("ram", "4min").find("not a memory unit"), std::string::npos);
+  EXPECT_NE(ProfileRefusal("ram", "16G").find("unknown unit \"G\""), std::string::npos);
+  EXPECT_NE(ProfileRefusal("ram", "4min").find("not a memory unit"), std::string::npos);
 }
 
 TEST(ProfileTest, RamRefusesNonFiniteAndNonPositive) {
-  EXPECT_EQ(Refusal("ram", "nan"), "invalid ram \"nan\": not a number; expected a size such as 64GB");
-  EXPECT_EQ(Refusal("ram", "inf"), "invalid ram \"inf\": not a number; expected a size such as 64GB");
-  EXPECT_EQ(Refusal("ram", "1e400GB"), "invalid ram \"1e400GB\": number too large");
-  EXPECT_EQ(Refusal("ram", "1e300TB"), "invalid ram \"1e300TB\": number too large");
-  EXPECT_EQ(Refusal("ram", "0GB"), "invalid ram \"0GB\": expected a positive size such as 64GB");
-  EXPECT_EQ(Refusal("ram", "-4GB"), "invalid ram \"-4GB\": expected a positive size such as 64GB");
-  EXPECT_EQ(Refusal("ram", ""), "invalid ram \"\": not a number; expected a size such as 64GB");
+  EXPECT_EQ(ProfileRefusal("ram", "nan"), "invalid ram \"nan\": not a number; expected a size such as 64GB");
+  EXPECT_EQ(ProfileRefusal("ram", "inf"), "invalid ram \"inf\": not a number; expected a size such as 64GB");
+  EXPECT_EQ(ProfileRefusal("ram", "1e400GB"), "invalid ram \"1e400GB\": number too large");
+  EXPECT_EQ(ProfileRefusal("ram", "1e300TB"), "invalid ram \"1e300TB\": number too large");
+  EXPECT_EQ(ProfileRefusal("ram", "0GB"), "invalid ram \"0GB\": expected a positive size such as 64GB");
+  EXPECT_EQ(ProfileRefusal("ram", "-4GB"), "invalid ram \"-4GB\": expected a positive size such as 64GB");
+  EXPECT_EQ(ProfileRefusal("ram", ""), "invalid ram \"\": not a number; expected a size such as 64GB");
 }
 
 TEST(ProfileTest, MemoryModelKnobsArePlainFiniteNumbers) {
@@ -56,12 +56,12 @@ TEST(ProfileTest, MemoryModelKnobsArePlainFiniteNumbers) {
   EXPECT_EQ(p.nodes_per_query, 3);
   for (const char* key : {"headroom", "nodes-per-query"}) {
     for (const char* v : {"nan", "NaN", "inf", "-inf", "infinity", ""})
-      EXPECT_EQ(Refusal(key, v), std::string("invalid ") + key + " \"" + v + "\": not a number") << key << v;
-    EXPECT_EQ(Refusal(key, "1e999"), std::string("invalid ") + key + " \"1e999\": number too large");
-    EXPECT_EQ(Refusal(key, "0.1kB"), std::string("invalid ") + key + " \"0.1kB\": expected a plain number, without \"kB\"");
+      EXPECT_EQ(ProfileRefusal(key, v), std::string("invalid ") + key + " \"" + v + "\": not a number") << key << v;
+    EXPECT_EQ(ProfileRefusal(key, "1e999"), std::string("invalid ") + key + " \"1e999\": number too large");
+    EXPECT_EQ(ProfileRefusal(key, "0.1kB"), std::string("invalid ") + key + " \"0.1kB\": expected a plain number, without \"kB\"");
   }
-  EXPECT_EQ(Refusal("headroom", "1"), "invalid headroom \"1\" (expected a fraction such as 0.1)");
-  EXPECT_EQ(Refusal("nodes-per-query", "-1"), "invalid nodes-per-query \"-1\" (expected a number of at least 0)");
+  EXPECT_EQ(ProfileRefusal("headroom", "1"), "invalid headroom \"1\" (expected a fraction such as 0.1)");
+  EXPECT_EQ(ProfileRefusal("nodes-per-query", "-1"), "invalid nodes-per-query \"-1\" (expected a number of at least 0)");
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ Loaded Load(const std::string& text, const std::string& rel = ".pgconflint.toml"
 }
 
 // The error of a refused file, which must start with FILE:LINE.
-std::string Refusal(const std::string& text) {
+std::string ConfigRefusal(const std::string& text) {
   Loaded l = Load(text);
   EXPECT_FALSE(l.ok) << text;
   return l.error;
@@ -36,7 +36,7 @@ std::string Refusal(const std::string& text) {
 
 constexpr char kPath[] = "/project/.pgconflint.toml";
 
-std::string At(int line, const std::string& message) { return std::string(kPath) + ":" + std::to_string(line) + ": " + message; }
+std::string AtLine(int line, const std::string& message) { return std::string(kPath) + ":" + std::to_string(line) + ": " + message; }
 
 TEST(ProjectConfigTest, EveryKey) {
   Loaded l = Load(
@@ -113,18 +113,18 @@ TEST(ProjectConfigTest, AnEmptyFileKeepsTheDefaults) {
 }
 
 TEST(ProjectConfigTest, UnknownKeyNamesItsLine) {
-  EXPECT_EQ(Refusal("pg-version = 18\n\nselct = [\"PGC\"]\n"), At(3, "unknown key \"selct\""));
-  EXPECT_EQ(Refusal("[profil]\nram = \"1GB\"\n"), At(1, "unknown key \"profil\""));
+  EXPECT_EQ(ConfigRefusal("pg-version = 18\n\nselct = [\"PGC\"]\n"), AtLine(3, "unknown key \"selct\""));
+  EXPECT_EQ(ConfigRefusal("[profil]\nram = \"1GB\"\n"), AtLine(1, "unknown key \"profil\""));
 }
 
 TEST(ProjectConfigTest, PgVersionMustBeASupportedMajor) {
   const std::string why = "pg-version must be one of 14..18";
-  EXPECT_EQ(Refusal("pg-version = 12\n"), At(1, why));
-  EXPECT_EQ(Refusal("\npg-version = 1e300\n"), At(2, why)) << "a float is not read as an integer";
-  EXPECT_EQ(Refusal("pg-version = 4294967314\n"), At(1, why)) << "4294967314 mod 2^32 is 18";
-  EXPECT_EQ(Refusal("pg-version = 18.0\n"), At(1, why));
-  EXPECT_EQ(Refusal("pg-version = \"18\"\n"), At(1, why));
-  EXPECT_EQ(Refusal("pg-version = -18\n"), At(1, why));
+  EXPECT_EQ(ConfigRefusal("pg-version = 12\n"), AtLine(1, why));
+  EXPECT_EQ(ConfigRefusal("\npg-version = 1e300\n"), AtLine(2, why)) << "a float is not read as an integer";
+  EXPECT_EQ(ConfigRefusal("pg-version = 4294967314\n"), AtLine(1, why)) << "4294967314 mod 2^32 is 18";
+  EXPECT_EQ(ConfigRefusal("pg-version = 18.0\n"), AtLine(1, why));
+  EXPECT_EQ(ConfigRefusal("pg-version = \"18\"\n"), AtLine(1, why));
+  EXPECT_EQ(ConfigRefusal("pg-version = -18\n"), AtLine(1, why));
   for (int m : Catalog::SupportedMajors()) {
     Loaded l = Load("pg-version = " + std::to_string(m) + "\n");
     ASSERT_TRUE(l.ok) << l.error;
@@ -139,26 +139,26 @@ TEST(ProjectConfigTest, FailOnValues) {
     EXPECT_EQ(l.config.fail_on, v);
   }
   const std::string why = "fail-on must be error, warning, info or never";
-  EXPECT_EQ(Refusal("fail-on = \"fatal\"\n"), At(1, why));
-  EXPECT_EQ(Refusal("fail-on = \"Warning\"\n"), At(1, why)) << "case-sensitive, as the flag";
-  EXPECT_EQ(Refusal("fail-on = 1\n"), At(1, why));
-  EXPECT_EQ(Refusal("fail-on = \"\"\n"), At(1, why));
+  EXPECT_EQ(ConfigRefusal("fail-on = \"fatal\"\n"), AtLine(1, why));
+  EXPECT_EQ(ConfigRefusal("fail-on = \"Warning\"\n"), AtLine(1, why)) << "case-sensitive, as the flag";
+  EXPECT_EQ(ConfigRefusal("fail-on = 1\n"), AtLine(1, why));
+  EXPECT_EQ(ConfigRefusal("fail-on = \"\"\n"), AtLine(1, why));
 }
 
 TEST(ProjectConfigTest, RecommendationHintsIsABoolean) {
   EXPECT_TRUE(Load("recommendation-hints = true\n").config.recommendation_hints);
-  EXPECT_EQ(Refusal("recommendation-hints = \"no\"\n"), At(1, "recommendation-hints must be true or false"));
-  EXPECT_EQ(Refusal("recommendation-hints = 0\n"), At(1, "recommendation-hints must be true or false"));
+  EXPECT_EQ(ConfigRefusal("recommendation-hints = \"no\"\n"), AtLine(1, "recommendation-hints must be true or false"));
+  EXPECT_EQ(ConfigRefusal("recommendation-hints = 0\n"), AtLine(1, "recommendation-hints must be true or false"));
 }
 
 TEST(ProjectConfigTest, SelectorListsAreArraysOfNonEmptyStrings) {
   for (const char* key : {"select", "ignore", "extra-rules"}) {
     const std::string k = key;
-    EXPECT_EQ(Refusal(k + " = \"PGC\"\n"), At(1, k + " must be an array of strings"));
-    EXPECT_EQ(Refusal(k + " = [\n  \"PGC1\",\n  2,\n]\n"), At(3, k + " must be an array of non-empty strings"))
+    EXPECT_EQ(ConfigRefusal(k + " = \"PGC\"\n"), AtLine(1, k + " must be an array of strings"));
+    EXPECT_EQ(ConfigRefusal(k + " = [\n  \"PGC1\",\n  2,\n]\n"), AtLine(3, k + " must be an array of non-empty strings"))
         << "the line of the element";
-    EXPECT_EQ(Refusal(k + " = [\"PGC1\", \"\"]\n"), At(1, k + " must be an array of non-empty strings"));
-    EXPECT_EQ(Refusal(k + " = [[\"PGC1\"]]\n"), At(1, k + " must be an array of non-empty strings"));
+    EXPECT_EQ(ConfigRefusal(k + " = [\"PGC1\", \"\"]\n"), AtLine(1, k + " must be an array of non-empty strings"));
+    EXPECT_EQ(ConfigRefusal(k + " = [[\"PGC1\"]]\n"), AtLine(1, k + " must be an array of non-empty strings"));
   }
   Loaded l = Load("select = []\n");
   ASSERT_TRUE(l.ok) << l.error;
@@ -182,22 +182,22 @@ TEST(ProjectConfigTest, SeverityValues) {
     EXPECT_EQ(l.config.severity.at("PGC201"), s);
   }
   const std::string why = "severity must be error, warning or info";
-  EXPECT_EQ(Refusal("[severity]\nPGC201 = \"warning\"\nPGC202 = \"fatal\"\n"), At(3, why));
-  EXPECT_EQ(Refusal("[severity]\nPGC201 = 2\n"), At(2, why));
-  EXPECT_EQ(Refusal("[severity]\nPGC201 = \"\"\n"), At(2, why));
-  EXPECT_EQ(Refusal("severity = \"warning\"\n"), At(1, "[severity] must be a table"));
+  EXPECT_EQ(ConfigRefusal("[severity]\nPGC201 = \"warning\"\nPGC202 = \"fatal\"\n"), AtLine(3, why));
+  EXPECT_EQ(ConfigRefusal("[severity]\nPGC201 = 2\n"), AtLine(2, why));
+  EXPECT_EQ(ConfigRefusal("[severity]\nPGC201 = \"\"\n"), AtLine(2, why));
+  EXPECT_EQ(ConfigRefusal("severity = \"warning\"\n"), AtLine(1, "[severity] must be a table"));
 }
 
 TEST(ProjectConfigTest, PerFileIgnoresShape) {
-  EXPECT_EQ(Refusal("per-file-ignores = [\"a\"]\n"), At(1, "[per-file-ignores] must be a table"));
-  EXPECT_EQ(Refusal("[per-file-ignores]\n\"a.conf\" = [\"PGC1\"]\n\"b.conf\" = \"PGC1\"\n"),
-            At(3, "per-file-ignores values must be arrays of codes"));
-  EXPECT_EQ(Refusal("[per-file-ignores.\"x.conf\"]\nPGC1 = true\n"),
-            At(1, "per-file-ignores values must be arrays of codes"));
+  EXPECT_EQ(ConfigRefusal("per-file-ignores = [\"a\"]\n"), AtLine(1, "[per-file-ignores] must be a table"));
+  EXPECT_EQ(ConfigRefusal("[per-file-ignores]\n\"a.conf\" = [\"PGC1\"]\n\"b.conf\" = \"PGC1\"\n"),
+            AtLine(3, "per-file-ignores values must be arrays of codes"));
+  EXPECT_EQ(ConfigRefusal("[per-file-ignores.\"x.conf\"]\nPGC1 = true\n"),
+            AtLine(1, "per-file-ignores values must be arrays of codes"));
   // Each selector is a non-empty string, as in select and ignore.
-  EXPECT_EQ(Refusal("[per-file-ignores]\n\"a.conf\" = [\n  \"PGC1\",\n  1,\n]\n"),
-            At(4, "per-file-ignores values must be arrays of codes"));
-  EXPECT_EQ(Refusal("[per-file-ignores]\n\"a.conf\" = [\"\"]\n"), At(2, "per-file-ignores values must be arrays of codes"));
+  EXPECT_EQ(ConfigRefusal("[per-file-ignores]\n\"a.conf\" = [\n  \"PGC1\",\n  1,\n]\n"),
+            AtLine(4, "per-file-ignores values must be arrays of codes"));
+  EXPECT_EQ(ConfigRefusal("[per-file-ignores]\n\"a.conf\" = [\"\"]\n"), AtLine(2, "per-file-ignores values must be arrays of codes"));
 }
 
 TEST(ProjectConfigTest, ProfileFactsAreJudgedAsTheirFlags) {
@@ -206,7 +206,7 @@ TEST(ProjectConfigTest, ProfileFactsAreJudgedAsTheirFlags) {
     Profile scratch;
     std::string flag_error;
     EXPECT_FALSE(SetProfileFact(&scratch, key, flag_value, &flag_error)) << key << " = " << flag_value;
-    EXPECT_EQ(Refusal("[profile]\n" + key + " = " + toml_value + "\n"), At(2, flag_error)) << key;
+    EXPECT_EQ(ConfigRefusal("[profile]\n" + key + " = " + toml_value + "\n"), AtLine(2, flag_error)) << key;
   };
   refusal_of("ram", "\"16\"", "16");
   refusal_of("ram", "\"16gb\"", "16gb");
@@ -221,27 +221,27 @@ TEST(ProjectConfigTest, ProfileFactsAreJudgedAsTheirFlags) {
   refusal_of("headroom", "1.0", "1");
   refusal_of("nodes-per-query", "-inf", "-inf");
   refusal_of("rma", "\"64GB\"", "64GB");
-  EXPECT_EQ(Refusal("[profile]\nram = [\"64GB\"]\n"), At(2, "profile.ram must be a string, number or boolean"));
-  EXPECT_EQ(Refusal("profile = \"big\"\n"), At(1, "[profile] must be a table"));
+  EXPECT_EQ(ConfigRefusal("[profile]\nram = [\"64GB\"]\n"), AtLine(2, "profile.ram must be a string, number or boolean"));
+  EXPECT_EQ(ConfigRefusal("profile = \"big\"\n"), AtLine(1, "[profile] must be a table"));
 }
 
 TEST(ProjectConfigTest, ProfileTablespaces) {
-  EXPECT_EQ(Refusal("[profile]\ntablespaces = \"archive=hdd\"\n"),
-            At(2, "[profile.tablespaces] must be a table of name = \"storage\""));
-  EXPECT_EQ(Refusal("[profile.tablespaces]\narchive = \"hdd\"\ncold = 3\n"),
-            At(3, "tablespace storage must be a string"));
+  EXPECT_EQ(ConfigRefusal("[profile]\ntablespaces = \"archive=hdd\"\n"),
+            AtLine(2, "[profile.tablespaces] must be a table of name = \"storage\""));
+  EXPECT_EQ(ConfigRefusal("[profile.tablespaces]\narchive = \"hdd\"\ncold = 3\n"),
+            AtLine(3, "tablespace storage must be a string"));
   Profile scratch;
   std::string flag_error;
   ASSERT_FALSE(SetProfileFact(&scratch, "tablespace", "archive=floppy", &flag_error));
-  EXPECT_EQ(Refusal("[profile.tablespaces]\narchive = \"floppy\"\n"), At(2, flag_error));
+  EXPECT_EQ(ConfigRefusal("[profile.tablespaces]\narchive = \"floppy\"\n"), AtLine(2, flag_error));
 }
 
 TEST(ProjectConfigTest, TomlSyntaxErrorNamesItsLine) {
   // The cause is toml++'s; the place is ours.
-  EXPECT_EQ(Refusal("pg-version = 18\nselect = [\"PGC\"\n").rfind(At(2, ""), 0), 0u) << "an unclosed array";
-  EXPECT_EQ(Refusal("a = = 1\n").rfind(At(1, ""), 0), 0u);
-  std::string twice = Refusal("pg-version = 17\npg-version = 18\n");
-  EXPECT_EQ(twice.rfind(At(2, ""), 0), 0u) << twice;
+  EXPECT_EQ(ConfigRefusal("pg-version = 18\nselect = [\"PGC\"\n").rfind(AtLine(2, ""), 0), 0u) << "an unclosed array";
+  EXPECT_EQ(ConfigRefusal("a = = 1\n").rfind(AtLine(1, ""), 0), 0u);
+  std::string twice = ConfigRefusal("pg-version = 17\npg-version = 18\n");
+  EXPECT_EQ(twice.rfind(AtLine(2, ""), 0), 0u) << twice;
   EXPECT_NE(twice.find("pg-version"), std::string::npos) << twice;
 }
 
@@ -305,7 +305,7 @@ TEST(ProjectConfigTest, IncludeAndExcludeGlobs) {
 }
 
 TEST(ProjectConfigTest, GlobsMustBeStrings) {
-  std::string error = Refusal("exclude = [1]\n");
+  std::string error = ConfigRefusal("exclude = [1]\n");
   EXPECT_NE(error.find("exclude must be an array of non-empty strings"), std::string::npos) << error;
 }
 

@@ -16,15 +16,15 @@
 namespace pgconflint {
 namespace {
 
-std::vector<std::string> Names(Dim dim) {
+std::vector<std::string> UnitNames(Dim dim) {
   std::vector<std::string> out;
   for (const Unit& u : UnitsOf(dim)) out.push_back(u.name);
   return out;
 }
 
 TEST(UnitTableTest, PostgresqlConfSpellingsLargestFirst) {
-  EXPECT_EQ(Names(Dim::kBytes), (std::vector<std::string>{"TB", "GB", "MB", "kB", "B"}));
-  EXPECT_EQ(Names(Dim::kMs), (std::vector<std::string>{"d", "h", "min", "s", "ms", "us"}));
+  EXPECT_EQ(UnitNames(Dim::kBytes), (std::vector<std::string>{"TB", "GB", "MB", "kB", "B"}));
+  EXPECT_EQ(UnitNames(Dim::kMs), (std::vector<std::string>{"d", "h", "min", "s", "ms", "us"}));
   EXPECT_TRUE(UnitsOf(Dim::kNone).empty());
   EXPECT_EQ(UnitChoices(Dim::kBytes), "B, kB, MB, GB or TB");
   EXPECT_EQ(UnitChoices(Dim::kMs), "us, ms, s, min, h or d");

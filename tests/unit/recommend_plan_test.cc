@@ -13,21 +13,12 @@
 #include "core/recommend_render.h"
 #include "core/workspace.h"
 #include "real_dir.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-constexpr double kGB = 1024.0 * 1024 * 1024;
-
-const std::vector<Workload> kWorkloads = {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb,
-                                          Workload::kDesktop};
-
-Profile MakeProfile(double ram_gb, int cpus) {
-  Profile p;
-  p.ram_bytes = ram_gb * kGB;
-  p.cpus = cpus;
-  return p;
-}
+using namespace test;
 
 Recommendation Nvme64() {
   Profile p = MakeProfile(64, 16);
@@ -47,7 +38,7 @@ std::string PlanFor(const Recommendation& r, const std::string& conf) {
 
 // The plan from a configuration that is the recommendation itself changes nothing.
 TEST(RecommendPlanTest, FromTheRecommendationItselfIsEmpty) {
-  for (Workload w : kWorkloads)
+  for (Workload w : AllWorkloads())
     for (Storage s : Storage::All()) {
       Profile p = MakeProfile(64, 16);
       p.workload = w;

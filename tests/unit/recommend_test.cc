@@ -25,12 +25,12 @@
 #include "core/sql_quote.h"
 #include "core/rules.h"
 #include "core/value.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-constexpr double kMB = 1024.0 * 1024;
-constexpr double kGB = 1024 * kMB;
+using namespace test;
 
 const std::vector<Storage> kStorages = Storage::All();
 
@@ -39,13 +39,6 @@ Storage S(const char* name) {
   std::optional<Storage> s = Storage::Named(name);
   EXPECT_TRUE(s.has_value()) << name;
   return s.value_or(Storage());
-}
-const std::vector<Workload> kWorkloads = {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb,
-                               Workload::kDesktop};
-
-const RuleSet& Rules() {
-  static const RuleSet rules;
-  return rules;
 }
 
 // The profile as `pgconflint recommend` flags, for failure messages.
@@ -69,7 +62,7 @@ std::string Describe(const Profile& p, int major) {
 // Warnings and errors of the conf rendering linted under the same profile.
 std::vector<std::string> LintProblems(const Recommendation& r, const std::string& conf) {
   const Catalog& cat = *Catalog::ForMajor(r.major);
-  Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
+  Analysis a = LintText("recommend.conf", conf, cat, TheRuleSet(), r.profile);
   std::vector<std::string> out;
   if (a.failure != Analysis::Failure::kNone) out.push_back("analysis failure: " + a.failure_message);
   for (const Diagnostic& d : a.diagnostics)
@@ -191,7 +184,7 @@ rc::Gen<std::string> TablespaceName() {
                         [](const std::string& s) { return !s.empty() && s.size() <= 20; }));
 }
 
-struct Case {
+struct RecommendCase {
   Profile profile;
   int major;
 };
@@ -200,8 +193,8 @@ struct Case {
 // every workload, connections 5..5000 or none, 0..3 tablespaces, io_uring
 // yes/no/unknown, PostgreSQL 14..18; plus the OS and container facts that
 // steer io_method. The memory-model knobs keep their defaults here.
-Case GenCase() {
-  Case c;
+RecommendCase GenCase() {
+  RecommendCase c;
   Profile& p = c.profile;
   // Log-spread RAM in MB: as many small machines as big ones.
   int ram_mb = *rc::gen::oneOf(rc::gen::inRange(1024, 8 * 1024 + 1), rc::gen::inRange(8 * 1024, 64 * 1024 + 1),
@@ -209,7 +202,7 @@ Case GenCase() {
   p.ram_bytes = ram_mb * kMB;
   p.cpus = *rc::gen::oneOf(rc::gen::inRange(1, 9), rc::gen::inRange(1, 129));
   if (*rc::gen::inRange(0, 8) != 0) p.storage = *rc::gen::elementOf(kStorages);
-  if (*rc::gen::inRange(0, 8) != 0) p.workload = *rc::gen::elementOf(kWorkloads);
+  if (*rc::gen::inRange(0, 8) != 0) p.workload = *rc::gen::elementOf(AllWorkloads());
   if (*rc::gen::arbitrary<bool>()) p.connections = *rc::gen::inRange(5, 5001);
   int n = *rc::gen::inRange(0, 4);
   for (int i = 0; i < n; ++i) p.tablespaces[*TablespaceName()] = *rc::gen::elementOf(kStorages);
@@ -229,7 +222,7 @@ Case GenCase() {
 // Recommend, or the one refusal allowed: connections the profile gives are
 // never lowered, so when they do not fit even at the smallest work_mem the
 // recommender refuses with the numbers and the choices.
-bool RecommendOrRefuse(const Case& c, const Catalog& cat, Recommendation* r) {
+bool RecommendOrRefuse(const RecommendCase& c, const Catalog& cat, Recommendation* r) {
   std::string error;
   if (Recommend(c.profile, cat, r, &error)) return true;
   RC_ASSERT(c.profile.connections.has_value());
@@ -239,7 +232,7 @@ bool RecommendOrRefuse(const Case& c, const Catalog& cat, Recommendation* r) {
 }
 
 RC_GTEST_PROP(RecommendProperty, ConfPassesCheckUnderTheSameProfile, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   const Catalog* cat = Catalog::ForMajor(c.major);
   RC_ASSERT(cat != nullptr);
   Recommendation r;
@@ -255,12 +248,12 @@ RC_GTEST_PROP(RecommendProperty, ConfPassesCheckUnderTheSameProfile, ()) {
 }
 
 RC_GTEST_PROP(RecommendProperty, ConfRoundTripsEveryRecommendedValue, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
-  Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
+  Analysis a = LintText("recommend.conf", conf, cat, TheRuleSet(), r.profile);
   // The cells the conf output promises: machine, the selected storage row, autovacuum.
   std::vector<const Cell*> expected;
   for (const Cell& cell : r.machine) expected.push_back(&cell);
@@ -286,7 +279,7 @@ RC_GTEST_PROP(RecommendProperty, ConfRoundTripsEveryRecommendedValue, ()) {
 }
 
 RC_GTEST_PROP(RecommendProperty, EveryCellIsAValidValueOfItsParameter, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
@@ -311,7 +304,7 @@ RC_GTEST_PROP(RecommendProperty, EveryCellIsAValidValueOfItsParameter, ()) {
 }
 
 RC_GTEST_PROP(RecommendProperty, EveryValueLiesWithinItsOwnRange, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
@@ -330,13 +323,13 @@ RC_GTEST_PROP(RecommendProperty, EveryValueLiesWithinItsOwnRange, ()) {
 // io_max_concurrency (at most 64 while it stays -1, as recommended) `check`
 // warns (PGC404), so the top of the range would fail the first property.
 RC_GTEST_PROP(RecommendProperty, IoConcurrencyRangeStaysBelowIoMaxConcurrency, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   c.major = 18;
   const Catalog& cat = *Catalog::ForMajor(18);
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
-  Analysis a = LintText("recommend.conf", conf, cat, Rules(), r.profile);
+  Analysis a = LintText("recommend.conf", conf, cat, TheRuleSet(), r.profile);
   EffectiveConfig eff(a);
   std::optional<DerivedValue> io_max = eff.Derived("io_max_concurrency");
   RC_ASSERT(io_max.has_value());
@@ -355,7 +348,7 @@ RC_GTEST_PROP(RecommendProperty, MemoryModelKnobsStillPassCheck, ()) {
   // Ten profiles per run: the failing corner (little RAM, a large headroom) is
   // small, and each case costs a fraction of a millisecond.
   for (int k = 0; k < 10; ++k) {
-    Case c = GenCase();
+    RecommendCase c = GenCase();
     // Small machines are where the knobs bite: half the cases get 1-3GB of RAM.
     if (*rc::gen::arbitrary<bool>()) c.profile.ram_bytes = *rc::gen::inRange(1024, 3 * 1024 + 1) * kMB;
     c.profile.headroom = *rc::gen::oneOf(rc::gen::inRange(0, 51), rc::gen::inRange(35, 51)) / 100.0;
@@ -378,7 +371,7 @@ RC_GTEST_PROP(RecommendProperty, MemoryModelKnobsStillPassCheck, ()) {
 }
 
 RC_GTEST_PROP(RecommendProperty, JsonCarriesTheSameCells, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
@@ -397,7 +390,7 @@ RC_GTEST_PROP(RecommendProperty, JsonCarriesTheSameCells, ()) {
 // Every ALTER TABLESPACE names the tablespace so that PostgreSQL reads back
 // exactly the profile's name: "" inside quotes, keywords quoted.
 RC_GTEST_PROP(RecommendProperty, TablespaceSqlNamesTheTablespace, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   int n = *rc::gen::inRange(1, 4);
   for (int i = 0; i < n; ++i) c.profile.tablespaces[*TablespaceName()] = *rc::gen::elementOf(kStorages);
   const Catalog& cat = *Catalog::ForMajor(c.major);
@@ -432,7 +425,7 @@ std::optional<double> MachineValue(const Recommendation& r, const Catalog& cat, 
 // at least it), and work_mem x (connections + parallel workers) x nodes per
 // backend x hash_mem_multiplier, with the fixed memory, stays within RAM.
 RC_GTEST_PROP(RecommendProperty, ExplicitConnectionsKeptAndWorkMemWithinRam, ()) {
-  Case c = GenCase();
+  RecommendCase c = GenCase();
   c.profile.connections = *rc::gen::inRange(5, 5001);
   const Catalog& cat = *Catalog::ForMajor(c.major);
   Recommendation r;
@@ -451,13 +444,6 @@ RC_GTEST_PROP(RecommendProperty, ExplicitConnectionsKeptAndWorkMemWithinRam, ())
 }
 
 // --- Examples -------------------------------------------------------------------
-
-Profile MakeProfile(double ram_gb, int cpus) {
-  Profile p;
-  p.ram_bytes = ram_gb * kGB;
-  p.cpus = cpus;
-  return p;
-}
 
 TEST(RecommendTest, RefusesAProfileWithoutRamOrCpus) {
   const Catalog& cat = *Catalog::ForMajor(18);
@@ -548,7 +534,7 @@ TEST(RecommendTest, EveryCellWithinItsRangeOnAGrid) {
     const Catalog& cat = *Catalog::ForMajor(major);
     for (double ram : {1.0, 2.0, 4.0, 16.0, 64.0, 1024.0})
       for (int cpus : {1, 2, 3, 4, 16, 128})
-        for (Workload w : kWorkloads) {
+        for (Workload w : AllWorkloads()) {
           Profile p = MakeProfile(ram, cpus);
           p.workload = w;
           Recommendation r;
@@ -630,12 +616,6 @@ TEST(RecommendTest, TinyMachineWithALargeHeadroomIsRefusedNotBroken) {
 }
 
 // --- SQL rendering ---------------------------------------------------------------
-
-const Parameter& P18(const char* name) {
-  const Parameter* p = Catalog::ForMajor(18)->Find(name);
-  EXPECT_NE(p, nullptr) << name;
-  return *p;
-}
 
 TEST(RecommendTest, SqlRenderingUsesAlterSystemStatementForEveryCell) {
   Profile p = MakeProfile(64, 16);

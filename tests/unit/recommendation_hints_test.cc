@@ -12,14 +12,12 @@
 #include "core/catalog.h"
 #include "core/workspace.h"
 #include "core/recommend.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-const RuleSet& Rules() {
-  static const RuleSet rules;
-  return rules;
-}
+using namespace test;
 
 Profile WithStorage(const char* name) {
   Profile p;
@@ -41,12 +39,12 @@ std::vector<const Diagnostic*> Hints(const Analysis& a) {
 size_t HintCount(const Analysis& a) { return Hints(a).size(); }
 
 // `conf` analysed for 18, then the rules and the hints (on or off).
-Analysis Check(const std::string& conf, const Profile& p, bool hints) {
+Analysis CheckHints(const std::string& conf, const Profile& p, bool hints) {
   AnalyzeOptions ao;
   ao.catalog = Catalog::ForMajor(18);
   Analysis a = AnalyzeText("postgresql.conf", conf, ao);
   EngineOptions eo;
-  eo.rules = &Rules();
+  eo.rules = &TheRuleSet();
   eo.profile = &p;
   eo.recommendation_hints = hints;
   RunRules(eo, &a);
@@ -63,7 +61,7 @@ TEST(RecommendationHintsTest, QuotesTheRangeForTheProfilesStorage) {
   ASSERT_TRUE(Recommend(p, *Catalog::ForMajor(18), &r, &error)) << error;
   const Cell* c = RecommendedCell(r, "effective_io_concurrency");
   ASSERT_NE(c, nullptr);
-  Analysis a = Check("effective_io_concurrency = 8\n", WithStorage("nvme"), true);
+  Analysis a = CheckHints("effective_io_concurrency = 8\n", WithStorage("nvme"), true);
   std::vector<const Diagnostic*> h = Hints(a);
   ASSERT_EQ(h.size(), 1u);
   EXPECT_EQ(h[0]->parameter, "effective_io_concurrency");
@@ -73,18 +71,18 @@ TEST(RecommendationHintsTest, QuotesTheRangeForTheProfilesStorage) {
   EXPECT_EQ(h[0]->file, 0);
   EXPECT_EQ(h[0]->range.begin, 0u);
   // Inside the range: nothing.
-  EXPECT_TRUE(HintCount(Check("effective_io_concurrency = " + c->value + "\n", WithStorage("nvme"), true)) == 0);
+  EXPECT_TRUE(HintCount(CheckHints("effective_io_concurrency = " + c->value + "\n", WithStorage("nvme"), true)) == 0);
 }
 
 TEST(RecommendationHintsTest, SilentWithoutStorageOrWhenTurnedOff) {
-  EXPECT_TRUE(HintCount(Check("effective_io_concurrency = 8\n", Profile(), true)) == 0);
-  EXPECT_TRUE(HintCount(Check("effective_io_concurrency = 8\n", WithStorage("nvme"), false)) == 0);
+  EXPECT_TRUE(HintCount(CheckHints("effective_io_concurrency = 8\n", Profile(), true)) == 0);
+  EXPECT_TRUE(HintCount(CheckHints("effective_io_concurrency = 8\n", WithStorage("nvme"), false)) == 0);
 }
 
 // random_page_cost = 4 on NVMe is random-page-cost-for-storage's finding:
 // the hint does not say it again.
 TEST(RecommendationHintsTest, SilentWhereAStorageRuleReportedTheLine) {
-  Analysis a = Check("random_page_cost = 4\n", WithStorage("nvme"), true);
+  Analysis a = CheckHints("random_page_cost = 4\n", WithStorage("nvme"), true);
   bool storage_rule = false;
   for (const Diagnostic& d : a.diagnostics)
     storage_rule |= std::string(d.rule->category) == "storage" && std::string(d.rule->code) != "PGC703";
@@ -94,10 +92,10 @@ TEST(RecommendationHintsTest, SilentWhereAStorageRuleReportedTheLine) {
 
 // io_workers depends on the CPUs: without them no hint about it.
 TEST(RecommendationHintsTest, IoWorkersOnlyWithKnownCpus) {
-  EXPECT_TRUE(HintCount(Check("io_workers = 32\n", WithStorage("nvme"), true)) == 0);
+  EXPECT_TRUE(HintCount(CheckHints("io_workers = 32\n", WithStorage("nvme"), true)) == 0);
   Profile p = WithStorage("nvme");
   p.cpus = 4;
-  const Analysis checked = Check("io_workers = 32\n", p, true);
+  const Analysis checked = CheckHints("io_workers = 32\n", p, true);
   std::vector<const Diagnostic*> h = Hints(checked);
   ASSERT_EQ(h.size(), 1u);
   EXPECT_EQ(h[0]->parameter, "io_workers");
@@ -105,7 +103,7 @@ TEST(RecommendationHintsTest, IoWorkersOnlyWithKnownCpus) {
 
 // The check pipeline runs it: LintText (rule examples, editors) and the Workspace.
 TEST(RecommendationHintsTest, RunsInTheCheckPipeline) {
-  Analysis a = LintText("postgresql.conf", "effective_io_concurrency = 8\n", *Catalog::ForMajor(18), Rules(),
+  Analysis a = LintText("postgresql.conf", "effective_io_concurrency = 8\n", *Catalog::ForMajor(18), TheRuleSet(),
                         WithStorage("nvme"));
   EXPECT_EQ(Hints(a).size(), 1u);
 }

@@ -31,7 +31,7 @@ std::string Render(const char* format, const std::vector<Analysis>& analyses, bo
   return out.str();
 }
 
-std::vector<Analysis> One(Analysis a) {
+std::vector<Analysis> OneRoot(Analysis a) {
   std::vector<Analysis> v;
   v.push_back(std::move(a));
   return v;
@@ -73,7 +73,7 @@ class HandMadeDiagnostic : public ::testing::Test {
 };
 
 TEST_F(HandMadeDiagnostic, Full) {
-  EXPECT_EQ(Render("full", One(analysis_)),
+  EXPECT_EQ(Render("full", OneRoot(analysis_)),
             "warning[PGC303] [*]: the value 'été' is shadowed\n"
             " --> conf.d/more.conf:1:16\n"
             "  |\n"
@@ -94,13 +94,13 @@ TEST_F(HandMadeDiagnostic, Full) {
 
 TEST_F(HandMadeDiagnostic, ConciseIsOneLineWithoutNotes) {
   // One line per finding, then the summary line.
-  EXPECT_EQ(Render("concise", One(analysis_)),
+  EXPECT_EQ(Render("concise", OneRoot(analysis_)),
             "conf.d/more.conf:1:16: warning: the value 'été' is shadowed [PGC303]\n"
             "Found 0 errors, 1 warning, 0 info in 1 root (PostgreSQL 18).\n");
 }
 
 TEST_F(HandMadeDiagnostic, JsonNotesAndFixesCountCodePoints) {
-  ordered_json j = ordered_json::parse(Render("json", One(analysis_)));
+  ordered_json j = ordered_json::parse(Render("json", OneRoot(analysis_)));
   const ordered_json& d = j["diagnostics"][0];
   EXPECT_EQ(d["column"], 16);
   EXPECT_EQ(d["end_column"], 21);  // 'été' is 5 characters (7 bytes)
@@ -118,8 +118,8 @@ TEST_F(HandMadeDiagnostic, JsonNotesAndFixesCountCodePoints) {
 }
 
 TEST_F(HandMadeDiagnostic, ColourOnlyWhenAsked) {
-  EXPECT_EQ(Render("full", One(analysis_), false).find('\x1b'), std::string::npos);
-  EXPECT_NE(Render("full", One(analysis_), true).find("\x1b[1;33m"), std::string::npos);
+  EXPECT_EQ(Render("full", OneRoot(analysis_), false).find('\x1b'), std::string::npos);
+  EXPECT_NE(Render("full", OneRoot(analysis_), true).find("\x1b[1;33m"), std::string::npos);
 }
 
 // The JSON writer streams element by element; its bytes are exactly those of
@@ -141,7 +141,7 @@ TEST_F(HandMadeDiagnostic, JsonStreamsWhatADumpWouldWrite) {
 std::string CaretLine(const std::string& line) {
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(18);
-  std::string out = Render("full", One(AnalyzeText("t.conf", line + "\n", o)));
+  std::string out = Render("full", OneRoot(AnalyzeText("t.conf", line + "\n", o)));
   std::istringstream in(out);
   std::string shown, caret;
   while (std::getline(in, shown) && shown.rfind("1 | ", 0) != 0) {
@@ -216,7 +216,7 @@ TEST(TextTest, EscapeControls) {
 TEST(TextTest, ConciseKeepsAFileNameWithANewlineOnOneLine) {
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(18);
-  std::string out = Render("concise", One(AnalyzeText("a\nb\x1b.conf", "work_mem = 64 MB\n", o)));
+  std::string out = Render("concise", OneRoot(AnalyzeText("a\nb\x1b.conf", "work_mem = 64 MB\n", o)));
   EXPECT_EQ(out.substr(0, out.find('\n') + 1),
             "a\\x0ab\\x1b.conf:1:15: error: syntax error near token \"MB\" [PGC001]\n");
 }

@@ -17,7 +17,7 @@
 namespace pgconflint {
 namespace {
 
-std::vector<const Diagnostic*> Findings(const Analysis& a, std::string_view code) {
+std::vector<const Diagnostic*> FindingsOf(const Analysis& a, std::string_view code) {
   std::vector<const Diagnostic*> out;
   for (const Diagnostic& d : a.diagnostics)
     if (d.rule->code == code) out.push_back(&d);
@@ -26,7 +26,7 @@ std::vector<const Diagnostic*> Findings(const Analysis& a, std::string_view code
 
 // `root` on `disk` linted for PostgreSQL 18 with `running` values and
 // profile facts.
-Analysis Lint(FakeDisk& disk, const std::string& root, const std::map<std::string, std::string>* running = nullptr,
+Analysis LintDisk(FakeDisk& disk, const std::string& root, const std::map<std::string, std::string>* running = nullptr,
               std::vector<std::pair<std::string, std::string>> facts = {}) {
   WorkspaceOptions o;
   o.fs = &disk.fs();
@@ -49,8 +49,8 @@ TEST(RuleEngineTest, RestartPendingComparesResolvedValuesAndShowsUnits) {
   // runs with 16384 pages of 8kB (128MB), shown with its unit.
   std::map<std::string, std::string> running = {
       {"wal_buffers", "1024"}, {"shared_buffers", "16384"}, {"io_method", "worker"}};
-  Analysis a = Lint(p, root, &running);
-  std::vector<const Diagnostic*> f = Findings(a, "PGC803");
+  Analysis a = LintDisk(p, root, &running);
+  std::vector<const Diagnostic*> f = FindingsOf(a, "PGC803");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->parameter, "shared_buffers");
   EXPECT_NE(f[0]->message.find("is 256MB in the file but the running server uses 128MB"), std::string::npos)
@@ -63,8 +63,8 @@ TEST(RuleEngineTest, AlterSystemPostmasterParametersAreOneFindingPerFile) {
   std::string root = p.Write("postgresql.conf", "work_mem = '4MB'\n");
   p.Write("postgresql.auto.conf",
           "max_connections = '200'\nshared_buffers = '1GB'\nwork_mem = '8MB'\nio_method = 'worker'\n");
-  Analysis a = Lint(p, p.dir());
-  std::vector<const Diagnostic*> f = Findings(a, "PGC803");
+  Analysis a = LintDisk(p, p.dir());
+  std::vector<const Diagnostic*> f = FindingsOf(a, "PGC803");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0]->severity, Severity::kInfo);
   EXPECT_NE(f[0]->message.find("3 parameters"), std::string::npos) << f[0]->message;
@@ -74,28 +74,28 @@ TEST(RuleEngineTest, AlterSystemPostmasterParametersAreOneFindingPerFile) {
 TEST(RuleEngineTest, DefaultsOfASmallCloudVmDoNotOvercommit) {
   FakeDisk p;
   std::string root = p.Write("postgresql.conf", "#shared_buffers = 128MB\n");
-  Analysis a = Lint(p, root, nullptr, {{"ram", "1GB"}, {"cpus", "2"}});
-  EXPECT_TRUE(Findings(a, "PGC601").empty());
+  Analysis a = LintDisk(p, root, nullptr, {{"ram", "1GB"}, {"cpus", "2"}});
+  EXPECT_TRUE(FindingsOf(a, "PGC601").empty());
   // 500 connections of 256MB on 16GB still overcommit.
   std::string big = p.Write("big/postgresql.conf", "max_connections = 500\nwork_mem = 256MB\n");
-  Analysis b = Lint(p, big, nullptr, {{"ram", "16GB"}, {"cpus", "4"}});
-  EXPECT_EQ(Findings(b, "PGC601").size(), 1u);
+  Analysis b = LintDisk(p, big, nullptr, {{"ram", "16GB"}, {"cpus", "4"}});
+  EXPECT_EQ(FindingsOf(b, "PGC601").size(), 1u);
 }
 
 TEST(RuleEngineTest, RefusedValuesAreNotReasonedFrom) {
   FakeDisk p;
   std::string root = p.Write("postgresql.conf", "shared_buffers = 512mb\nwork_mem = 256MB\nmax_connections = 500\n");
-  Analysis a = Lint(p, root, nullptr, {{"ram", "16GB"}});
-  EXPECT_TRUE(Findings(a, "PGC602").empty());
-  EXPECT_TRUE(Findings(a, "PGC601").empty());
-  EXPECT_EQ(Findings(a, "PGC201").size(), 1u);
+  Analysis a = LintDisk(p, root, nullptr, {{"ram", "16GB"}});
+  EXPECT_TRUE(FindingsOf(a, "PGC602").empty());
+  EXPECT_TRUE(FindingsOf(a, "PGC601").empty());
+  EXPECT_EQ(FindingsOf(a, "PGC201").size(), 1u);
 }
 
 TEST(RuleEngineTest, OneValueGetsOneFindingWithTheOthersAsNotes) {
   FakeDisk p;
   // A fragment: no findings about the defaults of a whole configuration.
   std::string root = p.Write("conf.d/io.conf", "effective_io_concurrency = 300\n");
-  Analysis a = Lint(p, root, nullptr, {{"ram", "16GB"}, {"cpus", "4"}, {"storage", "sata-ssd"}});
+  Analysis a = LintDisk(p, root, nullptr, {{"ram", "16GB"}, {"cpus", "4"}, {"storage", "sata-ssd"}});
   ASSERT_EQ(a.diagnostics.size(), 1u) << a.diagnostics[0].message;
   const Diagnostic& d = a.diagnostics[0];
   EXPECT_EQ(std::string(d.rule->code), "PGC404");

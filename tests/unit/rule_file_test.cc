@@ -28,7 +28,7 @@ RuleFileOptions Options(bool builtin = false) {
 }
 
 // The error of reading `text` as org.toml (empty when it loads).
-std::string Error(const std::string& text, const RuleFileOptions& options = Options()) {
+std::string RuleFileError(const std::string& text, const RuleFileOptions& options = Options()) {
   std::vector<RuleDecl> rules;
   std::string error;
   if (ParseRuleFile(text, "org.toml", options, &rules, &error)) return "";
@@ -75,55 +75,55 @@ TEST(RuleFileTest, AUserRuleLoadsWithItsKeyLinesAndDefaults) {
 // The acceptance cases of the rule language: refused at load, at the key's line.
 TEST(RuleFileTest, UnknownFunctionFactOrPlaceholderIsRefusedAtTheKeyLine) {
   const std::string head = "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\n";
-  EXPECT_EQ(Error(head + "when = \"is_flase(fsync)\"\nmessage = \"m\"\n"),
+  EXPECT_EQ(RuleFileError(head + "when = \"is_flase(fsync)\"\nmessage = \"m\"\n"),
             "org.toml:4: in when: unknown function \"is_flase\" (did you mean \"is_false\"?) at column 1");
-  EXPECT_EQ(Error(head + "when = \"fsync == false and profile.rma > 0\"\nmessage = \"m\"\n"),
+  EXPECT_EQ(RuleFileError(head + "when = \"fsync == false and profile.rma > 0\"\nmessage = \"m\"\n"),
             "org.toml:4: in when: unknown profile fact \"profile.rma\" (did you mean \"profile.ram\"?) at column 20");
-  EXPECT_EQ(Error(head + "when = \"fsync == false\"\nmessage = \"fsync is {fsycn}\"\n"),
+  EXPECT_EQ(RuleFileError(head + "when = \"fsync == false\"\nmessage = \"fsync is {fsycn}\"\n"),
             "org.toml:5: in message: placeholder {fsycn}: unknown name \"fsycn\" (did you mean \"fsync\"?) at column 11");
-  EXPECT_EQ(Error(head + "when = \"fsync == false\"\nmessage = \"m\"\nhelp = \"{max(1)\"\n"), "")
+  EXPECT_EQ(RuleFileError(head + "when = \"fsync == false\"\nmessage = \"m\"\nhelp = \"{max(1)\"\n"), "")
       << "an unclosed brace is text";
-  EXPECT_EQ(Error(head + "when = \"fsync == false\"\nmessage = \"m\"\nhelp = \"{max()}\"\n"),
+  EXPECT_EQ(RuleFileError(head + "when = \"fsync == false\"\nmessage = \"m\"\nhelp = \"{max()}\"\n"),
             "org.toml:6: in help: placeholder {max()}: max takes at least 1 argument, not 0 at column 2");
 }
 
 TEST(RuleFileTest, AnchorsAreParametersAndTheirGuardsCompile) {
-  EXPECT_EQ(Error(kHead + "anchor = [\"fsnyc\"]\n"),
+  EXPECT_EQ(RuleFileError(kHead + "anchor = [\"fsnyc\"]\n"),
             "org.toml:6: in anchor: unknown name \"fsnyc\" (did you mean \"fsync\"?)");
-  EXPECT_EQ(Error(kHead + "anchor = [\"profile.ram\"]\n"), "org.toml:6: anchor \"profile.ram\" must be a parameter name");
-  EXPECT_EQ(Error(kHead + "anchor = [\"fsync|fsync ==\"]\n"),
+  EXPECT_EQ(RuleFileError(kHead + "anchor = [\"profile.ram\"]\n"), "org.toml:6: anchor \"profile.ram\" must be a parameter name");
+  EXPECT_EQ(RuleFileError(kHead + "anchor = [\"fsync|fsync ==\"]\n"),
             "org.toml:6: in the guard of anchor fsync: unexpected end of expression at column 9");
-  EXPECT_EQ(Error(kHead + "anchor = [\"fsync|is_ture(fsync)\"]\n"),
+  EXPECT_EQ(RuleFileError(kHead + "anchor = [\"fsync|is_ture(fsync)\"]\n"),
             "org.toml:6: in the guard of anchor fsync: unknown function \"is_ture\" (did you mean \"is_true\"?) at column 1");
-  EXPECT_EQ(Error(kHead + "anchor = \"fsync\"\n"), "org.toml:6: anchor must be an array of strings");
+  EXPECT_EQ(RuleFileError(kHead + "anchor = \"fsync\"\n"), "org.toml:6: anchor must be an array of strings");
 }
 
 TEST(RuleFileTest, StructureIsCheckedKeyByKey) {
-  EXPECT_EQ(Error(kHead + "mesage = \"x\"\n"), "org.toml:6: unknown key \"mesage\" in [[rule]] (did you mean \"message\"?)");
-  EXPECT_EQ(Error(kHead + "severity = \"fatal\"\n"), "org.toml:6: severity must be error, warning or info");
-  EXPECT_EQ(Error(kHead + "severity = 1\n"), "org.toml:6: severity must be a string");
-  EXPECT_EQ(Error(kHead + "fatal = \"maybe\"\n"), "org.toml:6: fatal must be yes, no or per-server");
-  EXPECT_EQ(Error(kHead + "category = \"Policy\"\n"), "org.toml:6: category \"Policy\" must be kebab-case");
-  EXPECT_EQ(Error(kHead + "fix_safety = \"sure\"\n"), "org.toml:6: fix_safety must be one of safe, needs-restart, review");
-  EXPECT_EQ(Error(kHead + "evaluator = \"memory-overcommit\"\n"),
+  EXPECT_EQ(RuleFileError(kHead + "mesage = \"x\"\n"), "org.toml:6: unknown key \"mesage\" in [[rule]] (did you mean \"message\"?)");
+  EXPECT_EQ(RuleFileError(kHead + "severity = \"fatal\"\n"), "org.toml:6: severity must be error, warning or info");
+  EXPECT_EQ(RuleFileError(kHead + "severity = 1\n"), "org.toml:6: severity must be a string");
+  EXPECT_EQ(RuleFileError(kHead + "fatal = \"maybe\"\n"), "org.toml:6: fatal must be yes, no or per-server");
+  EXPECT_EQ(RuleFileError(kHead + "category = \"Policy\"\n"), "org.toml:6: category \"Policy\" must be kebab-case");
+  EXPECT_EQ(RuleFileError(kHead + "fix_safety = \"sure\"\n"), "org.toml:6: fix_safety must be one of safe, needs-restart, review");
+  EXPECT_EQ(RuleFileError(kHead + "evaluator = \"memory-overcommit\"\n"),
             "org.toml:6: only built-in rules have custom evaluators: use \"when\"");
-  EXPECT_EQ(Error(kHead + "example_profile = \"ram=lots\"\n"),
+  EXPECT_EQ(RuleFileError(kHead + "example_profile = \"ram=lots\"\n"),
             "org.toml:6: example_profile: invalid ram \"lots\": not a number; expected a size such as 64GB");
-  EXPECT_EQ(Error(kHead + "example_pg_version = 13\n"),
+  EXPECT_EQ(RuleFileError(kHead + "example_pg_version = 13\n"),
             "org.toml:6: example_pg_version 13 is not a supported major within the rule's versions");
-  EXPECT_EQ(Error(kHead + "example_pg_version = 1e300\n"), "org.toml:6: example_pg_version must be a major such as 17");
-  EXPECT_EQ(Error("[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nmessage = \"m\"\n"),
+  EXPECT_EQ(RuleFileError(kHead + "example_pg_version = 1e300\n"), "org.toml:6: example_pg_version must be a major such as 17");
+  EXPECT_EQ(RuleFileError("[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nmessage = \"m\"\n"),
             "org.toml:1: rule is missing \"when\"");
-  EXPECT_EQ(Error("[[rule]]\ncode = \"ORG001\"\nname = \"Fsync_On\"\nwhen = \"true\"\nmessage = \"m\"\n"),
+  EXPECT_EQ(RuleFileError("[[rule]]\ncode = \"ORG001\"\nname = \"Fsync_On\"\nwhen = \"true\"\nmessage = \"m\"\n"),
             "org.toml:3: rule name \"Fsync_On\" must be kebab-case (such as fsync-off)");
-  EXPECT_EQ(Error("[[rule]]\ncode = \"PGC999\"\nname = \"x\"\nwhen = \"true\"\nmessage = \"m\"\n"),
+  EXPECT_EQ(RuleFileError("[[rule]]\ncode = \"PGC999\"\nname = \"x\"\nwhen = \"true\"\nmessage = \"m\"\n"),
             "org.toml:2: code \"PGC999\" must be upper-case letters and digits, such as ORG001, not starting with "
             "PGC (built-in)");
-  EXPECT_EQ(Error("[rule]\ncode = \"ORG001\"\n"), "org.toml: no [[rule]] entries");
-  EXPECT_EQ(Error("[[rules]]\ncode = \"ORG001\"\n"),
+  EXPECT_EQ(RuleFileError("[rule]\ncode = \"ORG001\"\n"), "org.toml: no [[rule]] entries");
+  EXPECT_EQ(RuleFileError("[[rules]]\ncode = \"ORG001\"\n"),
             "org.toml:1: unknown key \"rules\" (a rule file holds [[rule]] entries)");
-  EXPECT_EQ(Error("[[rule]]\ncode = \"ORG001\n").substr(0, 12), "org.toml:2: ") << "TOML syntax: toml++'s message";
-  EXPECT_NE(Error("x = " + std::string(10000, '[')), "") << "deep TOML is a parse error, not a crash";
+  EXPECT_EQ(RuleFileError("[[rule]]\ncode = \"ORG001\n").substr(0, 12), "org.toml:2: ") << "TOML syntax: toml++'s message";
+  EXPECT_NE(RuleFileError("x = " + std::string(10000, '[')), "") << "deep TOML is a parse error, not a crash";
 }
 
 TEST(RuleFileTest, VersionsAreAMajorRange) {
@@ -143,16 +143,16 @@ TEST(RuleFileTest, VersionsAreAMajorRange) {
   for (const char* bad : {"99999999999999999999-1", "1-99999999999999999999", "18-14", "-18", "0-5", " 14", "14 -18",
                           "14-18-", "x", "14-x", "+14", "100", "14--18"})
     EXPECT_FALSE(ParseVersionRange(bad, &lo, &hi)) << bad;
-  EXPECT_EQ(Error(kHead + "versions = \"99999999999999999999-1\"\n"),
+  EXPECT_EQ(RuleFileError(kHead + "versions = \"99999999999999999999-1\"\n"),
             "org.toml:6: versions must look like 14-18, 17- or 18 (majors 1 to 99)");
 }
 
 TEST(RuleFileTest, CodesAndNamesAreUnique) {
   const std::string rule = "[[rule]]\ncode = \"ORG001\"\nname = \"fsync-on\"\nwhen = \"fsync == false\"\nmessage = \"m\"\n";
-  EXPECT_EQ(Error(rule + "\n" + rule), "org.toml:8: code ORG001 is already used by rule ORG001 (org.toml:1)");
+  EXPECT_EQ(RuleFileError(rule + "\n" + rule), "org.toml:8: code ORG001 is already used by rule ORG001 (org.toml:1)");
   RuleFileOptions o = Options();
   o.taken = [](std::string_view key) { return key == "fsync-on" ? "built-in rule PGC999" : ""; };
-  EXPECT_EQ(Error(rule, o), "org.toml:3: name fsync-on is already used by built-in rule PGC999");
+  EXPECT_EQ(RuleFileError(rule, o), "org.toml:3: name fsync-on is already used by built-in rule PGC999");
   // Across files: the declarations already read count.
   std::vector<RuleDecl> rules;
   std::string error;
@@ -176,18 +176,18 @@ good = ""
 evaluator = "memory-overcommit"
 references = ["https://www.postgresql.org/docs/"]
 )toml";
-  EXPECT_EQ(Error(rule, Options(true)), "");
-  EXPECT_EQ(Error(rule + "when = \"true\"\nmessage = \"m\"\n", Options(true)),
+  EXPECT_EQ(RuleFileError(rule, Options(true)), "");
+  EXPECT_EQ(RuleFileError(rule + "when = \"true\"\nmessage = \"m\"\n", Options(true)),
             "org.toml:11: a rule has \"when\" or \"evaluator\", not both");
   std::string no_why = rule;
   no_why.replace(no_why.find("why = \"w\"\n"), 10, "");
-  EXPECT_EQ(Error(no_why, Options(true)), "org.toml:1: rule is missing \"why\"");
+  EXPECT_EQ(RuleFileError(no_why, Options(true)), "org.toml:1: rule is missing \"why\"");
   std::string category = rule;
   category.replace(category.find("\"ops\""), 5, "\"memroy\"");
-  EXPECT_EQ(Error(category, Options(true)).substr(0, 62), "org.toml:5: unknown category \"memroy\" (did you mean \"memory\"?)");
+  EXPECT_EQ(RuleFileError(category, Options(true)).substr(0, 62), "org.toml:5: unknown category \"memroy\" (did you mean \"memory\"?)");
   std::string code = rule;
   code.replace(code.find("PGC950"), 6, "ORG950");
-  EXPECT_EQ(Error(code, Options(true)), "org.toml:2: code \"ORG950\" must be PGC and three or four digits");
+  EXPECT_EQ(RuleFileError(code, Options(true)), "org.toml:2: code \"ORG950\" must be PGC and three or four digits");
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 
 const ParameterNames& Parameters() { return *RuntimeRuleFileOptions(false).parameters; }
 
-std::string Refusal(const std::string& name) {
+std::string NameRefusal(const std::string& name) {
   std::string error;
   EXPECT_FALSE(CheckRuleName(name, Parameters(), &error)) << name;
   return error;
@@ -44,15 +44,15 @@ TEST(RuleNamesTest, KnownNamesPassAndUnknownOnesGetASuggestion) {
                          "profile.storage_safe_without_fsync", "effective.max_backends", "effective.work_mem",
                          "running.shared_buffers", "build.io_uring"})
     EXPECT_TRUE(CheckRuleName(ok, Parameters(), &error)) << ok << ": " << error;
-  EXPECT_EQ(Refusal("fsnyc"), "unknown name \"fsnyc\" (did you mean \"fsync\"?)");
-  EXPECT_EQ(Refusal("pg.majr"), "unknown name \"pg.majr\" (did you mean \"pg.major\"?)");
-  EXPECT_EQ(Refusal("profile.rma"), "unknown profile fact \"profile.rma\" (did you mean \"profile.ram\"?)");
-  EXPECT_EQ(Refusal("profile.memory"), "unknown profile fact \"profile.memory\"");
-  EXPECT_EQ(Refusal("effective.wal_bufers"),
+  EXPECT_EQ(NameRefusal("fsnyc"), "unknown name \"fsnyc\" (did you mean \"fsync\"?)");
+  EXPECT_EQ(NameRefusal("pg.majr"), "unknown name \"pg.majr\" (did you mean \"pg.major\"?)");
+  EXPECT_EQ(NameRefusal("profile.rma"), "unknown profile fact \"profile.rma\" (did you mean \"profile.ram\"?)");
+  EXPECT_EQ(NameRefusal("profile.memory"), "unknown profile fact \"profile.memory\"");
+  EXPECT_EQ(NameRefusal("effective.wal_bufers"),
             "unknown derived value or parameter \"effective.wal_bufers\" (did you mean \"effective.wal_buffers\"?)");
-  EXPECT_EQ(Refusal("running.wrok_mem"), "unknown parameter \"running.wrok_mem\" (did you mean \"running.work_mem\"?)");
-  EXPECT_EQ(Refusal("build.io_urin"), "unknown build fact \"build.io_urin\" (did you mean \"build.io_uring\"?)");
-  EXPECT_EQ(Refusal("sort_mem").rfind("unknown name \"sort_mem\"", 0), 0u) << "an old name is not a parameter";
+  EXPECT_EQ(NameRefusal("running.wrok_mem"), "unknown parameter \"running.wrok_mem\" (did you mean \"running.work_mem\"?)");
+  EXPECT_EQ(NameRefusal("build.io_urin"), "unknown build fact \"build.io_urin\" (did you mean \"build.io_uring\"?)");
+  EXPECT_EQ(NameRefusal("sort_mem").rfind("unknown name \"sort_mem\"", 0), 0u) << "an old name is not a parameter";
 }
 
 TEST(RuleNamesTest, ListedParameterNamesIgnoreCaseAndOrder) {
@@ -68,7 +68,7 @@ TEST(RuleNamesTest, ListedParameterNamesIgnoreCaseAndOrder) {
   EXPECT_EQ(error, "unknown name \"wrok_mem\" (did you mean \"work_mem\"?)");
 }
 
-Analysis Lint(int major, const std::string& text) {
+Analysis LintMajor(int major, const std::string& text) {
   static const RuleSet rules;
   return LintText("postgresql.conf", text, *Catalog::ForMajor(major), rules, Profile());
 }
@@ -95,7 +95,7 @@ TEST(RuleNamesTest, ProfileFactsAreOneTable) {
                                   "container=docker,io-uring=yes,storage-safe-without-fsync=no",
                               &error))
       << error;
-  Analysis a = Lint(18, "");
+  Analysis a = LintMajor(18, "");
   EffectiveConfig eff(a);
   RuleEnv env(eff, p, nullptr);
   for (const ProfileFact& f : facts) {
@@ -121,7 +121,7 @@ TEST(RuleNamesTest, DerivedValuesAreOneTable) {
                              [](const char* a, const char* b) { return std::string_view(a) < std::string_view(b); }));
   std::set<std::string> seen;
   for (int major : Catalog::SupportedMajors()) {
-    Analysis a = Lint(major, "shared_buffers = '1GB'\n");
+    Analysis a = LintMajor(major, "shared_buffers = '1GB'\n");
     EffectiveConfig eff(a);
     std::vector<std::string> derived = eff.DerivedNames();
     for (const std::string& n : derived) {
@@ -143,7 +143,7 @@ TEST(RuleNamesTest, DerivedValuesAreOneTable) {
 
 TEST(RuleNamesTest, BuildFactsFollowTheCatalog) {
   for (int major : Catalog::SupportedMajors()) {
-    Analysis a = Lint(major, "");
+    Analysis a = LintMajor(major, "");
     EffectiveConfig eff(a);
     const Profile none;  // named: the environment keeps a reference to it
     RuleEnv env(eff, none, nullptr);

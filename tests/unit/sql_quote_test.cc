@@ -6,15 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "core/catalog.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-const Parameter& P18(const char* name) {
-  const Parameter* p = Catalog::ForMajor(18)->Find(name);
-  EXPECT_NE(p, nullptr) << name;
-  return *p;
-}
+using namespace test;
 
 TEST(AlterSystemStatementTest, ListParametersQuoteEachItem) {
   ASSERT_TRUE(P18("shared_preload_libraries").list_input);

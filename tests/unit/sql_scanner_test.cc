@@ -18,7 +18,7 @@ std::vector<SqlStatementTokens> Scan(std::string_view text, int major = 18) {
 }
 
 // The single token of a one-token statement.
-SqlToken One(std::string_view text, int major = 18) {
+SqlToken OneToken(std::string_view text, int major = 18) {
   std::vector<SqlStatementTokens> s = Scan(text, major);
   EXPECT_EQ(s.size(), 1u) << text;
   if (s.size() != 1 || s[0].tokens.size() != 1) {
@@ -29,38 +29,38 @@ SqlToken One(std::string_view text, int major = 18) {
 }
 
 TEST(SqlScannerTest, StringsDecodeAsTheServerReadsThem) {
-  EXPECT_EQ(One("'it''s'").value, "it's");
-  EXPECT_EQ(One("'a\\b'").value, "a\\b");  // standard_conforming_strings: a backslash is a character
-  EXPECT_EQ(One("E'a\\\\b\\n\\x41\\101\\u00e9'").value, "a\\b\nAA\xc3\xa9");
-  EXPECT_EQ(One("U&'d\\0061t\\+000061'").value, "data");
-  EXPECT_EQ(One("$$it's $x$$").value, "it's $x");
-  EXPECT_EQ(One("$tag$a$$b$tag$").value, "a$$b");
-  EXPECT_EQ(One("'con'\n  'tinued'").value, "continued");  // literals split by a newline
-  EXPECT_EQ(One("'con'\n  'tinued'").kind, SqlTokenKind::kString);
+  EXPECT_EQ(OneToken("'it''s'").value, "it's");
+  EXPECT_EQ(OneToken("'a\\b'").value, "a\\b");  // standard_conforming_strings: a backslash is a character
+  EXPECT_EQ(OneToken("E'a\\\\b\\n\\x41\\101\\u00e9'").value, "a\\b\nAA\xc3\xa9");
+  EXPECT_EQ(OneToken("U&'d\\0061t\\+000061'").value, "data");
+  EXPECT_EQ(OneToken("$$it's $x$$").value, "it's $x");
+  EXPECT_EQ(OneToken("$tag$a$$b$tag$").value, "a$$b");
+  EXPECT_EQ(OneToken("'con'\n  'tinued'").value, "continued");  // literals split by a newline
+  EXPECT_EQ(OneToken("'con'\n  'tinued'").kind, SqlTokenKind::kString);
 }
 
 TEST(SqlScannerTest, IdentifiersFoldUnlessQuoted) {
-  SqlToken t = One("DateStyle");
+  SqlToken t = OneToken("DateStyle");
   EXPECT_EQ(t.kind, SqlTokenKind::kIdentifier);
   EXPECT_EQ(t.value, "datestyle");
-  t = One("\"Maintenance_Work_Mem\"");
+  t = OneToken("\"Maintenance_Work_Mem\"");
   EXPECT_EQ(t.kind, SqlTokenKind::kQuotedIdentifier);
   EXPECT_EQ(t.value, "Maintenance_Work_Mem");
-  EXPECT_EQ(One("\"a\"\"b\"").value, "a\"b");
-  EXPECT_EQ(One(std::string(70, 'x')).value.size(), 63u);  // NAMEDATALEN - 1
+  EXPECT_EQ(OneToken("\"a\"\"b\"").value, "a\"b");
+  EXPECT_EQ(OneToken(std::string(70, 'x')).value.size(), 63u);  // NAMEDATALEN - 1
 }
 
 TEST(SqlScannerTest, NumbersWithTrailingJunkAreErrorsFrom15) {
-  EXPECT_EQ(One("64MB", 15).kind, SqlTokenKind::kError);
-  EXPECT_EQ(One("64MB", 15).value, "trailing junk after numeric literal at or near \"64MB\"");
+  EXPECT_EQ(OneToken("64MB", 15).kind, SqlTokenKind::kError);
+  EXPECT_EQ(OneToken("64MB", 15).value, "trailing junk after numeric literal at or near \"64MB\"");
   // PostgreSQL 14 reads a number, then an identifier.
   std::vector<SqlStatementTokens> s = Scan("64MB", 14);
   ASSERT_EQ(s.size(), 1u);
   ASSERT_EQ(s[0].tokens.size(), 2u);
   EXPECT_EQ(s[0].tokens[0].kind, SqlTokenKind::kInteger);
   EXPECT_EQ(s[0].tokens[1].value, "mb");
-  EXPECT_EQ(One("0.9").kind, SqlTokenKind::kNumeric);
-  EXPECT_EQ(One("131072").kind, SqlTokenKind::kInteger);
+  EXPECT_EQ(OneToken("0.9").kind, SqlTokenKind::kNumeric);
+  EXPECT_EQ(OneToken("131072").kind, SqlTokenKind::kInteger);
 }
 
 TEST(SqlScannerTest, CommentsAreSkippedAndNest) {

@@ -6,7 +6,7 @@
 namespace pgconflint {
 namespace {
 
-SqlStatement Parse(std::string_view text, int major = 18) {
+SqlStatement ParseStatement(std::string_view text, int major = 18) {
   SqlScanOptions o;
   o.facts = SqlFacts::ForMajor(major);
   std::vector<SqlStatement> s = ParseSqlStatements(text, ScanSql(text, o), *o.facts);
@@ -16,55 +16,55 @@ SqlStatement Parse(std::string_view text, int major = 18) {
 
 TEST(SqlStatementsTest, AlterSystemForms) {
   using Action = SqlStatement::Action;
-  SqlStatement s = Parse("ALTER SYSTEM SET \"Maintenance_Work_Mem\" TO 131072");
+  SqlStatement s = ParseStatement("ALTER SYSTEM SET \"Maintenance_Work_Mem\" TO 131072");
   EXPECT_EQ(s.kind, SqlStatement::Kind::kAlterSystem);
   EXPECT_EQ(s.action, Action::kSet);
   EXPECT_EQ(s.name, "Maintenance_Work_Mem");
   ASSERT_EQ(s.values.size(), 1u);
   EXPECT_EQ(s.values[0].kind, SqlValue::Kind::kInteger);
-  EXPECT_EQ(Parse("ALTER SYSTEM SET DateStyle = iso, mdy").values.size(), 2u);
-  EXPECT_EQ(Parse("ALTER SYSTEM SET DateStyle = iso, mdy").name, "datestyle");
-  EXPECT_EQ(Parse("ALTER SYSTEM SET work_mem = DEFAULT").action, Action::kReset);
-  EXPECT_EQ(Parse("ALTER SYSTEM RESET ALL").action, Action::kResetAll);
-  EXPECT_EQ(Parse("ALTER SYSTEM SET random_page_cost = -1.5").values[0].text, "-1.5");
-  EXPECT_EQ(Parse("ALTER SYSTEM SET myext.mode = 'fast'").name, "myext.mode");
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET DateStyle = iso, mdy").values.size(), 2u);
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET DateStyle = iso, mdy").name, "datestyle");
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET work_mem = DEFAULT").action, Action::kReset);
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM RESET ALL").action, Action::kResetAll);
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET random_page_cost = -1.5").values[0].text, "-1.5");
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET myext.mode = 'fast'").name, "myext.mode");
 }
 
 TEST(SqlStatementsTest, ScopedForms) {
-  SqlStatement s = Parse("ALTER ROLE app IN DATABASE shop SET work_mem = '64MB'");
+  SqlStatement s = ParseStatement("ALTER ROLE app IN DATABASE shop SET work_mem = '64MB'");
   EXPECT_EQ(s.kind, SqlStatement::Kind::kAlterRole);
   EXPECT_EQ(s.role, "app");
   EXPECT_EQ(s.database, "shop");
-  s = Parse("ALTER USER ALL RESET work_mem");
+  s = ParseStatement("ALTER USER ALL RESET work_mem");
   EXPECT_EQ(s.kind, SqlStatement::Kind::kAlterRole);
   EXPECT_EQ(s.role, "");
-  s = Parse("ALTER DATABASE shop SET search_path FROM CURRENT");
+  s = ParseStatement("ALTER DATABASE shop SET search_path FROM CURRENT");
   EXPECT_EQ(s.action, SqlStatement::Action::kFromCurrent);
-  EXPECT_EQ(Parse("ALTER DATABASE shop RENAME TO store").kind, SqlStatement::Kind::kOther);
-  s = Parse("SET LOCAL TIME ZONE 'UTC'");
+  EXPECT_EQ(ParseStatement("ALTER DATABASE shop RENAME TO store").kind, SqlStatement::Kind::kOther);
+  s = ParseStatement("SET LOCAL TIME ZONE 'UTC'");
   EXPECT_EQ(s.kind, SqlStatement::Kind::kSession);
   EXPECT_TRUE(s.local);
   EXPECT_EQ(s.name, "timezone");
 }
 
 TEST(SqlStatementsTest, TablespaceOptions) {
-  SqlStatement s = Parse("CREATE TABLESPACE fast LOCATION '/srv/fast' WITH (random_page_cost = 1.1, seq_page_cost=1)");
+  SqlStatement s = ParseStatement("CREATE TABLESPACE fast LOCATION '/srv/fast' WITH (random_page_cost = 1.1, seq_page_cost=1)");
   EXPECT_EQ(s.kind, SqlStatement::Kind::kCreateTablespace);
   EXPECT_EQ(s.tablespace, "fast");
   ASSERT_EQ(s.options.size(), 2u);
   EXPECT_EQ(s.options[0].name, "random_page_cost");
   EXPECT_EQ(s.options[0].value, "1.1");
-  s = Parse("ALTER TABLESPACE fast RESET (random_page_cost)");
+  s = ParseStatement("ALTER TABLESPACE fast RESET (random_page_cost)");
   EXPECT_EQ(s.action, SqlStatement::Action::kReset);
   EXPECT_EQ(s.options.size(), 1u);
 }
 
 TEST(SqlStatementsTest, RefusalsCarryTheServersMessage) {
-  EXPECT_EQ(Parse("ALTER SYSTEM SET work_mem = 64MB", 15).error,
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET work_mem = 64MB", 15).error,
             "trailing junk after numeric literal at or near \"64MB\"");
-  EXPECT_EQ(Parse("ALTER SYSTEM SET work_mem = 64MB", 14).error, "syntax error at or near \"MB\"");
-  EXPECT_EQ(Parse("ALTER SYSTEM SET work_mem =").error, "syntax error at end of input");
-  EXPECT_EQ(Parse("ALTER SYSTEM SET work_mem = all").error, "syntax error at or near \"all\"");
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET work_mem = 64MB", 14).error, "syntax error at or near \"MB\"");
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET work_mem =").error, "syntax error at end of input");
+  EXPECT_EQ(ParseStatement("ALTER SYSTEM SET work_mem = all").error, "syntax error at or near \"all\"");
 }
 
 }  // namespace

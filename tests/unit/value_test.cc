@@ -6,32 +6,33 @@
 #include <gtest/gtest.h>
 
 #include "core/catalog.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-const Catalog& Pg18() { return *Catalog::ForMajor(18); }
+using namespace test;
 
-ParsedValue Parse(std::string_view name, std::string_view value) {
+ParsedValue ParseSetting(std::string_view name, std::string_view value) {
   const Parameter* p = Pg18().Find(name);
   EXPECT_NE(p, nullptr) << name;
   return ParseValue(Pg18(), *p, value);
 }
 
-struct Case {
+struct ValueCase {
   const char* name;
   const char* value;
   const char* expect;  // normalized value, or nullptr when refused
 };
 
 // Readable test names in CTest: "work_mem = '0x100'".
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name << " = '" << c.value << "'"; }
+void PrintTo(const ValueCase& c, std::ostream* os) { *os << c.name << " = '" << c.value << "'"; }
 
-class ParseCases : public ::testing::TestWithParam<Case> {};
+class ParseCases : public ::testing::TestWithParam<ValueCase> {};
 
 TEST_P(ParseCases, MatchesServer) {
-  const Case& c = GetParam();
-  ParsedValue v = Parse(c.name, c.value);
+  const ValueCase& c = GetParam();
+  ParsedValue v = ParseSetting(c.name, c.value);
   if (c.expect) {
     EXPECT_TRUE(v.ok()) << c.name << " = '" << c.value << "': " << v.message;
     EXPECT_EQ(v.normalized, c.expect) << c.name << " = '" << c.value << "'";
@@ -42,67 +43,67 @@ TEST_P(ParseCases, MatchesServer) {
 
 INSTANTIATE_TEST_SUITE_P(
     Integers, ParseCases,
-    ::testing::Values(Case{"work_mem", "0x100", "256"}, Case{"work_mem", "0100", "64"},
-                      Case{"max_connections", "017", "15"}, Case{"work_mem", "099", nullptr},
-                      Case{"work_mem", "1e3", "1000"}, Case{"work_mem", "1E3kB", "1000"},
-                      Case{"work_mem", "100.6", "101"}, Case{"work_mem", "64.5", "64"},
-                      Case{"work_mem", "65.5", "66"}, Case{"statement_timeout", "2.5", "2"},
-                      Case{"statement_timeout", "3.5", "4"}, Case{"work_mem", " 1MB ", "1024"},
-                      Case{"work_mem", "2TB", nullptr}, Case{"statement_timeout", "25d", nullptr},
-                      Case{"work_mem", "NaN", nullptr}, Case{"work_mem", "inf", nullptr},
-                      Case{"work_mem", "64kBs", nullptr}, Case{"work_mem", "64 kB x", nullptr},
-                      Case{"work_mem", "0.1GB", "104448"}, Case{"work_mem", "30.1GB", "31561728"},
-                      Case{"work_mem", "1.5MB", "1536"}, Case{"statement_timeout", "100us", "0"},
-                      Case{"statement_timeout", "1500us", "2"}, Case{"temp_buffers", "1kB", nullptr},
-                      Case{"shared_buffers", "100kB", nullptr}, Case{"work_mem", "65537B", "64"},
-                      Case{"work_mem", "64KB", nullptr}, Case{"work_mem", "64kb", nullptr},
-                      Case{"work_mem", "64Mb", nullptr}, Case{"statement_timeout", "1H", nullptr},
-                      Case{"statement_timeout", "1m", nullptr}, Case{"statement_timeout", "1sec", nullptr},
-                      Case{"work_mem", "10", nullptr}, Case{"max_connections", "5MB", nullptr}));
+    ::testing::Values(ValueCase{"work_mem", "0x100", "256"}, ValueCase{"work_mem", "0100", "64"},
+                      ValueCase{"max_connections", "017", "15"}, ValueCase{"work_mem", "099", nullptr},
+                      ValueCase{"work_mem", "1e3", "1000"}, ValueCase{"work_mem", "1E3kB", "1000"},
+                      ValueCase{"work_mem", "100.6", "101"}, ValueCase{"work_mem", "64.5", "64"},
+                      ValueCase{"work_mem", "65.5", "66"}, ValueCase{"statement_timeout", "2.5", "2"},
+                      ValueCase{"statement_timeout", "3.5", "4"}, ValueCase{"work_mem", " 1MB ", "1024"},
+                      ValueCase{"work_mem", "2TB", nullptr}, ValueCase{"statement_timeout", "25d", nullptr},
+                      ValueCase{"work_mem", "NaN", nullptr}, ValueCase{"work_mem", "inf", nullptr},
+                      ValueCase{"work_mem", "64kBs", nullptr}, ValueCase{"work_mem", "64 kB x", nullptr},
+                      ValueCase{"work_mem", "0.1GB", "104448"}, ValueCase{"work_mem", "30.1GB", "31561728"},
+                      ValueCase{"work_mem", "1.5MB", "1536"}, ValueCase{"statement_timeout", "100us", "0"},
+                      ValueCase{"statement_timeout", "1500us", "2"}, ValueCase{"temp_buffers", "1kB", nullptr},
+                      ValueCase{"shared_buffers", "100kB", nullptr}, ValueCase{"work_mem", "65537B", "64"},
+                      ValueCase{"work_mem", "64KB", nullptr}, ValueCase{"work_mem", "64kb", nullptr},
+                      ValueCase{"work_mem", "64Mb", nullptr}, ValueCase{"statement_timeout", "1H", nullptr},
+                      ValueCase{"statement_timeout", "1m", nullptr}, ValueCase{"statement_timeout", "1sec", nullptr},
+                      ValueCase{"work_mem", "10", nullptr}, ValueCase{"max_connections", "5MB", nullptr}));
 
 INSTANTIATE_TEST_SUITE_P(
     Reals, ParseCases,
-    ::testing::Values(Case{"random_page_cost", ".5", "0.5"}, Case{"random_page_cost", "1.5e0", "1.5"},
-                      Case{"random_page_cost", "  2", "2"}, Case{"random_page_cost", "2ms", nullptr},
-                      Case{"random_page_cost", "Infinity", nullptr}, Case{"random_page_cost", "NaN", nullptr},
-                      Case{"vacuum_cost_delay", "1.5ms", "1.5"}, Case{"vacuum_cost_delay", "150us", "0.15"}));
+    ::testing::Values(ValueCase{"random_page_cost", ".5", "0.5"}, ValueCase{"random_page_cost", "1.5e0", "1.5"},
+                      ValueCase{"random_page_cost", "  2", "2"}, ValueCase{"random_page_cost", "2ms", nullptr},
+                      ValueCase{"random_page_cost", "Infinity", nullptr}, ValueCase{"random_page_cost", "NaN", nullptr},
+                      ValueCase{"vacuum_cost_delay", "1.5ms", "1.5"}, ValueCase{"vacuum_cost_delay", "150us", "0.15"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Booleans, ParseCases,
-    ::testing::Values(Case{"fsync", "Of", "off"}, Case{"fsync", "of", "off"}, Case{"fsync", "tr", "on"},
-                      Case{"fsync", "fals", "off"}, Case{"fsync", "TRUE", "on"}, Case{"fsync", "1", "on"},
-                      Case{"fsync", "o", nullptr}, Case{"fsync", "2", nullptr}, Case{"fsync", " on", nullptr},
-                      Case{"fsync", "on ", nullptr}, Case{"fsync", "", nullptr}, Case{"fsync", "truee", nullptr}));
+    ::testing::Values(ValueCase{"fsync", "Of", "off"}, ValueCase{"fsync", "of", "off"}, ValueCase{"fsync", "tr", "on"},
+                      ValueCase{"fsync", "fals", "off"}, ValueCase{"fsync", "TRUE", "on"}, ValueCase{"fsync", "1", "on"},
+                      ValueCase{"fsync", "o", nullptr}, ValueCase{"fsync", "2", nullptr}, ValueCase{"fsync", " on", nullptr},
+                      ValueCase{"fsync", "on ", nullptr}, ValueCase{"fsync", "", nullptr}, ValueCase{"fsync", "truee", nullptr}));
 
 INSTANTIATE_TEST_SUITE_P(
     Enums, ParseCases,
-    ::testing::Values(Case{"default_transaction_isolation", "READ committed", "read committed"},
-                      Case{"default_transaction_isolation", "read  committed", nullptr},
-                      Case{"synchronous_commit", "remote_write ", nullptr},
-                      Case{"wal_level", "REPLICA", "replica"}, Case{"io_method", "bogus", nullptr}));
+    ::testing::Values(ValueCase{"default_transaction_isolation", "READ committed", "read committed"},
+                      ValueCase{"default_transaction_isolation", "read  committed", nullptr},
+                      ValueCase{"synchronous_commit", "remote_write ", nullptr},
+                      ValueCase{"wal_level", "REPLICA", "replica"}, ValueCase{"io_method", "bogus", nullptr}));
 
 TEST(ValueTest, RoundingIsReported) {
-  ParsedValue v = Parse("statement_timeout", "100us");
+  ParsedValue v = ParseSetting("statement_timeout", "100us");
   EXPECT_TRUE(v.rounded);
   EXPECT_EQ(v.number, 0);
-  EXPECT_FALSE(Parse("statement_timeout", "100ms").rounded);
+  EXPECT_FALSE(ParseSetting("statement_timeout", "100ms").rounded);
 }
 
 TEST(ValueTest, OctalAndHexAreFlagged) {
-  EXPECT_TRUE(Parse("max_connections", "017").octal);
-  EXPECT_TRUE(Parse("max_connections", "0x10").hex);
-  EXPECT_FALSE(Parse("max_connections", "0").octal);
-  EXPECT_FALSE(Parse("max_connections", "100").octal);
+  EXPECT_TRUE(ParseSetting("max_connections", "017").octal);
+  EXPECT_TRUE(ParseSetting("max_connections", "0x10").hex);
+  EXPECT_FALSE(ParseSetting("max_connections", "0").octal);
+  EXPECT_FALSE(ParseSetting("max_connections", "100").octal);
 }
 
 TEST(ValueTest, MessagesQuoteTheServer) {
-  ParsedValue v = Parse("work_mem", "10");
+  ParsedValue v = ParseSetting("work_mem", "10");
   EXPECT_EQ(v.problem, ValueProblem::kOutOfRange);
   EXPECT_EQ(v.message,
             "10 kB is outside the valid range for parameter \"work_mem\" (64 kB .. 2147483647 kB)");
-  v = Parse("work_mem", "64KB");
+  v = ParseSetting("work_mem", "64KB");
   EXPECT_EQ(v.hint, "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
-  v = Parse("fsync", "o");
+  v = ParseSetting("fsync", "o");
   EXPECT_EQ(v.message, "parameter \"fsync\" requires a Boolean value");
 }
 

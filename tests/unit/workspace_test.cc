@@ -28,7 +28,7 @@ WorkspaceOptions On(FakeDisk& disk) {
   return o;
 }
 
-std::vector<std::string> Codes(const Analysis& a) {
+std::vector<std::string> CodesWithSeverity(const Analysis& a) {
   std::vector<std::string> out;
   for (const Diagnostic& d : a.diagnostics) out.push_back(std::string(d.rule->code) + ":" + std::string(SeverityName(d.severity)));
   return out;
@@ -51,7 +51,7 @@ TEST(WorkspaceTest, ConfigFileIsFoundUpwardsAndApplied) {
   EXPECT_EQ(linter.major().major, 17);
   // PGC102 (io_method is 18 only), the override as a warning, no PGC204 (ignored),
   // no PGC103 in conf.d; the profile's nvme makes random_page_cost 4 worth an info.
-  std::vector<std::string> codes = Codes(a);
+  std::vector<std::string> codes = CodesWithSeverity(a);
   EXPECT_NE(std::find(codes.begin(), codes.end(), "PGC102:error"), codes.end());
   EXPECT_NE(std::find(codes.begin(), codes.end(), "PGC303:warning"), codes.end());
   EXPECT_EQ(std::find(codes.begin(), codes.end(), "PGC204:info"), codes.end());
@@ -203,7 +203,7 @@ TEST(WorkspaceTest, TheTreeIsTheRootsDirectoryAndTheConfigurations) {
     Analysis a;
     std::string error;
     ASSERT_TRUE(linter.Lint(main, &a, &error)) << error;
-    std::vector<std::string> codes = Codes(a);
+    std::vector<std::string> codes = CodesWithSeverity(a);
     EXPECT_EQ(std::count(codes.begin(), codes.end(), "PGC305:warning"), with_config ? 1 : 2) << with_config;
   }
   WorkspaceOptions o = On(p);
@@ -212,7 +212,7 @@ TEST(WorkspaceTest, TheTreeIsTheRootsDirectoryAndTheConfigurations) {
   Analysis a;
   std::string error;
   ASSERT_TRUE(allowed.Lint(main, &a, &error)) << error;
-  std::vector<std::string> codes = Codes(a);
+  std::vector<std::string> codes = CodesWithSeverity(a);
   EXPECT_EQ(std::count(codes.begin(), codes.end(), "PGC305:warning"), 0);
   EXPECT_EQ(a.files.size(), 3u);
 }
@@ -228,7 +228,7 @@ TEST(WorkspaceTest, SuppressionsOnTheLineTheNextSettingAndTheFile) {
                         "port = 5432\nport = 5433\n"
                         "temp_buffers = '8MB'  # pgconflint: disable=PGC202\n",
                         *Catalog::ForMajor(18), rules, profile);
-  std::vector<std::string> codes = Codes(a);
+  std::vector<std::string> codes = CodesWithSeverity(a);
   EXPECT_EQ(codes, (std::vector<std::string>{"PGC901:warning"})) << "only the unused suppression on line 7";
   EXPECT_TRUE(a.fatal()) << "suppressing PGC202 does not make the server start";
 }

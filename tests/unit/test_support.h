@@ -1,0 +1,72 @@
+// Helpers the unit tests share: sizes in bytes, the catalog of 18, the codes
+// of an analysis, a file's bytes, a machine profile, the workloads, the
+// built-in rules. One definition each: the test files are compiled in unity
+// batches, where a helper of the same name in two files would clash.
+#ifndef PGCONFLINT_TESTS_UNIT_TEST_SUPPORT_H_
+#define PGCONFLINT_TESTS_UNIT_TEST_SUPPORT_H_
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/analysis.h"
+#include "core/catalog.h"
+#include "core/profile.h"
+#include "core/rules.h"
+
+namespace pgconflint::test {
+
+inline constexpr double kKB = 1024.0;
+inline constexpr double kMB = 1024.0 * kKB;
+inline constexpr double kGB = 1024.0 * kMB;
+
+inline const Catalog& Pg18() { return *Catalog::ForMajor(18); }
+
+/// Parameter `name` of PostgreSQL 18 (a test failure when it has none).
+inline const Parameter& P18(const char* name) {
+  const Parameter* p = Pg18().Find(name);
+  EXPECT_NE(p, nullptr) << name;
+  return *p;
+}
+
+/// The rule codes of `a`'s diagnostics, in their order.
+inline std::vector<std::string> Codes(const Analysis& a) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : a.diagnostics) out.push_back(d.rule->code);
+  return out;
+}
+
+/// The bytes of `p` ("" when it cannot be read).
+inline std::string Slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline Profile MakeProfile(double ram_gb, int cpus) {
+  Profile p;
+  p.ram_bytes = ram_gb * kGB;
+  p.cpus = cpus;
+  return p;
+}
+
+inline const std::vector<Workload>& AllWorkloads() {
+  static const std::vector<Workload> all = {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb,
+                                            Workload::kDesktop};
+  return all;
+}
+
+/// The built-in rules, loaded once.
+inline const RuleSet& TheRuleSet() {
+  static const RuleSet rules;
+  return rules;
+}
+
+}  // namespace pgconflint::test
+
+#endif  // PGCONFLINT_TESTS_UNIT_TEST_SUPPORT_H_

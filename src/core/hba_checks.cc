@@ -5,6 +5,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "core/spelling.h"
 
@@ -144,7 +145,14 @@ class AuthChecker {
     return {l.file, l.range};
   }
 
+  // A file included twice (or an @file's lines expanded twice) is checked
+  // twice: one finding per rule, place and message. A repeat goes to a
+  // scratch diagnostic the caller may still adjust.
   Diagnostic& Add(RuleId id, Location where, std::string message, std::string help) {
+    if (!seen_.insert({static_cast<int>(id), where.file, where.range.begin, where.range.end, message}).second) {
+      scratch_ = MakeDiagnostic(Rule(id), where, std::move(message), std::move(help));
+      return scratch_;
+    }
     return a_->Add(MakeDiagnostic(Rule(id), where, std::move(message), std::move(help)));
   }
 
@@ -334,6 +342,8 @@ class AuthChecker {
   const AuthConfig& c_;
   const AuthFacts& f_;
   Analysis* a_;
+  std::set<std::tuple<int, int, uint32_t, uint32_t, std::string>> seen_;
+  Diagnostic scratch_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 // @file expanded in place, and in 16+ the include records. 14 and 15 refuse
 // tokens of 255 bytes or more and know no include records or depth limit.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "core/hba_source.h"
@@ -13,8 +14,16 @@ namespace pgconflint {
 namespace {
 
 constexpr int kMaxDepth = 10;           // CONF_FILE_MAX_DEPTH
-constexpr int kMaxExpansions = 10000;   // @file and include reads per root before pgconflint stops
-constexpr int kEmpty = -2;              // Open(): a directory, read as an empty file
+// The expansion budget per root: @file and include reads, and the bytes they
+// tokenize (a file is read once; each expansion tokenizes its text again).
+// Past either, one error where it ran out; the expansions after it are
+// counted as not performed and add no lines, so the work stays linear in the
+// budget whatever the fan-out (ten includes of a file that includes itself
+// ten times are 10^10 expansions for the server).
+constexpr int kMaxExpansions = 10000;
+constexpr uint64_t kMaxExpandedBytes = 32ull << 20;
+constexpr int kEmpty = -2;    // Open(): a directory, read as an empty file
+constexpr int kSkipped = -3;  // Open(): the budget is spent, the expansion is not performed
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -85,6 +94,7 @@ class Tokenizer {
     uint32_t line_number = 1;
     Logical l;
     while (NextLogicalLine(text, &at, &l)) {
+      if (exhausted_ && depth > 0) break;  // an expansion past the budget adds nothing more
       AuthLine line;
       line.file = file;
       line.line = line_number;
@@ -95,6 +105,7 @@ class Tokenizer {
         AuthField field = Field(file, depth, l, &k, &line, &comment);
         if (!field.tokens.empty()) line.fields.push_back(std::move(field));
       }
+      if (exhausted_ && depth > 0 && line.error.empty()) break;  // its @file was skipped: drop the line
       if (comment.end > comment.begin)
         parsed.comments.push_back({line_number, comment, line.fields.empty()});
       line_number += l.continuations + 1;
@@ -184,19 +195,40 @@ class Tokenizer {
       *error = "could not open file \"" + path + "\": maximum nesting depth exceeded";
       return -1;
     }
-    if (depth > kMaxDepth * 4 || ++expansions_ > kMaxExpansions) {
+    if (exhausted_) return kSkipped;
+    if (depth > kMaxDepth * 4) {
       *error = "pgconflint stopped expanding \"" + path + "\": the files include each other (a cycle) or too often";
       return -1;
     }
+    if (++expansions_ > kMaxExpansions) return Exhausted(path, std::to_string(kMaxExpansions) + " reads", error);
     ReadStatus status;
     std::string why;
     int idx = AddAuthFile(ctx_, CanonicalizePath(path), {from_file, line.line, line.range.begin}, depth, kind_,
                           &status, &why);
-    if (idx >= 0) return idx;
+    if (idx >= 0) {
+      expanded_bytes_ += ctx_.analysis->files[idx].source.text().size();
+      if (expanded_bytes_ > kMaxExpandedBytes)
+        return Exhausted(path, std::to_string(kMaxExpandedBytes >> 20) + " MB", error);
+      return idx;
+    }
     if (status == ReadStatus::kIsDirectory) return kEmpty;
     *missing = status == ReadStatus::kNotFound;
     *error = "could not open file \"" + path + "\": " + why;
     return -1;
+  }
+
+  // The budget is spent: one error, here; the expansions after it are skipped.
+  int Exhausted(const std::string& path, const std::string& budget, std::string* error) {
+    exhausted_ = true;
+    *error = "pgconflint stopped expanding \"" + path + "\": the @files and includes expand to more than " + budget +
+             " (the files include each other too often); what they would add is not checked";
+    return -1;
+  }
+
+  // The error of an expansion skipped past the budget: on a line of the root
+  // file only (an expanded file adds no more lines).
+  std::string Skipped(int depth, const std::string& path) const {
+    return depth > 0 ? "" : "pgconflint stopped expanding \"" + path + "\": the expansion budget was spent above";
   }
 
   void ExpandAtFile(int file, int depth, const std::string& name, Range at, AuthLine* line,
@@ -205,6 +237,11 @@ class Tokenizer {
     bool missing;
     int idx = Open(file, *line, path, depth + 1, &error, &missing);
     if (idx == kEmpty) return;
+    if (idx == kSkipped) {
+      line->error = Skipped(depth, path);
+      line->error_range = at;
+      return;
+    }
     if (idx < 0) {
       if (ctx_.major <= 15 && error.rfind("could not open file", 0) == 0)
         error = "could not open secondary authentication file \"@" + name + "\" as \"" + path + "\"" +
@@ -274,6 +311,7 @@ class Tokenizer {
     bool missing;
     int idx = Open(line.file, line, path, depth, &error, &missing);
     if (idx == kEmpty) return "";
+    if (idx == kSkipped) return Skipped(depth - 1, path);
     if (idx < 0) return optional && missing ? "" : error;
     File(idx, depth, out);
     return "";
@@ -282,6 +320,8 @@ class Tokenizer {
   const AuthReadContext& ctx_;
   FileKind kind_;
   int expansions_ = 0;
+  uint64_t expanded_bytes_ = 0;
+  bool exhausted_ = false;
 };
 
 }  // namespace

@@ -104,6 +104,28 @@ class HostileTest(unittest.TestCase):
         r = self.concise("d/x.conf")
         self.assertIn("[PGC302]", r.stdout)
 
+    # The same class in pg_hba.conf: includes (16+) and @files (every major) that fan out
+    # over a large file. The expansion budget counts bytes as well as reads: one finding
+    # where it ran out, each repeated finding once, the rest of pg_hba.conf still checked.
+    def test_auth_file_fan_out(self):
+        self.write("data/postgresql.conf", "")
+        filler = ("# " + "y" * 98 + "\n") * 10000  # 1 MB
+        self.write("data/extra.conf", "include extra.conf\n" * 3 + filler)
+        self.write("data/users", "@users,@users,@users\n" + filler)
+        for major, hba, stopped in (("18", "include extra.conf\n", "extra.conf:"),
+                                    ("14", "host all @users 127.0.0.1/32 md5\n", "pg_hba.conf:1:")):
+            with self.subTest(major=major):
+                self.write("data/pg_hba.conf", hba + "host all all 0.0.0.0/0 trust\n")
+                r = self.concise("--pg-version", major, "data")
+                self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+                lines = r.stdout.splitlines()
+                self.assertLess(len(lines), 10, r.stdout)
+                self.assertEqual(len(lines[:-1]), len(set(lines[:-1])), r.stdout)  # no finding twice
+                self.assertTrue(any(stopped in x and "pgconflint stopped expanding" in x and "[PGC831]" in x
+                                    for x in lines), r.stdout)
+                self.assertIn("pg_hba.conf:2:", r.stdout)  # the line after it is still checked: trust
+                self.assertIn("[PGC835]", r.stdout)
+
     # Item 4: FIFOs and devices are never read.
     def test_special_files(self):
         os.makedirs(os.path.join(self.dir, "d"))

@@ -20,7 +20,7 @@ constexpr int kMaxDepth = 10;           // CONF_FILE_MAX_DEPTH
 // counted as not performed and add no lines, so the work stays linear in the
 // budget whatever the fan-out (ten includes of a file that includes itself
 // ten times are 10^10 expansions for the server).
-constexpr int kMaxExpansions = 10000;
+constexpr int kMaxExpansions = 2000;
 constexpr uint64_t kMaxExpandedBytes = 32ull << 20;
 constexpr int kEmpty = -2;    // Open(): a directory, read as an empty file
 constexpr int kSkipped = -3;  // Open(): the budget is spent, the expansion is not performed

@@ -117,6 +117,7 @@ bool ReadSnapshotFile(const std::string& path, Snapshot* out) {
     PrintError(path + ": " + error);
     return false;
   }
+  if (out->server.empty()) out->server = path;
   return true;
 }
 

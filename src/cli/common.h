@@ -96,7 +96,8 @@ int LintOne(Workspace* ws, const std::string& path, Analysis* out);
 void AddSqlOptions(CLI::App* sub, CommonOptions* o);
 
 /// Reads a snapshot file (`pgconflint snapshot` or scripts/snapshot.sql
-/// output); false after printing why.
+/// output), labelled with its path when it names no server; false after
+/// printing why.
 bool ReadSnapshotFile(const std::string& path, Snapshot* out);
 
 }  // namespace pgconflint::cli

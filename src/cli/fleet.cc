@@ -149,7 +149,6 @@ int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const s
     std::string error;
     if (!t.snapshot_file.empty()) {
       if (!ReadSnapshotFile(t.snapshot_file, &s)) return kExitUsage;
-      if (s.server.empty()) s.server = t.snapshot_file;
     } else if (!t.ok || !ReadSnapshot(t.json, &s, &error)) {
       PrintError(t.ok ? t.label + ": " + error : t.error);
       ServerRow r;

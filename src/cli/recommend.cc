@@ -32,7 +32,6 @@ int Current(const RecommendOptions& o, Workspace* ws, Analysis* a) {
   std::string json, label, error;
   if (!o.snapshot.empty()) {
     if (!ReadSnapshotFile(o.snapshot, &s)) return kExitUsage;
-    if (s.server.empty()) s.server = o.snapshot;
   } else if (!live::LibpqSnapshotTaker(o.live_options).Take(o.live, &json, &label, &error) ||
              !ReadSnapshot(json, &s, &error)) {
     PrintError(label.empty() ? error : label + ": " + error);

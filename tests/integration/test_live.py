@@ -240,6 +240,14 @@ class ServerStateTest(unittest.TestCase):
         self.assertNotIn("random_page_cost", stmt)
         self.assertIn("effective_io_concurrency = ", stmt)
         self.assertIn("tablespace fast2 (--tablespace) is not in", out)
+        # The same plan from the server's snapshot file.
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as snap:
+            snap.write(run("snapshot", conninfo(self.srv))[1])
+            snap.flush()
+            args = [a for a in base if a not in ("--live", conninfo(self.srv))]
+            rc, from_file, err = run(*args, "--snapshot", snap.name, "--tablespace", "fast=nvme",
+                                     "--tablespace", "fast2=nvme")
+            self.assertEqual((rc, from_file), (0, out), err)
         # A profile without RAM is refused before any connection; a server that is down is exit 3.
         rc, out, err = run("recommend", "--no-config", "--live", "host=/nonexistent port=1")
         self.assertEqual((rc, out), (2, ""), err)

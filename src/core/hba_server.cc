@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.h"
 #include "core/strings.h"
 
 namespace pgconflint {
@@ -318,8 +319,8 @@ std::optional<std::vector<std::string>> OptList(const json& row, const char* key
 }
 
 std::optional<int> OptInt(const json& row, const char* key) {
-  if (!row.contains(key) || !row[key].is_number_integer()) return std::nullopt;
-  return row[key].get<int>();
+  auto it = row.find(key);
+  return it == row.end() ? std::nullopt : JsonInt(*it);
 }
 
 template <typename Row, typename Fill>

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/catalog.h"
+#include "core/json_read.h"
 
 namespace pgconflint {
 namespace {
@@ -20,8 +21,7 @@ std::string Str(const json& o, const char* key) {
 
 int Int(const json& o, const char* key) {
   auto it = o.find(key);
-  if (it == o.end() || !it->is_number()) return 0;
-  return it->get<int>();
+  return it == o.end() ? 0 : JsonInt(*it).value_or(0);
 }
 
 bool Bool(const json& o, const char* key) {

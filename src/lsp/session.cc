@@ -4,6 +4,7 @@
 #include <new>
 
 #include "core/catalog.h"
+#include "core/json_read.h"
 #include "core/profile.h"
 
 namespace pgconflint::lsp {
@@ -217,8 +218,9 @@ void Session::Configure(const json& settings) {
   if (!root_folder_.empty()) o.display_base = root_folder_;
   std::vector<std::string> problems;
   if (const json* v = Find(settings, "pg-version")) {
-    if (v->is_number_integer() && (v->get<int64_t>() == 0 || Catalog::ForMajor(v->get<int>())))
-      o.pg_version = v->get<int>();
+    std::optional<int> major = JsonInt(*v);  // 4294967314 is no 18
+    if (major && (*major == 0 || Catalog::ForMajor(*major)))
+      o.pg_version = *major;
     else
       problems.push_back("pg-version: expected one of " + MajorsListed());
   }

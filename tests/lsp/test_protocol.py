@@ -237,6 +237,14 @@ def test_bad_initialization_options_are_reported_and_ignored(start, tmp_path):
     assert codes(c.diagnostics(path, 1)) == [SYNTAX]
 
 
+def test_a_pg_version_that_wraps_to_a_major_is_refused(start, tmp_path):
+    # 4294967314 is 18 modulo 2^32: refused, not read as 18.
+    c = start()
+    c.initialize(options={"pg-version": 4294967314})
+    message = c.wait_for(lambda c: c.shown(), what="showMessage")[0]
+    assert "pg-version" in message["message"]
+
+
 def test_a_cancelled_request_is_answered_once(start, tmp_path):
     c = start()
     c.initialize()

@@ -119,5 +119,27 @@ TEST(SnapshotTest, WrongTypesDoNotThrow) {
                                &s, &error));
 }
 
+// Numbers out of an int's range are absent, never converted (found by
+// fuzz_server: a float past int was undefined behaviour; a large integer
+// would wrap to a plausible line number).
+TEST(SnapshotTest, NumbersOutOfRangeAreAbsent) {
+  Snapshot s;
+  std::string error;
+  EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 1.7e82}})", &s, &error));
+  EXPECT_EQ(error, "the snapshot has no server_version_num");
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 170004},
+      "settings": [{"name": "work_mem", "setting": "4096", "sourceline": 4294967299}],
+      "hba_rules": [{"line_number": 4294967297, "rule_number": -4294967295, "type": "local"},
+                    {"line_number": 18446744073709551615, "type": "local"}, {"line_number": 2.5, "type": "local"}]})",
+                           &s, &error))
+      << error;
+  ASSERT_EQ(s.settings.size(), 1u);
+  EXPECT_EQ(s.settings[0].sourceline, 0);
+  ASSERT_TRUE(s.hba_rules.has_value());
+  ASSERT_EQ(s.hba_rules->size(), 3u);
+  for (const ServerHbaRule& r : *s.hba_rules) EXPECT_EQ(r.line_number, 0);
+  EXPECT_FALSE((*s.hba_rules)[0].rule_number.has_value());
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -16,6 +16,7 @@
 #include "cli/git.h"
 #include "core/fingerprint.h"
 #include "core/project_config.h"
+#include "core/sql_source.h"
 #include "report/change_report.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -74,8 +75,8 @@ std::vector<std::string> ChangedBetween(const Side& a, const Side& b) {
 
 // The roots (absolute, relative to a side's dir) that a changed file belongs to.
 // A data directory's postgresql.conf, pg_hba.conf or pg_ident.conf is its
-// directory's root (pg_hba.conf and pg_ident.conf alone: the file); any other
-// file, the roots that include it.
+// directory's root (pg_hba.conf and pg_ident.conf alone: the file); a SQL
+// script is its own root; any other file, the roots that include it.
 void RootsOf(Side* side, const std::string& rel, std::set<std::string>* roots) {
   std::string abs = side->dir + "/" + rel;
   if (side->fs->Stat(abs).type != FileInfo::Type::kRegular) return;
@@ -86,7 +87,7 @@ void RootsOf(Side* side, const std::string& rel, std::set<std::string>* roots) {
     roots->insert(below(dir));
     return;
   }
-  if (name == "pg_hba.conf" || name == "pg_ident.conf") {
+  if (name == "pg_hba.conf" || name == "pg_ident.conf" || IsSqlPath(abs)) {
     roots->insert(rel);
     return;
   }

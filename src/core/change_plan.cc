@@ -10,6 +10,7 @@
 #include "core/fingerprint.h"
 #include "core/memory_model.h"
 #include "core/quantity.h"
+#include "core/sql_source.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -149,9 +150,10 @@ RootChange CompareRoot(const Analysis* before, const Analysis* after, const std:
   out.major = after->catalog->major();
   CompareValues(old, *after, &out);
   FindIneffective(old, *after, changed, &out);
+  if (IsSqlPath(out.root)) out.source = RolloutSource::kScript;
   for (const ValueChange& c : out.values)
     if (c.before != c.after)  // an effective value follows the change of another parameter
-      AddRolloutStep({c.param, c.before, c.after, "", ""}, RolloutSource::kFiles, &out.rollout);
+      AddRolloutStep({c.param, c.before, c.after, "", ""}, out.source, &out.rollout);
   WaitForCaps(&out.rollout);
   if (profile.ram_bytes) {
     if (old) out.memory_before = MemoryPictureOf(*old, profile);

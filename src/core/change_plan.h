@@ -68,6 +68,7 @@ struct RootChange {
   std::vector<IneffectiveChange> ineffective;
   std::vector<FindingRef> introduced, fixed, unchanged;
   Rollout rollout;
+  RolloutSource source = RolloutSource::kFiles;  // kScript for a SQL script
   int major = 0;
   std::optional<MemoryPicture> memory_before, memory_after;  // with the profile's RAM only
 };

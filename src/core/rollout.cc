@@ -32,6 +32,8 @@ void WriteRestart(const Rollout& r, int major, RolloutSource source, const std::
   List(r.restart, o);
   if (source == RolloutSource::kAlterSystem)
     for (const RolloutStep& s : r.restart) o << "     " << AlterSystemStatement(*s.param, s.value) << "\n";
+  else if (source == RolloutSource::kScript)
+    o << "     run the changed script (a reload alone leaves these pending)\n";
   else
     o << "     deploy the changed files (a reload alone leaves these pending)\n";
   o << "   before the restart: SELECT name, pending_restart FROM pg_settings WHERE pending_restart;\n"
@@ -106,11 +108,14 @@ void WriteRollout(const Rollout& r, int major, RolloutSource source, const char*
       for (const auto* v : {&r.session, &r.reload})
         for (const RolloutStep& s : *v) o << "     " << AlterSystemStatement(*s.param, s.value) << "\n";
     } else {
-      o << h << step++ << ". Deploy the changed files, then reload:\n";
+      o << h << step++
+        << (source == RolloutSource::kScript
+                ? ". Run the changed script (its ALTER SYSTEM statements write postgresql.auto.conf), then reload:\n"
+                : ". Deploy the changed files, then reload:\n");
       List(r.reload, o);
     }
     o << "     SELECT pg_reload_conf();\n";
-    if (source == RolloutSource::kFiles)
+    if (source != RolloutSource::kAlterSystem)
       o << "   check that the server read the files: SELECT sourcefile, sourceline, name, error FROM pg_file_settings "
            "WHERE error IS NOT NULL;\n";
     o << "   verify: SELECT name, setting, unit, source FROM pg_settings WHERE name IN (" << NameList(r.session)

@@ -34,6 +34,7 @@ struct Rollout {
 enum class RolloutSource {
   kAlterSystem,  // ALTER SYSTEM statements (recommend --plan); user-context ones are tried per session first
   kFiles,        // the changed configuration files are deployed (diff): a reload or a restart reads them
+  kScript,       // a changed SQL script is run (diff): its ALTER SYSTEM statements, then a reload or a restart
 };
 
 /// Adds `step` to its group: postmaster parameters wait for a restart,

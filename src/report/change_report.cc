@@ -93,7 +93,7 @@ void RenderText(const std::vector<RootChange>& roots, const ChangeReportOptions&
     for (const FindingRef& f : r.fixed) o << "  - " << FindingLine(f, opt.base_before) << "\n";
     if (!r.rollout.empty()) {
       o << "Rollout:\n";
-      WriteRollout(r.rollout, r.major, RolloutSource::kFiles, "", o);
+      WriteRollout(r.rollout, r.major, r.source, "", o);
     }
     if (r.memory_after) {
       o << "Memory budget:\n";
@@ -179,7 +179,7 @@ void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t ca
   MarkdownFindings("Unchanged", r.unchanged, opt.base_after, cap, o);
   if (!r.rollout.empty()) {
     o << "#### Rollout\n\n```\n";
-    WriteRollout(r.rollout, r.major, RolloutSource::kFiles, "", o);
+    WriteRollout(r.rollout, r.major, r.source, "", o);
     o << "```\n\n";
   }
   if (r.memory_after) MarkdownMemory(r, o);
@@ -245,7 +245,7 @@ ordered_json RootJson(const RootChange& r, const ChangeReportOptions& opt) {
                            {"at", Where(r.after, c.where, opt.base_after)},
                            {"overridden_by", Where(r.after, c.winner, opt.base_after)}});
   std::ostringstream rollout;
-  if (!r.rollout.empty()) WriteRollout(r.rollout, r.major, RolloutSource::kFiles, "", rollout);
+  if (!r.rollout.empty()) WriteRollout(r.rollout, r.major, r.source, "", rollout);
   ordered_json j = {{"root", r.root}, {"added", r.added}, {"removed", r.removed}, {"values", values},
                     {"ineffective", ineffective},
                     {"introduced", FindingsJson(r.introduced, opt.base_after)},

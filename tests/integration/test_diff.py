@@ -183,13 +183,15 @@ class DiffTest(unittest.TestCase):
 
 class AuthAndTopLevelTest(unittest.TestCase):
     """A repository whose top directory is the data directory, and changes to pg_hba.conf and
-    pg_ident.conf alone: each is a change of that data directory (root ".")."""
+    pg_ident.conf alone: each is a change of that data directory (root "."). A pg_hba.conf
+    without a data directory, and a SQL runbook, are roots of their own."""
 
-    def test_top_level_data_directory_and_authentication_files(self):
+    def test_top_level_data_directory_authentication_files_and_scripts(self):
         repo = tempfile.mkdtemp(prefix="pgconflint-diff-top-")
         self.addCleanup(shutil.rmtree, repo, True)
         write_tree(repo, {"postgresql.conf": "work_mem = '4MB'\n", "pg_hba.conf": "local all all peer\n",
-                          "pg_ident.conf": "sso alice app\n", "auth/pg_hba.conf": "local all all peer\n"})
+                          "pg_ident.conf": "sso alice app\n", "auth/pg_hba.conf": "local all all peer\n",
+                          "runbooks/tune.sql": "ALTER SYSTEM SET work_mem = '4MB';\n"})
         git(repo, "init", "-q", "-b", "main")
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "base")
@@ -198,6 +200,8 @@ class AuthAndTopLevelTest(unittest.TestCase):
             ({"pg_hba.conf": "local all all peer\nhost all all 0.0.0.0/0 trust\n"}, ["."]),
             ({"pg_ident.conf": "sso /bad( app\n"}, ["."]),
             ({"auth/pg_hba.conf": "host all all 0.0.0.0/0 trust\n"}, ["auth/pg_hba.conf"]),
+            ({"runbooks/tune.sql": "ALTER SYSTEM SET work_mem = '8MB';\nALTER SYSTEM SET shared_buffers = 4GB;\n"},
+             ["runbooks/tune.sql"]),
         ]
         for files, roots in steps:
             with self.subTest(files=sorted(files)):
@@ -208,7 +212,15 @@ class AuthAndTopLevelTest(unittest.TestCase):
                 plan = json.loads(r.stdout)
                 self.assertEqual([x["root"] for x in plan["roots"]], roots)
                 name = sorted(files)[0]
-                if name.endswith("postgresql.conf"):
+                if name.endswith(".sql"):
+                    # A runbook: the value it changes, the statement PostgreSQL refuses, and a
+                    # rollout that runs the script.
+                    root = plan["roots"][0]
+                    self.assertEqual([v["parameter"] for v in root["values"]], ["work_mem"])
+                    self.assertEqual([(f["code"], f["line"]) for f in root["introduced"]], [("PGC1001", 2)])
+                    self.assertIn("Run the changed script", root["rollout"])
+                    self.assertNotIn("Deploy the changed files", root["rollout"])
+                elif name.endswith("postgresql.conf"):
                     self.assertEqual([v["parameter"] for v in plan["roots"][0]["values"]], ["work_mem"])
                 else:
                     introduced = [(f["code"], f["file"]) for f in plan["roots"][0]["introduced"]]

@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "cli/git.h"
 #include "core/fingerprint.h"
+#include "core/hba_source.h"
 #include "core/project_config.h"
 #include "core/sql_source.h"
 #include "report/change_report.h"
@@ -81,13 +82,12 @@ void RootsOf(Side* side, const std::string& rel, std::set<std::string>* roots) {
   std::string abs = side->dir + "/" + rel;
   if (side->fs->Stat(abs).type != FileInfo::Type::kRegular) return;
   auto below = [&](const std::string& root) { return root == side->dir ? "." : PathBelow(root, side->dir); };
-  const std::string name = abs.substr(abs.rfind('/') + 1), dir = ParentDirectory(abs);
-  const bool data_directory = side->fs->Stat(dir + "/postgresql.conf").type == FileInfo::Type::kRegular;
-  if (name == "postgresql.conf" || ((name == "pg_hba.conf" || name == "pg_ident.conf") && data_directory)) {
-    roots->insert(below(dir));
+  const bool auth = IsAuthFileName(abs);
+  if (abs.substr(abs.rfind('/') + 1) == "postgresql.conf" || (auth && BesidePostgresqlConf(*side->fs, abs))) {
+    roots->insert(below(ParentDirectory(abs)));
     return;
   }
-  if (name == "pg_hba.conf" || name == "pg_ident.conf" || IsSqlPath(abs)) {
+  if (auth || IsSqlPath(abs)) {
     roots->insert(rel);
     return;
   }

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "core/fingerprint.h"
+#include "core/hba_source.h"
 #include "core/project_config.h"
 #include "core/sql_source.h"
 #include "report/text.h"
@@ -55,16 +56,10 @@ bool ForceExcluded(const FileSystem& fs, const ProjectConfig& config, const std:
   return fs.Stat(abs).type == FileInfo::Type::kRegular && !IsConfigurationFile(config, abs) && !IsSqlPath(abs);
 }
 
-// pg_hba.conf or pg_ident.conf, by name.
-bool IsAuthFile(const std::string& abs) {
-  std::string name = abs.substr(abs.rfind('/') + 1);
-  return name == "pg_hba.conf" || name == "pg_ident.conf";
-}
-
 // A fragment whose root should be found: not a root file by name.
 bool LooksLikeFragment(const std::string& abs) {
   std::string name = abs.substr(abs.rfind('/') + 1);
-  return name != "postgresql.conf" && !IsAuthFile(abs) && IsConfigurationFile(ProjectConfig(), abs);
+  return name != "postgresql.conf" && !IsAuthFileName(abs) && IsConfigurationFile(ProjectConfig(), abs);
 }
 
 // `dir` as the report shows a root: relative to the current directory.
@@ -104,11 +99,9 @@ bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& i
       if (!ConfigFor(fs, in, abs, &config, error)) return false;
       if (ForceExcluded(fs, config, abs)) continue;
     }
-    if (IsAuthFile(abs) && fs.Stat(abs).type == FileInfo::Type::kRegular) {
+    if (IsAuthFileName(abs) && fs.Stat(abs).type == FileInfo::Type::kRegular) {
       // In its data directory's context when it has one; only its own findings.
-      const std::string dir = ParentDirectory(abs);
-      const bool data_directory = fs.Stat(dir + "/postgresql.conf").type == FileInfo::Type::kRegular;
-      AddTarget(out, data_directory ? Shown(dir, cwd) : p, abs);
+      AddTarget(out, BesidePostgresqlConf(fs, abs) ? Shown(ParentDirectory(abs), cwd) : p, abs);
       continue;
     }
     if (fs.Stat(abs).type != FileInfo::Type::kRegular || !LooksLikeFragment(abs)) {

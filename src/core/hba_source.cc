@@ -211,6 +211,14 @@ bool ParseRootFileType(const std::string& text, RootFileType* out) {
   return false;
 }
 
+bool IsAuthFileName(const std::string& path) {
+  return ResolveRootFileType(RootFileType::kAuto, path) != RootFileType::kConf;
+}
+
+bool BesidePostgresqlConf(const FileSystem& fs, const std::string& path) {
+  return fs.Stat(ParentDirectory(path) + "/postgresql.conf").type == FileInfo::Type::kRegular;
+}
+
 RootFileType ResolveRootFileType(RootFileType requested, const std::string& path) {
   if (requested != RootFileType::kAuto) return requested;
   std::string base = BaseName(path);

@@ -28,6 +28,11 @@ enum class RootFileType : uint8_t {
 bool ParseRootFileType(const std::string& text, RootFileType* out);
 /// The type `path` is read as (kAuto resolved by the file's name).
 RootFileType ResolveRootFileType(RootFileType requested, const std::string& path);
+/// Whether `path` is named pg_hba.conf or pg_ident.conf.
+bool IsAuthFileName(const std::string& path);
+/// Whether the absolute `path` stands in a data directory: a postgresql.conf
+/// beside it.
+bool BesidePostgresqlConf(const FileSystem& fs, const std::string& path);
 
 struct AuthReadContext {
   FileCache* files = nullptr;   // REQUIRES: non-null

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/catalog.h"
+#include "core/hba_source.h"
 #include "core/toml_read.h"
 
 namespace pgconflint {
@@ -68,8 +69,7 @@ bool MatchesGlobs(const ProjectConfig& config, const std::vector<std::string>& g
 
 bool IsConfigurationFile(const ProjectConfig& config, const std::string& abs) {
   std::string name = abs.substr(abs.rfind('/') + 1);
-  if (name == "postgresql.conf" || name == "postgresql.auto.conf" || name == "pg_hba.conf" || name == "pg_ident.conf")
-    return true;
+  if (name == "postgresql.conf" || name == "postgresql.auto.conf" || IsAuthFileName(abs)) return true;
   std::string dir = ParentDirectory(abs);
   bool in_conf_d = dir.size() >= 6 && dir.compare(dir.size() - 6, 6, "conf.d") == 0 &&
                    (dir.size() == 6 || dir[dir.size() - 7] == '/');

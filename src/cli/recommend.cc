@@ -97,8 +97,7 @@ int RunRecommend(RecommendOptions& o) {
   Analysis current;
   std::string error;
   if (plan) {
-    Recommendation probe;
-    if (!Recommend(config.profile, *Catalog::ForMajor(Catalog::DefaultMajor()), &probe, &error)) {
+    if (!ProfileSufficient(config.profile, &error)) {
       PrintError(error);
       return kExitUsage;
     }

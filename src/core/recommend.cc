@@ -18,6 +18,7 @@
 #include "core/memory_model.h"
 #include "core/quantity.h"
 #include "core/recommend_internal.h"
+#include "core/sql_quote.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -314,7 +315,13 @@ const Cell* RecommendedCell(const Recommendation& r, const std::string& paramete
   return find(r.autovacuum);
 }
 
-bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::string* error) {
+std::string TablespaceStatement(const std::string& name, const std::vector<const Cell*>& options) {
+  std::string opts;
+  for (const Cell* c : options) opts += (opts.empty() ? "" : ", ") + c->parameter + " = " + c->value;
+  return "ALTER TABLESPACE " + QuoteIdentifier(name) + " SET (" + opts + ");";
+}
+
+bool ProfileSufficient(const Profile& in, std::string* error) {
   if (!in.ram_bytes || !in.cpus) {
     *error = "recommend needs the machine's RAM and CPUs: add --ram (e.g. 64GB) and --cpus, or set them in "
              "[profile] of .pgconflint.toml";
@@ -324,6 +331,11 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
     *error = "recommend needs at least 1GB of RAM";
     return false;
   }
+  return true;
+}
+
+bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::string* error) {
+  if (!ProfileSufficient(in, error)) return false;
   const StorageFacts& facts = BuiltinStorageFacts();
   Recommendation& r = *out;
   r = Recommendation();

@@ -41,8 +41,11 @@ struct TablespaceAdvice {
   std::string name;
   Storage storage;
   std::vector<Cell> options;  // only the four options a tablespace accepts
-  std::string sql;
+  std::string sql;            // TablespaceStatement(name, options)
 };
+
+/// "ALTER TABLESPACE "name" SET (option = value, ...);" for `options`.
+std::string TablespaceStatement(const std::string& name, const std::vector<const Cell*>& options);
 
 struct TableClass {
   std::string label;      // "~10M rows, OLTP"
@@ -70,8 +73,13 @@ struct Recommendation {
   std::string data_in_memory;
 };
 
+/// Whether `profile` has what Recommend needs (RAM of at least 1GB, CPUs);
+/// false with what to add in *error.
+bool ProfileSufficient(const Profile& profile, std::string* error);
+
 /// Computes the recommendation for `profile`. It needs the profile's RAM and
-/// CPUs; without them returns false and says what to add in *error.
+/// CPUs (ProfileSufficient); without them returns false and says what to add
+/// in *error.
 bool Recommend(const Profile& profile, const Catalog& catalog, Recommendation* out, std::string* error);
 
 /// The recommended cell for `parameter` under `r` (machine block, selected

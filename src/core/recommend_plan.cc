@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "core/effective.h"
-#include "core/sql_quote.h"
-#include "core/storage_facts.h"
 #include "core/rollout.h"
+#include "core/storage_facts.h"
 #include "core/value.h"
 
 namespace pgconflint {
@@ -87,27 +86,26 @@ void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* 
     if (!current.tablespaces.empty() && named(t.name) == current.tablespaces.end())
       notes->push_back("tablespace " + t.name + " (--tablespace) is not in " + current.root +
                        ": check its name; its statement is in the plan regardless");
-    std::string opts;
+    std::vector<const Cell*> lacking;
     for (const Cell& c : t.options) {
       const TablespaceSetting* now = CurrentOption(current, t.name, c.parameter);
-      if (now && OptionAcceptable(c, now->value)) continue;
-      opts += (opts.empty() ? "" : ", ") + c.parameter + " = " + c.value;
+      if (!now || !OptionAcceptable(c, now->value)) lacking.push_back(&c);
     }
-    if (!opts.empty())
-      steps->tablespace_sql.push_back("ALTER TABLESPACE " + QuoteIdentifier(t.name) + " SET (" + opts + ");  -- " +
-                                      StorageName(t.storage));
+    if (!lacking.empty())
+      steps->tablespace_sql.push_back(TablespaceStatement(t.name, lacking) + "  -- " + StorageName(t.storage));
   }
   std::string missing;
+  size_t count = 0;
   for (const TablespaceRef& t : current.tablespaces) {
     if (r.profile.tablespaces.count(t.name)) continue;
     std::string where = WhereNamed(current, t);
-    missing += std::string(missing.empty() ? "" : ", ") + t.name + (where.empty() ? "" : " (" + where + ")");
+    missing += std::string(count++ ? ", " : "") + t.name + (where.empty() ? "" : " (" + where + ")");
   }
-  if (!missing.empty()) {
+  if (count) {
     std::string storages;
     for (Storage s : Storage::All()) storages += (storages.empty() ? "" : "|") + StorageName(s);
-    notes->push_back("no storage type for tablespace" + std::string(missing.find(", ") == std::string::npos ? "" : "s") +
-                     " " + missing + ": give --tablespace NAME=" + storages + " for each to plan its options");
+    notes->push_back(std::string("no storage type for tablespace") + (count == 1 ? "" : "s") + " " + missing +
+                     ": give --tablespace NAME=" + storages + " for each to plan its options");
   }
 }
 

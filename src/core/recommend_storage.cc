@@ -8,7 +8,6 @@
 
 #include "core/expr.h"
 #include "core/recommend_internal.h"
-#include "core/sql_quote.h"
 #include "core/value.h"
 
 namespace pgconflint::recommend_internal {
@@ -121,15 +120,15 @@ StorageRow RowFor(Storage s, const Catalog& cat, const Recommendation& r, double
 TablespaceAdvice TablespaceFor(const std::string& name, Storage storage, const std::vector<StorageRow>& matrix) {
   TablespaceAdvice t{name, storage, {}, ""};
   auto row = std::find_if(matrix.begin(), matrix.end(), [&](const StorageRow& r) { return r.storage == storage; });
-  std::string opts;
+  std::vector<const Cell*> options;
   for (const Cell& c : row->cells) {
     if (c.parameter != "effective_io_concurrency" && c.parameter != "maintenance_io_concurrency" &&
         c.parameter != "random_page_cost" && c.parameter != "seq_page_cost")
       continue;
     t.options.push_back(c);
-    opts += (opts.empty() ? "" : ", ") + c.parameter + " = " + c.value;
   }
-  t.sql = "ALTER TABLESPACE " + QuoteIdentifier(name) + " SET (" + opts + ");";
+  for (const Cell& c : t.options) options.push_back(&c);
+  t.sql = TablespaceStatement(name, options);
   return t;
 }
 

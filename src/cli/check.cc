@@ -144,7 +144,7 @@ bool AtOrAbove(const std::vector<Analysis>& analyses, const std::string& fail_on
   ParseSeverity(fail_on, &threshold);
   for (const Analysis& a : analyses)
     for (const Diagnostic& d : a.diagnostics)
-      if (static_cast<int>(d.severity) <= static_cast<int>(threshold)) return true;
+      if (static_cast<int>(d.severity()) <= static_cast<int>(threshold)) return true;
   return false;
 }
 

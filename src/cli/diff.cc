@@ -194,7 +194,7 @@ int RunDiff(DiffOptions& o) {
   ParseSeverity(fail_on, &threshold);
   for (const RootChange& r : plan)
     for (const FindingRef& f : r.introduced)
-      if (static_cast<int>(f.diagnostic->severity) <= static_cast<int>(threshold)) return kExitFindings;
+      if (static_cast<int>(f.diagnostic->severity()) <= static_cast<int>(threshold)) return kExitFindings;
   return kExitOk;
 }
 

@@ -29,7 +29,7 @@ int RunExplain(const ExplainOptions& o) {
   }
   if (o.list || o.rule.empty()) {
     for (const RuleInfo* r : rules.rules())
-      std::cout << r->code << "  " << r->name << "  (" << r->severity << ")  " << r->summary << "\n";
+      std::cout << r->code << "  " << r->name << "  (" << SeverityName(r->severity) << ")  " << r->summary << "\n";
     return std::cout.flush() ? kExitOk : kExitInternal;
   }
   const RuleInfo* r = rules.Find(o.rule);

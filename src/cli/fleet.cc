@@ -82,7 +82,7 @@ ServerRow RowFor(const Snapshot& s, const std::vector<Analysis>& mine, bool drif
   for (const Analysis& a : mine) {
     r.fatal = r.fatal || a.fatal();
     for (const Diagnostic& d : a.diagnostics) {
-      (d.severity == Severity::kError ? r.errors : d.severity == Severity::kWarning ? r.warnings : r.info)++;
+      (d.severity() == Severity::kError ? r.errors : d.severity() == Severity::kWarning ? r.warnings : r.info)++;
       if (drift && d.rule == &Rule(RuleId::kConfigurationDrift)) ++r.drift;
     }
   }

@@ -8,9 +8,8 @@
 namespace pgconflint {
 
 bool Analysis::fatal() const {
-  if (fatal_before_filters) return *fatal_before_filters;
   for (const Diagnostic& d : diagnostics)
-    if (d.fatal) return true;
+    if (d.fatal()) return true;
   return failure != Failure::kNone;
 }
 

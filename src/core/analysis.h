@@ -142,11 +142,10 @@ struct Analysis {
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;
   std::string failure_message;
 
-  /// True when PostgreSQL would refuse to start with this configuration
-  /// (whatever suppressions and rule selection hid from the report).
+  /// True when a reported finding says PostgreSQL refuses to start (the
+  /// summary, the JSON and the exit code all read the reported findings), or
+  /// the root could not be read.
   bool fatal() const;
-  /// Set by the pipeline before it filters diagnostics.
-  std::optional<bool> fatal_before_filters;
 
   /// The include chain of `file`, outermost first (empty for a root file).
   std::vector<IncludeSite> IncludeChain(int file) const;

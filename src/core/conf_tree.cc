@@ -247,7 +247,8 @@ class Loader {
       std::string message = SpecialFileMessage(shown, error, &fatal);
       Diagnostic d = MakeDiagnostic(Rule(RuleId::kIncludeNotFound), {site.file, site.range}, message,
                                     "include a regular file");
-      d.fatal = fatal;
+      // A device is read for what it returns: the server starts.
+      if (!fatal) d.Set(Outcome::kAdvisory, Severity::kError);
       a_->Add(std::move(d));
       return false;
     }

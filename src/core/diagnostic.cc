@@ -9,8 +9,8 @@ Diagnostic MakeDiagnostic(const RuleInfo& rule, Location where, std::string mess
                           std::string parameter) {
   Diagnostic d;
   d.rule = &rule;
-  d.severity = rule.default_severity();
-  d.fatal = rule.fatality() == Fatality::kYes;
+  d.outcome = rule.outcome;
+  d.level = rule.severity;
   d.file = where.file;
   d.range = where.range;
   d.parameter = std::move(parameter);

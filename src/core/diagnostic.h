@@ -52,10 +52,20 @@ enum DiagnosticTag : uint8_t {
   kTagDeprecated = 2,   // an old parameter name
 };
 
+/// A finding about the same setting that was folded into this one (PGC701
+/// into PGC404): reported as data, not only as text.
+struct Also {
+  const RuleInfo* rule = nullptr;
+  std::string message;
+};
+
 struct Diagnostic {
   const RuleInfo* rule = nullptr;  // never null once built; built-in or owned by a RuleSet that outlives it
-  Severity severity = Severity::kError;
-  bool fatal = false;  // PostgreSQL would refuse to start
+  /// What the server does; severity() and fatal() derive from it.
+  Outcome outcome = Outcome::kAdvisory;
+  /// The severity of advice and of skipped lines (the rule's, or the
+  /// project configuration's override); a refusal is an error whatever it says.
+  Severity level = Severity::kWarning;
   int file = -1;       // primary location: index into Analysis::files; -1 when not tied to a file
   Range range;
   std::string parameter;  // empty when not about one parameter
@@ -64,12 +74,22 @@ struct Diagnostic {
   std::vector<Note> notes;
   std::vector<Fix> fixes;
   uint8_t tags = kTagNone;
+  std::vector<Also> also;  // folded findings about the same setting
 
   Location where() const { return {file, range}; }
+  /// Every refusal is an error; otherwise the level.
+  Severity severity() const { return IsRefusal(outcome) ? Severity::kError : level; }
+  /// PostgreSQL refuses to start with this.
+  bool fatal() const { return outcome == Outcome::kRefusesStart; }
+  /// States what the server does, and the severity of a finding that is not a refusal.
+  void Set(Outcome o, Severity advice_level) {
+    outcome = o;
+    level = advice_level;
+  }
 };
 
-/// The one way to start a diagnostic: severity and fatality default to the
-/// rule's declaration.
+/// The one way to start a diagnostic: the outcome and the level default to
+/// the rule's declaration.
 Diagnostic MakeDiagnostic(const RuleInfo& rule, Location where, std::string message, std::string help = "",
                           std::string parameter = "");
 

@@ -59,15 +59,16 @@ void FoldRelatedFindings(Analysis* a) {
     if (members.size() < 2) continue;
     auto rank = [&](size_t i) {
       const Diagnostic& d = a->diagnostics[i];
-      return std::make_tuple(static_cast<int>(d.severity), std::string_view(d.rule->code));
+      return std::make_tuple(static_cast<int>(d.outcome), static_cast<int>(d.severity()),
+                             std::string_view(d.rule->code));
     };
     std::sort(members.begin(), members.end(), [&](size_t x, size_t y) { return rank(x) < rank(y); });
     Diagnostic& keep = a->diagnostics[members[0]];
     for (size_t k = 1; k < members.size(); ++k) {
       const Diagnostic& other = a->diagnostics[members[k]];
-      keep.notes.push_back({{-1, {}},
-                            std::string("also ") + other.rule->name + " (" + other.rule->code + "): " + other.message});
-      keep.fatal = keep.fatal || other.fatal;
+      keep.also.push_back({other.rule, other.message});
+      // The strongest outcome of the group (lower is stronger).
+      if (other.outcome < keep.outcome) keep.outcome = other.outcome;
       folded[members[k]] = true;
     }
   }

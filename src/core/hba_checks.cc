@@ -180,8 +180,7 @@ class AuthChecker {
       Diagnostic& d = Add(RuleId::kHbaLineRefused, {LineOf(r).file, r.outcome.where}, r.outcome.message,
                           RefusalHelp(r.outcome.message));
       if (r.outcome.host_dependent) {
-        d.fatal = false;
-        d.severity = Severity::kWarning;
+        d.Set(Outcome::kAdvisory, Severity::kWarning);
         d.message += " (if the server's host cannot resolve it)";
       }
     }

@@ -181,7 +181,7 @@ class AuthLinter {
             d.build_dependent ? "the server's build decides this line: pgconflint assumes a build with every method"
             : o_.in_force     ? "deploy these files and reload, or bring the repository up to date with the server"
                               : "check that the server reads these files (SHOW hba_file, SHOW ident_file)"));
-        if (d.build_dependent) diag.severity = Severity::kInfo;
+        if (d.build_dependent) diag.level = Severity::kInfo;
       }
     }
     a_->auth = std::make_shared<AuthConfig>(std::move(auth_));

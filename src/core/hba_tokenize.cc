@@ -329,6 +329,14 @@ class Tokenizer {
 int AddAuthFile(const AuthReadContext& ctx, const std::string& abs_path, IncludeSite from, int depth, FileKind kind,
                 ReadStatus* status, std::string* error) {
   if (!ctx.allow_outside && !InsideTrees(ctx.files->fs(), abs_path, ctx.trees)) {
+    // Only whether it exists is asked: a missing file is missing wherever it
+    // would be (include_if_exists skips it), an existing one is not read.
+    FileInfo info = ctx.files->fs().Stat(abs_path);
+    if (info.type == FileInfo::Type::kMissing) {
+      *status = ReadStatus::kNotFound;
+      *error = info.error.empty() ? "No such file or directory" : info.error;
+      return -1;
+    }
     *status = ReadStatus::kNotReadable;
     *error = "outside the checked tree: --allow-outside-includes or allow-outside-includes = true reads it";
     return -1;

@@ -47,7 +47,7 @@ void AddRecommendationHints(const EngineOptions& o, Analysis* a) {
   if (a->failure != Analysis::Failure::kNone || !a->catalog || a->files.empty()) return;
   const RuleInfo* rule = o.rules->Find(Rule(RuleId::kSettingOutsideRecommendedRange).code);
   const int major = a->catalog->major();
-  if (!rule || major < rule->min_major || major > rule->max_major) return;
+  if (!rule || !rule->versions.Contains(major)) return;
   Profile p = *o.profile;
   if (!p.ram_bytes) p.ram_bytes = 16.0 * 1024 * 1024 * 1024;
   const bool cpus_known = p.cpus.has_value();

@@ -112,7 +112,7 @@ void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string mess
                      : " (the default: this line is commented out, and no other line sets " + parameter + ")";
   }
   Diagnostic d = MakeDiagnostic(rule, where, std::move(message), std::move(help), std::move(parameter));
-  if (about_default && d.severity == Severity::kWarning) d.severity = Severity::kInfo;
+  if (about_default && d.level == Severity::kWarning) d.level = Severity::kInfo;
   a->diagnostics.push_back(std::move(d));
 }
 
@@ -189,7 +189,7 @@ void RestartNeededForAlterSystem(const RuleInfo& rule, const EffectiveConfig& ef
          "tells (or pass the running values with --running)",
          list[0]->param->name);
     Diagnostic& d = a->diagnostics.back();
-    d.severity = Severity::kInfo;
+    d.level = Severity::kInfo;
     for (size_t i = 1; i < list.size(); ++i)
       d.notes.push_back({{list[i]->file, {list[i]->name_range.begin, list[i]->value_range.end}},
                          std::string(list[i]->param->name) + " (context postmaster)"});
@@ -237,15 +237,13 @@ void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveCo
            "use a value every build has, or a server built with " + std::string(f->name) +
                " (pg_config --configure lists the options it was built with)",
            s.param->name);
-      a->diagnostics.back().fatal = true;
+      a->diagnostics.back().Set(Outcome::kRefusesStart, Severity::kError);
     } else {
       Emit(a, rule, &s, what + ": a build without it refuses the value and does not start",
            "check the server's build (pg_config --configure), and state it with --build-features (e.g. lz4,zstd "
            "or none) to have this checked",
            s.param->name);
-      Diagnostic& d = a->diagnostics.back();
-      d.severity = Severity::kInfo;
-      d.fatal = false;
+      a->diagnostics.back().Set(Outcome::kAdvisory, Severity::kInfo);
     }
   }
 }
@@ -349,7 +347,7 @@ void RunRulesWith(const EngineOptions& o, const EffectiveConfig& eff, Analysis* 
   RuleEnv env(eff, *o.profile, o.running);
   const int major = a->catalog->major();
   for (const RuleInfo* rule : o.rules->rules()) {
-    if (major < rule->min_major || major > rule->max_major) continue;
+    if (!rule->versions.Contains(major)) continue;
     if (rule->evaluator[0]) {
       for (const NamedEvaluator& e : kEvaluators)
         if (strcmp(e.name, rule->evaluator) == 0) e.fn(*rule, env, eff, o, a);

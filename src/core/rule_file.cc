@@ -29,12 +29,60 @@ bool ParseSeverity(std::string_view s, Severity* out) {
   return true;
 }
 
-bool ParseFatality(std::string_view s, Fatality* out) {
-  if (s == "no") *out = Fatality::kNo;
-  else if (s == "yes") *out = Fatality::kYes;
-  else if (s == "per-server") *out = Fatality::kPerServer;
-  else return false;
-  return true;
+namespace {
+
+struct OutcomeWords {
+  Outcome outcome;
+  const char* name;
+  const char* sentence;
+};
+constexpr OutcomeWords kOutcomes[] = {
+    {Outcome::kRefusesStart, "refuses-start", "PostgreSQL refuses to start"},
+    {Outcome::kRefusesReload, "refuses-reload",
+     "PostgreSQL refuses the file at a reload and keeps its old values (pg_ident.conf: the file is not loaded)"},
+    {Outcome::kErrorsWhenRun, "errors-when-run", "the statement fails when it runs"},
+    {Outcome::kIgnoresLine, "ignores-line", "PostgreSQL reads the file and skips the line"},
+    {Outcome::kAdvisory, "advisory", "PostgreSQL accepts it; the finding is advice"},
+};
+
+}  // namespace
+
+std::string_view OutcomeName(Outcome o) {
+  for (const OutcomeWords& w : kOutcomes)
+    if (w.outcome == o) return w.name;
+  return "advisory";
+}
+
+std::string_view OutcomeSentence(Outcome o) {
+  for (const OutcomeWords& w : kOutcomes)
+    if (w.outcome == o) return w.sentence;
+  return "";
+}
+
+bool ParseOutcome(std::string_view s, Outcome* out) {
+  for (const OutcomeWords& w : kOutcomes)
+    if (s == w.name) {
+      *out = w.outcome;
+      return true;
+    }
+  return false;
+}
+
+std::string_view FixKindName(FixKind k) {
+  switch (k) {
+    case FixKind::kNone: return "";
+    case FixKind::kSafe: return "safe";
+    case FixKind::kNeedsRestart: return "needs-restart";
+    case FixKind::kReview: return "review";
+  }
+  return "";
+}
+
+std::string MajorRange::Text() const {
+  if (min <= 0 && max >= 99) return "every major";
+  if (max >= 99) return std::to_string(min) + " and later";
+  if (min == max) return std::to_string(min);
+  return std::to_string(min) + " to " + std::to_string(max);
 }
 
 namespace {
@@ -95,7 +143,8 @@ constexpr KeySpec kKeys[] = {
     {"name", &RuleDecl::name, nullptr, nullptr, true, true},
     {"severity", &RuleDecl::severity, nullptr, nullptr, true, false},
     {"category", &RuleDecl::category, nullptr, nullptr, true, false},
-    {"fatal", &RuleDecl::fatal, nullptr, nullptr, true, false},
+    {"outcome", &RuleDecl::outcome, nullptr, nullptr, true, false},
+    {"fatal", &RuleDecl::fatal, nullptr, nullptr, false, false},
     {"versions", &RuleDecl::versions, nullptr, nullptr, false, false},
     {"summary", &RuleDecl::summary, nullptr, nullptr, true, false},
     {"when", &RuleDecl::when, nullptr, nullptr, false, true},
@@ -122,6 +171,9 @@ constexpr const char* kBuiltinCategories[] = {
     "security", "sql", "startup", "storage", "suppressions", "syntax", "values",
 };
 constexpr const char* kFixSafeties[] = {"safe", "needs-restart", "review"};
+// `outcome` also takes this: each finding states its own (it depends on the
+// server's build, host or the line).
+constexpr char kPerFinding[] = "per-finding";
 // What a rule's bad and good examples are: a configuration file (the
 // default), a SQL script, a server snapshot (the JSON of `pgconflint
 // snapshot`), or a configuration file compared with the snapshot in
@@ -170,6 +222,7 @@ class EntryReader {
   bool ReadKeys(const toml::table& t);
   bool ReadValue(const KeySpec& spec, const toml::node& value);
   bool CheckRequired();
+  bool CheckOutcome();
   bool CheckDeclaration();
   bool CheckExamples();
   bool CompileExpressions();
@@ -230,10 +283,35 @@ bool EntryReader::CheckRequired() {
   if (!d_.when.empty() && d_.message.empty()) return Fail("when", "a rule with \"when\" needs a \"message\"");
   if (options_.builtin && d_.references.empty()) return Fail("references", "a built-in rule needs a reference");
   if (!options_.builtin) {
-    if (!d_.key_lines.count("severity")) d_.severity = "warning";
     if (!d_.key_lines.count("category")) d_.category = "policy";
-    if (!d_.key_lines.count("fatal")) d_.fatal = "no";
   }
+  return true;
+}
+
+// outcome, or (user rules written before it) fatal: yes, no, per-server.
+bool EntryReader::CheckOutcome() {
+  if (d_.key_lines.count("fatal")) {
+    if (options_.builtin) return Fail("fatal", "built-in rules declare \"outcome\", not \"fatal\"");
+    if (d_.key_lines.count("outcome")) return Fail("fatal", "give \"outcome\" or \"fatal\", not both");
+    if (d_.fatal == "yes") d_.outcome = OutcomeName(Outcome::kRefusesStart);
+    else if (d_.fatal == "no") d_.outcome = OutcomeName(Outcome::kAdvisory);
+    else if (d_.fatal == "per-server") d_.outcome = kPerFinding;
+    else return Fail("fatal", "fatal must be yes, no or per-server (or write outcome = \"advisory\")");
+  }
+  if (d_.outcome.empty()) d_.outcome = OutcomeName(Outcome::kAdvisory);
+  d_.per_finding = d_.outcome == kPerFinding;
+  if (!d_.per_finding && !ParseOutcome(d_.outcome, &d_.outcome_value)) {
+    std::string names;
+    for (const OutcomeWords& w : kOutcomes) names += std::string(w.name) + ", ";
+    return Fail("outcome", "outcome must be one of " + names + "or " + kPerFinding);
+  }
+  if (d_.per_finding) d_.outcome_value = Outcome::kAdvisory;  // what a finding is unless it says otherwise
+  // A refusal is an error; the severity a rule declares is that of its advice.
+  if (!d_.key_lines.count("severity") && !options_.builtin)
+    d_.severity = IsRefusal(d_.outcome_value) ? "error" : "warning";
+  if (!ParseSeverity(d_.severity, &d_.severity_level)) return Fail("severity", "severity must be error, warning or info");
+  if (IsRefusal(d_.outcome_value) && d_.severity_level != Severity::kError)
+    return Fail("severity", "a rule whose outcome is " + d_.outcome + " has severity \"error\": the server refuses");
   return true;
 }
 
@@ -245,10 +323,7 @@ bool EntryReader::CheckDeclaration() {
                             (options_.builtin ? "PGC and three or four digits" : "upper-case letters and digits, such as "
                                                                          "ORG001, not starting with PGC (built-in)"));
   if (!IsKebab(d_.name)) return Fail("name", "rule name \"" + d_.name + "\" must be kebab-case (such as fsync-off)");
-  Severity severity;
-  if (!ParseSeverity(d_.severity, &severity)) return Fail("severity", "severity must be error, warning or info");
-  Fatality fatality;
-  if (!ParseFatality(d_.fatal, &fatality)) return Fail("fatal", "fatal must be yes, no or per-server");
+  if (!CheckOutcome()) return false;
   if (!IsKebab(d_.category)) return Fail("category", "category \"" + d_.category + "\" must be kebab-case");
   if (options_.builtin && !OneOf(kBuiltinCategories, d_.category)) {
     Suggester s(d_.category);
@@ -259,6 +334,8 @@ bool EntryReader::CheckDeclaration() {
     return Fail("versions", "versions must look like 14-18, 17- or 18 (majors 1 to 99)");
   if (!d_.fix_safety.empty() && !OneOf(kFixSafeties, d_.fix_safety))
     return Fail("fix_safety", "fix_safety must be one of " + ListOf(kFixSafeties));
+  for (FixKind k : {FixKind::kSafe, FixKind::kNeedsRestart, FixKind::kReview})
+    if (d_.fix_safety == FixKindName(k)) d_.fix_kind = k;
   if (!d_.evaluator.empty()) {
     if (!options_.builtin) return Fail("evaluator", "only built-in rules have custom evaluators: use \"when\"");
     if (!d_.when.empty()) return Fail("evaluator", "a rule has \"when\" or \"evaluator\", not both");

@@ -17,18 +17,6 @@ namespace generated {
 extern const RuleInfo kBuiltinRules[];
 }
 
-Severity RuleInfo::default_severity() const {
-  Severity s = Severity::kError;
-  ParseSeverity(severity, &s);
-  return s;
-}
-
-Fatality RuleInfo::fatality() const {
-  Fatality f = Fatality::kNo;
-  ParseFatality(fatal, &f);
-  return f;
-}
-
 std::span<const RuleInfo> BuiltinRules() {
   return {generated::kBuiltinRules, static_cast<size_t>(kBuiltinRuleCount)};
 }
@@ -124,10 +112,12 @@ bool RuleSet::AddText(std::string_view text, const std::string& path, std::strin
     user_refs_.emplace_back();
     for (const std::string& ref : d.references) user_refs_.back().push_back(Keep(ref));
     user_refs_.back().push_back(nullptr);
-    RuleInfo r{RuleId{}, Keep(d.code), Keep(d.name), Keep(d.severity), Keep(d.category), Keep(d.fatal),
-               Keep(d.summary), Keep(d.why), Keep(d.fix), Keep(d.versions), Keep(d.bad), Keep(d.good),
-               d.example_pg_version, user_refs_.back().data(), Keep(d.when), Keep(d.message), Keep(d.help),
-               Keep(anchor), "", Keep(d.fix_safety), Keep(d.example_profile), Keep(d.example_kind), Keep(d.example_context), d.min_major, d.max_major, false};
+    RuleInfo r{RuleId{},       Keep(d.code),    Keep(d.name),     d.severity_level,  Keep(d.category),
+               d.outcome_value, d.per_finding,  Keep(d.summary),  Keep(d.why),       Keep(d.fix),
+               {d.min_major, d.max_major},      Keep(d.bad),      Keep(d.good),      d.example_pg_version,
+               user_refs_.back().data(),        Keep(d.when),     Keep(d.message),   Keep(d.help),
+               Keep(anchor),    "",             d.fix_kind,       Keep(d.example_profile),
+               Keep(d.example_kind),            Keep(d.example_context),             false};
     user_rules_.push_back(r);
     const RuleInfo* added = &user_rules_.back();
     all_.push_back(added);

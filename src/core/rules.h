@@ -18,18 +18,21 @@
 
 namespace pgconflint {
 
-/// One rule's declaration. Strings are never null.
+/// One rule's declaration, typed: built-in rules in the generated table and
+/// user rules (RuleSet::AddText) are both made from a RuleDecl's typed parts
+/// (core/rule_file.h reads and checks every key once). Strings are never null.
 struct RuleInfo {
   RuleId id;
   const char* code;      // "PGC201"
   const char* name;      // "invalid-value"
-  const char* severity;  // "error" | "warning" | "info"
+  Severity severity;     // of the findings that are advice or about skipped lines; a refusal is always an error
   const char* category;  // "syntax", "names", "values", "includes", ...
-  const char* fatal;     // "yes" | "no" | "per-server"
+  Outcome outcome;       // what the server does with a finding of this rule, unless per_finding
+  bool per_finding;      // each finding states its outcome (the server's build or host, or the line, decide)
   const char* summary;   // one line: what it finds
   const char* why;       // why it matters (markdown)
   const char* fix;       // what to do
-  const char* versions;  // e.g. "14-18"
+  MajorRange versions;   // the majors it applies to; no finding of it is reported for another
   const char* bad;       // a configuration file that must fire the rule
   const char* good;      // a configuration file that must not
   int example_pg_version;  // 0 = the default major
@@ -42,16 +45,11 @@ struct RuleInfo {
   const char* anchor;      // newline-separated parameters to report at, in order, each
                            // optionally guarded: "name|condition"
   const char* evaluator;   // a custom evaluator's name (rule_engine.cc), or ""
-  const char* fix_safety;  // "safe", "needs-restart", "review", ...
+  FixKind fix_safety;      // what applying its fix takes
   const char* example_profile;  // profile facts for the examples: "ram=4GB,cpus=4"
   const char* example_kind;     // what the examples are: "" or "conf" (a file), "sql", "snapshot", "drift"
   const char* example_context;  // sql: the cluster's postgresql.auto.conf; drift: the snapshot ("" = none)
-  int min_major;           // versions: first major the rule applies to
-  int max_major;           // last major
   bool builtin;
-
-  Severity default_severity() const;
-  Fatality fatality() const;
 };
 
 /// Every built-in rule, in code order; Rules()[static_cast<int>(id)] is `id`'s entry.

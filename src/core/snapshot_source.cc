@@ -276,12 +276,22 @@ class Builder {
   void Complaints() {
     for (const auto& e : hba_errors_) {
       const Placed& p = placed_.at("hba " + e.path);
+      // A rule that "cannot match" (hostssl without ssl, hostgssenc without
+      // GSSAPI) is loaded and skipped; any other error keeps the file from
+      // loading: pg_hba.conf then stops the next start, pg_ident.conf is not loaded.
+      if (e.error.find("cannot match") != std::string::npos) {
+        Add(RuleId::kHbaFileError, {p.file, p.LineAt(e.line)}, "the server skips this pg_hba.conf rule: " + e.error,
+            "remove the rule, or give the server what it needs (ssl = on, a build with GSSAPI)");
+        a_->diagnostics.back().Set(Outcome::kIgnoresLine, Severity::kWarning);
+        continue;
+      }
       Add(RuleId::kHbaFileError, {p.file, p.LineAt(e.line)},
           std::string("the server cannot load this ") + (e.ident ? "pg_ident.conf mapping" : "pg_hba.conf rule") +
               ": " + e.error,
           e.ident ? "fix the line and reload; until then the server keeps the mappings it loaded before"
                   : "fix the rule and reload; until then the server keeps the rules it loaded before, and a "
                     "restart fails");
+      a_->diagnostics.back().Set(e.ident ? Outcome::kRefusesReload : Outcome::kRefusesStart, Severity::kError);
     }
     FileComplaints();
     Visibility();

@@ -85,7 +85,9 @@ class Runner {
   // Adds a finding; the statement fails. Always false, for `return Refuse(...)`.
   bool Refuse(RuleId rule, Range where, std::string message, std::string help, std::string parameter = "") {
     Diagnostic d = MakeDiagnostic(Rule(rule), {file_, where}, std::move(message), std::move(help), std::move(parameter));
-    d.fatal = false;  // a statement fails; no server refuses to start
+    // The statement fails; no server refuses to start for it. A rule that
+    // only may fail (a module may define the name) keeps its advice.
+    if (IsRefusal(d.outcome)) d.Set(Outcome::kErrorsWhenRun, Severity::kError);
     a_->Add(std::move(d));
     return false;
   }

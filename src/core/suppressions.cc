@@ -18,7 +18,6 @@ struct Active {
 void AddMeta(Analysis* a, const RuleSet& rules, RuleId id, int file, Range range, std::string msg,
              std::string help) {
   Diagnostic d = MakeDiagnostic(*rules.Find(Rule(id).code), {file, range}, std::move(msg), std::move(help));
-  d.fatal = false;
   a->Add(std::move(d));
 }
 

@@ -55,8 +55,7 @@ bool CheckSettable(Analysis* a, const Setting& s) {
                                     "remove the line: this parameter is read-only (set when PostgreSQL is built, "
                                     "or by initdb)",
                                     p.name);
-      d.fatal = true;
-      d.severity = Severity::kError;
+      d.Set(Outcome::kRefusesStart, Severity::kError);
       a->Add(std::move(d));
     }
     return false;
@@ -66,12 +65,15 @@ bool CheckSettable(Analysis* a, const Setting& s) {
                                   "ALTER SYSTEM refuses " + DoubleQuoted(p.name) + " (" + p.alter_system_message +
                                       "), so this line was written into postgresql.auto.conf by hand",
                                   "move it to postgresql.conf", p.name);
-    d.fatal = false;
-    d.severity = Severity::kWarning;
+    d.Set(Outcome::kAdvisory, Severity::kWarning);
     a->Add(std::move(d));
   }
   return true;
 }
+
+// A value only this machine's facts refuse (a locale, a time zone, the stack
+// limit), when this is not the server's host: the server's host decides.
+bool HostDecides(const ParsedValue& v, const HostFacts& host) { return v.host_dependent && !host.is_server_host(); }
 
 void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const HostFacts& host) {
   const Parameter& p = *s.param;
@@ -83,13 +85,15 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
            (p.unit[0] ? std::string(" (unit ") + p.unit + ")" : "");
   if (help.empty()) help = "see `pgconflint params " + std::string(p.name) + "`";
   Diagnostic d = MakeDiagnostic(Rule(rule), {s.file, s.value_range}, v.message, help, p.name);
-  if (v.host_dependent && !host.is_server_host()) {
-    // Only this machine's facts refuse it: the server's host decides.
-    d.fatal = false;
-    d.severity = Severity::kWarning;
+  if (HostDecides(v, host)) {
+    // Only this machine's facts refuse it: the server's host decides, and
+    // the value is taken as written (CheckValues).
+    d.Set(Outcome::kAdvisory, Severity::kWarning);
     d.message = DoubleQuoted(s.text) + " for " + DoubleQuoted(p.name) +
                 " is unknown to the machine running pgconflint: whether the server accepts it depends on the "
                 "server's host";
+    d.help = v.hint + (v.hint.empty() ? "" : " ") +
+             "Check it there, or run pgconflint on the server's host with --server-host yes.";
   }
   a->Add(std::move(d));
 }
@@ -124,9 +128,14 @@ void CheckValues(Analysis* a, const HostFacts& host) {
     RefuseHidden(p, s, &v);
     if (v.ok() && !s.ignored) counts.Check(p, &v);
     if (!v.ok()) {
-      s.problem = v.message;
       if (!s.ignored) ReportRefused(a, s, v, host);
-      continue;
+      if (!HostDecides(v, host)) {
+        s.problem = v.message;
+        continue;
+      }
+      // Taken as written: one value this machine cannot judge must not
+      // change what the rest of the file means (derived values, other rules).
+      v = ParseValue(cat, p, s.text);
     }
     s.value = v.normalized;
     s.number = v.number;
@@ -141,8 +150,7 @@ void CheckValues(Analysis* a, const HostFacts& host) {
                                       "set it per session or per transaction (SET, BEGIN ... ISOLATION LEVEL), or "
                                       "per role or database with ALTER ROLE/DATABASE ... SET",
                                       p.name);
-        d.fatal = false;
-        d.severity = Severity::kWarning;
+        d.Set(Outcome::kIgnoresLine, Severity::kWarning);
         a->Add(std::move(d));
       }
     }

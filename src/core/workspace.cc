@@ -109,7 +109,6 @@ void RunChecks(const std::string& root, bool conf_root, const CollectContext& ct
   if (in.lint_auth) LintAuthFiles(ctx, root, in.auth, *in.profile, a);
   if (a->failure != Analysis::Failure::kNone) return;
   if (conf_root) AddExtensionAdvice(in.extensions, *in.profile, a);
-  a->fatal_before_filters = a->fatal();
   ApplySuppressions(*in.rules, a);
 }
 
@@ -248,7 +247,7 @@ void Workspace::Filter(const Project& project, Analysis* a) const {
       if (skip) continue;
     }
     for (const auto& [sel, sev] : config.severity)
-      if (SelectorMatches(sel, *d.rule)) d.severity = sev;
+      if (SelectorMatches(sel, *d.rule)) d.level = sev;  // never a refusal's: it stays an error
     kept.push_back(std::move(d));
   }
   a->diagnostics = std::move(kept);

@@ -26,6 +26,9 @@ using nlohmann::json;
 using pgconflint::ParseRuleFile;
 using pgconflint::RuleDecl;
 using pgconflint::RuleFileOptions;
+using pgconflint::FixKind;
+using pgconflint::Outcome;
+using pgconflint::Severity;
 
 // A C++ string literal for arbitrary bytes.
 std::string Lit(const std::string& s) {
@@ -372,6 +375,37 @@ std::string ReadText(const std::string& path) {
 // The rule files are read and validated by the runtime's own reader
 // (core/rule_file.h); parameter names come from the knowledge files, since the
 // catalogs are what this program generates.
+// The C++ spelling of the typed parts of a declaration.
+const char* SeverityLiteral(Severity s) {
+  switch (s) {
+    case Severity::kError: return "Severity::kError";
+    case Severity::kWarning: return "Severity::kWarning";
+    case Severity::kInfo: return "Severity::kInfo";
+  }
+  return "Severity::kError";
+}
+
+const char* OutcomeLiteral(Outcome o) {
+  switch (o) {
+    case Outcome::kRefusesStart: return "Outcome::kRefusesStart";
+    case Outcome::kRefusesReload: return "Outcome::kRefusesReload";
+    case Outcome::kErrorsWhenRun: return "Outcome::kErrorsWhenRun";
+    case Outcome::kIgnoresLine: return "Outcome::kIgnoresLine";
+    case Outcome::kAdvisory: return "Outcome::kAdvisory";
+  }
+  return "Outcome::kAdvisory";
+}
+
+const char* FixKindLiteral(FixKind k) {
+  switch (k) {
+    case FixKind::kNone: return "FixKind::kNone";
+    case FixKind::kSafe: return "FixKind::kSafe";
+    case FixKind::kNeedsRestart: return "FixKind::kNeedsRestart";
+    case FixKind::kReview: return "FixKind::kReview";
+  }
+  return "FixKind::kNone";
+}
+
 // RuleInfo::anchor: the anchors, one per line.
 std::string Anchors(const RuleDecl& r) {
   std::string out;
@@ -416,15 +450,14 @@ void GenerateRules(const std::vector<std::string>& files, const std::vector<json
   c << "}  // namespace\n\nextern const RuleInfo kBuiltinRules[];\nconst RuleInfo kBuiltinRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     auto& r = rules[i];
-    c << "    {RuleId::" << Kebab2Pascal(r.name) << ", " << Lit(r.code) << ", " << Lit(r.name)
-      << ", " << Lit(r.severity) << ", " << Lit(r.category) << ", " << Lit(r.fatal) << ", "
-      << Lit(r.summary) << ", " << Lit(r.why) << ", " << Lit(r.fix) << ", " << Lit(r.versions)
-      << ", " << Lit(r.bad) << ", " << Lit(r.good) << ", " << r.example_pg_version << ", kRefs" << i
-      << ", " << Lit(r.when) << ", " << Lit(r.message) << ", " << Lit(r.help) << ", " << Lit(Anchors(r))
-      << ", " << Lit(r.evaluator) << ", " << Lit(r.fix_safety) << ", " << Lit(r.example_profile) << ", "
-      << Lit(r.example_kind) << ", " << Lit(r.example_context) << ", "
-      << r.min_major << ", "
-      << r.max_major << ", true},\n";
+    c << "    {RuleId::" << Kebab2Pascal(r.name) << ", " << Lit(r.code) << ", " << Lit(r.name) << ", "
+      << SeverityLiteral(r.severity_level) << ", " << Lit(r.category) << ", " << OutcomeLiteral(r.outcome_value)
+      << ", " << (r.per_finding ? "true" : "false") << ", " << Lit(r.summary) << ", " << Lit(r.why) << ", "
+      << Lit(r.fix) << ", {" << r.min_major << ", " << r.max_major << "}, " << Lit(r.bad) << ", " << Lit(r.good)
+      << ", " << r.example_pg_version << ", kRefs" << i << ", " << Lit(r.when) << ", " << Lit(r.message) << ", "
+      << Lit(r.help) << ", " << Lit(Anchors(r)) << ", " << Lit(r.evaluator) << ", " << FixKindLiteral(r.fix_kind)
+      << ", " << Lit(r.example_profile) << ", " << Lit(r.example_kind) << ", " << Lit(r.example_context)
+      << ", true},\n";
   }
   c << "};\n\n}  // namespace pgconflint::generated\n";
   *data = c.str();

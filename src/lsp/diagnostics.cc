@@ -7,6 +7,7 @@
 #include "core/suppressions.h"
 #include "lsp/session.h"
 #include "report/docs.h"
+#include "report/text.h"
 
 namespace pgconflint::lsp {
 namespace {
@@ -94,9 +95,10 @@ json Session::DiagnosticJson(const Analysis& a, const Diagnostic& d) {
     uint32_t end = from.LineStart(it->line) + static_cast<uint32_t>(from.LineText(it->line).size());
     relate(it->file, {it->offset, end}, "included from here");
   }
-  if (d.fatal) message += "\nnote: PostgreSQL refuses to start with this (fatal)";
+  for (const Also& also : d.also) message += "\nnote: " + AlsoText(also);
+  if (std::string note = OutcomeNote(d); !note.empty()) message += "\nnote: " + note;
   json j = {{"range", RangeJson(a.files[file].source, range, unit_)},
-            {"severity", SeverityNumber(d.severity)},
+            {"severity", SeverityNumber(d.severity())},
             {"code", d.rule->code},
             {"source", "pgconflint"},
             {"message", message},

@@ -114,7 +114,7 @@ json Session::Hover(const json& params) {
     word = WordAround(src.text(), offset, IsRuleChar);
     const RuleInfo* rule = workspace_->rules().Find(src.Slice(word));
     if (!rule || word.begin == word.end) return nullptr;
-    o << "**" << rule->code << "** " << Code(rule->name) << " (" << rule->severity << ", " << rule->category
+    o << "**" << rule->code << "** " << Code(rule->name) << " (" << SeverityName(rule->severity) << ", " << rule->category
       << ")\n\n" << rule->summary << "\n";
     if (std::string page = RulePage(*rule, true); !page.empty()) o << "\n[Documentation](" << page << ")\n";
   } else if (view.loaded().kind != FileKind::kConf) {

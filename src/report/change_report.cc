@@ -40,7 +40,7 @@ std::string After(const ValueChange& c) {
 std::string FindingLine(const FindingRef& f, const std::string& base) {
   const Diagnostic& d = *f.diagnostic;
   Span s = SpanOf(*f.analysis, d.where(), ColumnUnit::kCodePoint);
-  return std::string(SeverityName(d.severity)) + "[" + d.rule->code + "] " +
+  return std::string(SeverityName(d.severity())) + "[" + d.rule->code + "] " +
          EscapeControls(BasePath(*f.analysis, d.file, base)) + ":" + std::to_string(s.begin.line) + ":" +
          std::to_string(s.begin.column) + ": " + EscapeControls(d.message);
 }
@@ -218,8 +218,8 @@ ordered_json FindingsJson(const std::vector<FindingRef>& v, const std::string& b
   for (const FindingRef& f : v) {
     const Diagnostic& d = *f.diagnostic;
     Span s = SpanOf(*f.analysis, d.where(), ColumnUnit::kCodePoint);
-    a.push_back({{"code", d.rule->code}, {"name", d.rule->name}, {"severity", SeverityName(d.severity)},
-                 {"fatal", d.fatal}, {"parameter", d.parameter}, {"file", BasePath(*f.analysis, d.file, base)}, {"line", s.begin.line},
+    a.push_back({{"code", d.rule->code}, {"name", d.rule->name}, {"severity", SeverityName(d.severity())},
+                 {"fatal", d.fatal()}, {"parameter", d.parameter}, {"file", BasePath(*f.analysis, d.file, base)}, {"line", s.begin.line},
                  {"column", s.begin.column}, {"message", d.message}});
   }
   return a;

@@ -39,17 +39,26 @@ std::string ExampleFindings(const RuleInfo& r, const RuleSet& rules) {
   return o.str();
 }
 
+// What the server does with a finding of `r`, for its page.
+std::string OutcomeCell(const RuleInfo& r) {
+  if (r.per_finding)
+    return "per finding: the server's build or host, or the line, decide (each finding says; a refusal is an "
+           "error)";
+  return std::string(OutcomeName(r.outcome)) + ": " + std::string(OutcomeSentence(r.outcome)) +
+         (IsRefusal(r.outcome) ? " (an error)" : "");
+}
+
 }  // namespace
 
 std::string RuleDocMarkdown(const RuleInfo& r, const RuleSet& rules) {
   std::ostringstream o;
   o << "# " << r.name << " (" << r.code << ")\n\n" << r.summary << "\n\n";
   o << "| | |\n|---|---|\n";
-  o << "| severity | " << r.severity << " |\n";
+  o << "| severity | " << SeverityName(r.severity) << " |\n";
   o << "| category | " << r.category << " |\n";
-  o << "| PostgreSQL refuses to start | " << r.fatal << " |\n";
-  o << "| versions | " << (r.versions[0] ? r.versions : "14-18") << " |\n";
-  if (r.fix_safety[0]) o << "| fix safety | " << r.fix_safety << " |\n";
+  o << "| what the server does | " << OutcomeCell(r) << " |\n";
+  o << "| PostgreSQL versions | " << r.versions.Text() << " |\n";
+  if (r.fix_safety != FixKind::kNone) o << "| fix safety | " << FixKindName(r.fix_safety) << " |\n";
   if (r.example_profile[0]) o << "| example profile | `" << r.example_profile << "` |\n";
   o << "\n## Why it matters\n\n" << Trimmed(r.why) << "\n";
   if (r.fix[0]) o << "\n## What to do\n\n" << Trimmed(r.fix) << "\n";
@@ -68,10 +77,10 @@ std::string RuleDocMarkdown(const RuleInfo& r, const RuleSet& rules) {
 std::string RuleIndexMarkdown(const RuleSet& rules) {
   std::ostringstream o;
   o << "# Rules\n\nGenerated from `rules/*.toml` by `pgconflint docs docs/rules`; do not edit.\n\n"
-    << "| code | name | severity | fatal | summary |\n|---|---|---|---|---|\n";
+    << "| code | name | severity | outcome | summary |\n|---|---|---|---|---|\n";
   for (const RuleInfo* r : rules.rules())
-    o << "| " << r->code << " | [" << r->name << "](" << r->name << ".md) | " << r->severity << " | " << r->fatal
-      << " | " << r->summary << " |\n";
+    o << "| " << r->code << " | [" << r->name << "](" << r->name << ".md) | " << SeverityName(r->severity) << " | "
+      << (r->per_finding ? "per finding" : OutcomeName(r->outcome)) << " | " << r->summary << " |\n";
   return o.str();
 }
 

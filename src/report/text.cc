@@ -78,8 +78,8 @@ Summary Summarize(const std::vector<Analysis>& analyses) {
   Summary s;
   for (const Analysis& a : analyses)
     for (const Diagnostic& d : a.diagnostics) {
-      if (d.severity == Severity::kError) ++s.errors;
-      else if (d.severity == Severity::kWarning) ++s.warnings;
+      if (d.severity() == Severity::kError) ++s.errors;
+      else if (d.severity() == Severity::kWarning) ++s.warnings;
       else ++s.info;
     }
   return s;
@@ -196,6 +196,23 @@ std::string MarkdownEscape(std::string_view s) {
       default: return nullptr;
     }
   });
+}
+
+std::string OutcomeNote(const Diagnostic& d) {
+  switch (d.outcome) {
+    case Outcome::kRefusesStart: return "PostgreSQL refuses to start with this (fatal)";
+    case Outcome::kRefusesReload:
+      return "PostgreSQL refuses this file at a reload and keeps its old values (pg_ident.conf: the file is not "
+             "loaded)";
+    case Outcome::kErrorsWhenRun: return "the statement fails when it runs";
+    case Outcome::kIgnoresLine:
+    case Outcome::kAdvisory: break;
+  }
+  return "";
+}
+
+std::string AlsoText(const Also& also) {
+  return std::string("also ") + also.rule->name + " (" + also.rule->code + "): " + also.message;
 }
 
 std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason) {

@@ -50,6 +50,13 @@ struct Span {
 };
 Span SpanOf(const Analysis& analysis, const Location& where, ColumnUnit unit);
 
+/// What a refusal does, as a note line ("PostgreSQL refuses to start with
+/// this (fatal)"); "" for advice and skipped lines, whose message says it.
+std::string OutcomeNote(const Diagnostic& d);
+
+/// A folded finding as a note line: "also NAME (CODE): message".
+std::string AlsoText(const Also& also);
+
 /// The fixes of `d` that are safe to apply without review.
 std::vector<const Fix*> SafeFixes(const Diagnostic& d);
 

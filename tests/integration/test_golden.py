@@ -58,7 +58,8 @@ CASES = {
 }
 
 DIAGNOSTIC_KEYS = ["root", "file", "line", "column", "end_line", "end_column", "severity", "fatal",
-                   "code", "name", "parameter", "message", "help", "include_chain", "notes", "fixes"]
+                   "outcome", "code", "name", "parameter", "message", "help", "include_chain", "notes",
+                   "also", "fixes"]
 TOOL_VERSION = re.compile(r'("tool":\s*\{[^{}]*?"version":\s*)"[^"]*"')
 
 

@@ -14,7 +14,7 @@ on the command line):
   raise silently (wal_buffers below 4, autovacuum_work_mem below 64kB, below 1MB up to 16)
   through `postgres -C`, for every major in .cache/postgres.
   The VACUUM ring cap (vacuum_buffer_usage_limit) is not observable with SHOW: not checked.
-* fatal claims: every cross-parameter rule with `fatal = "yes"` (PGC403, PGC504, PGC511,
+* fatal claims: every cross-parameter rule with `outcome = "refuses-start"` (PGC403, PGC504, PGC511,
   PGC512, PGC513) has fixtures in tests/fixtures/server_claims/, firing and near-miss ones.
   Each is started with pg_ctl (PostgreSQL 18 and 17, where the rule applies); the server
   must fail exactly when pgconflint's root is `fatal`, the rule itself must fire exactly
@@ -470,7 +470,7 @@ class FatalClaimsTest(unittest.TestCase):
             raise RuntimeError(f"pgconflint binary not found at {PGCONFLINT}: set PGCONFLINT")
 
     def test_fatal_rules_have_fixtures(self):
-        """Every cross-parameter rule declared fatal = "yes" has firing and near-miss cases."""
+        """Every cross-parameter rule declared outcome = "refuses-start" has firing and near-miss cases."""
         fatal_rules = set()
         for name in os.listdir(os.path.join(ROOT, "rules")):
             # pg_hba.conf / pg_ident.conf rules: their fatal verdicts are checked against
@@ -481,7 +481,7 @@ class FatalClaimsTest(unittest.TestCase):
                 text = f.read()
             for block in re.split(r"^\[\[rule\]\]", text, flags=re.M)[1:]:
                 code = re.search(r'^code = "(PGC\d+)"', block, re.M)
-                if code and re.search(r'^fatal = "yes"', block, re.M) and code.group(1)[3] in "45678":
+                if code and re.search(r'^outcome = "refuses-start"', block, re.M) and code.group(1)[3] in "45678":
                     fatal_rules.add(code.group(1))
         covered = collections.defaultdict(set)
         for case in CASES:

@@ -46,7 +46,7 @@ TEST(ConfTreeTest, ACycleIsReportedOnceWithoutExpandingIt) {
   disk.Write("b.conf", "include 'a.conf'\nport = 5433\n");
   Analysis a = Collect(disk, a_conf);
   EXPECT_EQ(Codes(a), std::vector<std::string>{"PGC302"});
-  EXPECT_TRUE(a.diagnostics[0].fatal) << "the server fails at the nesting depth limit";
+  EXPECT_TRUE(a.diagnostics[0].fatal()) << "the server fails at the nesting depth limit";
   EXPECT_NE(a.diagnostics[0].message.find("a.conf -> /project/b.conf -> /project/a.conf"), std::string::npos)
       << a.diagnostics[0].message;
   EXPECT_EQ(a.files.size(), 2u);
@@ -131,8 +131,8 @@ TEST(ConfTreeTest, IncludesOutsideTheTreeAreNamedNotRead) {
             std::string::npos)
       << a.diagnostics[0].message;
   EXPECT_NE(a.diagnostics[0].help.find("--allow-outside-includes"), std::string::npos);
-  EXPECT_FALSE(a.diagnostics[0].fatal);
-  EXPECT_TRUE(a.diagnostics[3].fatal) << "a missing file fails the server, outside or not";
+  EXPECT_FALSE(a.diagnostics[0].fatal());
+  EXPECT_TRUE(a.diagnostics[3].fatal()) << "a missing file fails the server, outside or not";
 }
 
 TEST(ConfTreeTest, OutsideIncludesAreReadWhenAllowedOrInAnotherTree) {
@@ -195,13 +195,13 @@ TEST(ConfTreeTest, SpecialFilesSayWhatPostgresWouldDo) {
   for (const Diagnostic& diag : a.diagnostics) {
     EXPECT_NE(diag.message.find("is a FIFO, not a regular file: PostgreSQL would wait"), std::string::npos)
         << diag.message;
-    EXPECT_TRUE(diag.fatal);
+    EXPECT_TRUE(diag.fatal());
   }
   root = d.Write("zero.conf", "include_if_exists '/dev/zero'\n");
   a = Collect(disk, root, allow);
   ASSERT_EQ(Codes(a), std::vector<std::string>{"PGC301"}) << "not a missing file";
   EXPECT_NE(a.diagnostics[0].message.find("is a character device"), std::string::npos) << a.diagnostics[0].message;
-  EXPECT_FALSE(a.diagnostics[0].fatal) << "what a device returns decides";
+  EXPECT_FALSE(a.diagnostics[0].fatal()) << "what a device returns decides";
 }
 
 // A file that exists but cannot be read: PostgreSQL's fopen() fails, and an

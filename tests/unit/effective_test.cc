@@ -27,7 +27,7 @@ class Config {
  public:
   Config(int major, const std::string& text) : analysis_(Analyzed(major, text)), eff_(analysis_) {
     for (const Diagnostic& d : analysis_.diagnostics)
-      EXPECT_FALSE(d.fatal) << "the test's configuration is refused: " << d.message << "\n" << text;
+      EXPECT_FALSE(d.fatal()) << "the test's configuration is refused: " << d.message << "\n" << text;
   }
   Config(const Config&) = delete;
   Config& operator=(const Config&) = delete;

@@ -38,7 +38,7 @@ TEST(ExtensionsTest, TheIssueExampleGetsOneFindingPerLine) {
   EXPECT_EQ(f[3], std::vector<std::string>{"PGC161"});
   EXPECT_EQ(f[4], std::vector<std::string>{"PGC162"});
   EXPECT_EQ(f.size(), 4u);
-  for (const Diagnostic& d : a.diagnostics) EXPECT_FALSE(d.fatal) << d.message;
+  for (const Diagnostic& d : a.diagnostics) EXPECT_FALSE(d.fatal()) << d.message;
   EXPECT_NE(a.diagnostics[1].message.find("uses the default \"5000\""), std::string::npos) << a.diagnostics[1].message;
   EXPECT_NE(a.diagnostics[3].message.find("reserved prefix"), std::string::npos) << a.diagnostics[3].message;
 }

@@ -125,7 +125,7 @@ TEST(OracleProperty, VerdictAndValueEqualPostgres18) {
     opts.catalog = Catalog::ForMajor(18);
     Analysis a = AnalyzeText("/tmp/case.conf", text, opts);
     bool fatal = false;
-    for (const Diagnostic& d : a.diagnostics) fatal |= d.fatal;
+    for (const Diagnostic& d : a.diagnostics) fatal |= d.fatal();
     std::string value;
     if (const Setting* s = a.Effective(name)) value = *s->value;
     else value = opts.catalog->Find(name)->boot_val;

@@ -110,8 +110,8 @@ TEST(PassesTest, HostDependentValuesAreWarningsOffTheServersHost) {
     Analysis a = AnalyzeText("/p/postgresql.conf", text, o);
     const Diagnostic* d = FindCode(a, "PGC201");
     ASSERT_NE(d, nullptr);
-    EXPECT_EQ(d->fatal, server_host);
-    EXPECT_EQ(d->severity, server_host ? Severity::kError : Severity::kWarning);
+    EXPECT_EQ(d->fatal(), server_host);
+    EXPECT_EQ(d->severity(), server_host ? Severity::kError : Severity::kWarning);
     if (!server_host) {
       EXPECT_NE(d->message.find("depends on the server's host"), std::string::npos) << d->message;
     }

@@ -66,8 +66,8 @@ std::vector<std::string> LintProblems(const Recommendation& r, const std::string
   std::vector<std::string> out;
   if (a.failure != Analysis::Failure::kNone) out.push_back("analysis failure: " + a.failure_message);
   for (const Diagnostic& d : a.diagnostics)
-    if (d.severity == Severity::kError || d.severity == Severity::kWarning)
-      out.push_back(std::string(SeverityName(d.severity)) + " " + d.rule->code + ": " + d.message);
+    if (d.severity() == Severity::kError || d.severity() == Severity::kWarning)
+      out.push_back(std::string(SeverityName(d.severity())) + " " + d.rule->code + ": " + d.message);
   return out;
 }
 

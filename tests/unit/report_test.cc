@@ -59,7 +59,7 @@ class HandMadeDiagnostic : public ::testing::Test {
     ASSERT_NE(rule, nullptr);
     Diagnostic d = MakeDiagnostic(*rule, {1, {15, 22}}, "the value 'été' is shadowed", "remove one of them",
                                   "cluster_name");
-    d.severity = Severity::kWarning;
+    d.level = Severity::kWarning;
     d.notes.push_back({{0, {0, 8}}, "set first here"});
     d.notes.push_back({{}, "the last line wins"});
     d.fixes.push_back(MakeFix("remove the first line", FixSafety::kSafe, {0, {0, 15}}, ""));

@@ -66,7 +66,7 @@ TEST(RuleEngineTest, AlterSystemPostmasterParametersAreOneFindingPerFile) {
   Analysis a = LintDisk(p, p.dir());
   std::vector<const Diagnostic*> f = FindingsOf(a, "PGC803");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0]->severity, Severity::kInfo);
+  EXPECT_EQ(f[0]->severity(), Severity::kInfo);
   EXPECT_NE(f[0]->message.find("3 parameters"), std::string::npos) << f[0]->message;
   EXPECT_NE(f[0]->message.find("max_connections, shared_buffers, io_method"), std::string::npos) << f[0]->message;
 }
@@ -99,8 +99,8 @@ TEST(RuleEngineTest, OneValueGetsOneFindingWithTheOthersAsNotes) {
   ASSERT_EQ(a.diagnostics.size(), 1u) << a.diagnostics[0].message;
   const Diagnostic& d = a.diagnostics[0];
   EXPECT_EQ(std::string(d.rule->code), "PGC404");
-  ASSERT_FALSE(d.notes.empty());
-  EXPECT_NE(d.notes[0].message.find("also io-concurrency-for-storage (PGC701)"), std::string::npos);
+  ASSERT_EQ(d.also.size(), 1u);
+  EXPECT_EQ(std::string(d.also[0].rule->name), "io-concurrency-for-storage");
 }
 
 }  // namespace

@@ -59,7 +59,9 @@ TEST(RuleFileTest, AUserRuleLoadsWithItsKeyLinesAndDefaults) {
   EXPECT_EQ(r.code, "ORG001");
   EXPECT_EQ(r.severity, "warning");
   EXPECT_EQ(r.category, "policy");
-  EXPECT_EQ(r.fatal, "no");
+  EXPECT_EQ(r.outcome_value, Outcome::kAdvisory);
+  EXPECT_EQ(r.severity_level, Severity::kWarning);
+  EXPECT_FALSE(r.per_finding);
   EXPECT_EQ(r.min_major, 14);
   EXPECT_EQ(r.max_major, 18);
   EXPECT_EQ(r.anchors, (std::vector<std::string>{"fsync", "work_mem|work_mem > '1MB'"}));
@@ -102,7 +104,17 @@ TEST(RuleFileTest, StructureIsCheckedKeyByKey) {
   EXPECT_EQ(RuleFileError(kHead + "mesage = \"x\"\n"), "org.toml:6: unknown key \"mesage\" in [[rule]] (did you mean \"message\"?)");
   EXPECT_EQ(RuleFileError(kHead + "severity = \"fatal\"\n"), "org.toml:6: severity must be error, warning or info");
   EXPECT_EQ(RuleFileError(kHead + "severity = 1\n"), "org.toml:6: severity must be a string");
-  EXPECT_EQ(RuleFileError(kHead + "fatal = \"maybe\"\n"), "org.toml:6: fatal must be yes, no or per-server");
+  EXPECT_EQ(RuleFileError(kHead + "fatal = \"maybe\"\n"),
+            "org.toml:6: fatal must be yes, no or per-server (or write outcome = \"advisory\")");
+  EXPECT_EQ(RuleFileError(kHead + "outcome = \"fatal\"\n"),
+            "org.toml:6: outcome must be one of refuses-start, refuses-reload, errors-when-run, ignores-line, "
+            "advisory, or per-finding");
+  // A refusal is an error; the older `fatal` key still reads.
+  EXPECT_EQ(RuleFileError(kHead + "outcome = \"refuses-start\"\nseverity = \"warning\"\n"),
+            "org.toml:7: a rule whose outcome is refuses-start has severity \"error\": the server refuses");
+  EXPECT_EQ(RuleFileError(kHead + "fatal = \"yes\"\n"), "");
+  EXPECT_EQ(RuleFileError(kHead + "fatal = \"no\"\noutcome = \"advisory\"\n"),
+            "org.toml:6: give \"outcome\" or \"fatal\", not both");
   EXPECT_EQ(RuleFileError(kHead + "category = \"Policy\"\n"), "org.toml:6: category \"Policy\" must be kebab-case");
   EXPECT_EQ(RuleFileError(kHead + "fix_safety = \"sure\"\n"), "org.toml:6: fix_safety must be one of safe, needs-restart, review");
   EXPECT_EQ(RuleFileError(kHead + "evaluator = \"memory-overcommit\"\n"),
@@ -168,7 +180,7 @@ code = "PGC950"
 name = "example-rule"
 severity = "warning"
 category = "ops"
-fatal = "no"
+outcome = "advisory"
 summary = "s"
 why = "w"
 bad = "work_mem = 1"

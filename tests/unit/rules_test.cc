@@ -59,10 +59,10 @@ TEST(RulesTest, DeclarationsAreWellFormed) {
     EXPECT_TRUE(codes.insert(code).second) << code;
     EXPECT_TRUE(names.insert(name).second) << name;
     for (char c : name) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') << name;
-    Severity s;
-    EXPECT_TRUE(ParseSeverity(r.severity, &s)) << code;
-    std::string fatal = r.fatal;
-    EXPECT_TRUE(fatal == "yes" || fatal == "no" || fatal == "per-server") << code;
+    // A refusal is an error: its declaration says so too.
+    if (IsRefusal(r.outcome) && !r.per_finding) {
+      EXPECT_EQ(r.severity, Severity::kError) << code;
+    }
     EXPECT_NE(std::string(r.why), "") << code;
     EXPECT_NE(r.references[0], nullptr) << code << " has no reference";
     EXPECT_EQ(&Rule(r.id), &r);
@@ -102,8 +102,12 @@ TEST(RulesTest, RuntimeValidationAcceptsEveryBuiltinRule) {
     EXPECT_EQ(decl.message, r->message);
     EXPECT_EQ(decl.help, r->help);
     EXPECT_EQ(decl.evaluator, r->evaluator);
-    EXPECT_EQ(decl.min_major, r->min_major);
-    EXPECT_EQ(decl.max_major, r->max_major);
+    EXPECT_EQ(decl.min_major, r->versions.min);
+    EXPECT_EQ(decl.max_major, r->versions.max);
+    EXPECT_EQ(decl.outcome_value, r->outcome) << decl.code;
+    EXPECT_EQ(decl.per_finding, r->per_finding) << decl.code;
+    EXPECT_EQ(decl.severity_level, r->severity) << decl.code;
+    EXPECT_EQ(decl.fix_kind, r->fix_safety) << decl.code;
     std::string anchor;
     for (const std::string& a : decl.anchors) anchor += (anchor.empty() ? "" : "\n") + a;
     EXPECT_EQ(anchor, r->anchor) << decl.code;
@@ -121,7 +125,7 @@ TEST(RulesTest, UserRulesJoinTheSetAndMayNotReuseBuiltinCodesOrNames) {
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(std::string(r->name), "fsync-on");
   EXPECT_EQ(std::string(r->anchor), "fsync");
-  EXPECT_EQ(r->min_major, 16);
+  EXPECT_EQ(r->versions.min, 16);
   EXPECT_FALSE(r->builtin);
   ASSERT_NE(rules.Condition(r), nullptr);
   EXPECT_EQ(rules.Condition(r)->text(), "fsync == false");

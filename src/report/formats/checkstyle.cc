@@ -19,7 +19,7 @@ void RenderCheckstyle(const std::vector<Analysis>& analyses, const ReportOptions
       Span s = SpanOf(a, d.where(), ColumnUnit::kCodePoint);
       std::string message = d.message + (d.help.empty() ? "" : " (" + d.help + ")");
       errors[path] += "    <error line=\"" + std::to_string(s.begin.line) + "\" column=\"" +
-                      std::to_string(s.begin.column) + "\" severity=\"" + std::string(SeverityName(d.severity)) +
+                      std::to_string(s.begin.column) + "\" severity=\"" + std::string(SeverityName(d.severity())) +
                       "\" message=\"" + XmlEscape(message) + "\" source=\"pgconflint." + d.rule->code + "." +
                       d.rule->name + "\"/>\n";
     }

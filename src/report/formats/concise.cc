@@ -12,7 +12,7 @@ void RenderConcise(const std::vector<Analysis>& analyses, const ReportOptions& o
       Position p;
       if (d.file >= 0) p = a.files[d.file].source.PositionOf(d.range.begin, ColumnUnit::kCodePoint);
       out << EscapeControls(FilePath(a, d.file)) << ":" << p.line << ":" << p.column << ": "
-          << SeverityName(d.severity) << ": " << EscapeControls(d.message) << " [" << d.rule->code << "]\n";
+          << SeverityName(d.severity()) << ": " << EscapeControls(d.message) << " [" << d.rule->code << "]\n";
     }
   if (options.summary) out << SummaryLine(analyses, options.pg_version, options.pg_version_reason) << "\n";
 }

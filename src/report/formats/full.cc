@@ -75,12 +75,12 @@ std::string WriteSnippet(const Analysis& a, const Diagnostic& d, const Style& st
   uint32_t span = src.PositionOf(end, ColumnUnit::kDisplay).column - 1 - before;
   o << st("1;34", num + " |") << " " << DisplayLine(line) << "\n";
   o << pad << st("1;34", " |") << " " << std::string(before, ' ')
-    << st(SeverityColor(d.severity), std::string(std::max<uint32_t>(span, 1), '^')) << "\n";
+    << st(SeverityColor(d.severity()), std::string(std::max<uint32_t>(span, 1), '^')) << "\n";
   return pad;
 }
 
 void WriteDiagnostic(const Analysis& a, const Diagnostic& d, const Style& st, std::ostream& o) {
-  o << st(SeverityColor(d.severity), std::string(SeverityName(d.severity)) + "[" + d.rule->code + "]")
+  o << st(SeverityColor(d.severity()), std::string(SeverityName(d.severity())) + "[" + d.rule->code + "]")
     << FixMark(d) << st("1", ": " + EscapeControls(d.message)) << "\n";
   std::string pad = " ";
   if (d.file < 0) o << " --> " << EscapeControls(a.root) << "\n";
@@ -91,12 +91,13 @@ void WriteDiagnostic(const Analysis& a, const Diagnostic& d, const Style& st, st
     o << eq << "note: " << EscapeControls(n.message) << "\n";
     if (n.where.file >= 0) o << pad << st("1;34", "   --> ") << LocationText(a, n.where) << "\n";
   }
+  for (const Also& also : d.also) o << eq << "note: " << EscapeControls(AlsoText(also)) << "\n";
   for (const Fix& f : d.fixes)
     o << eq << (f.safety == FixSafety::kSafe ? "fix [*]: " : "fix (unsafe): ") << EscapeControls(f.title) << "\n";
   std::vector<IncludeSite> chain = a.IncludeChain(d.file);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
     o << eq << "note: included from " << EscapeControls(a.files[it->file].source.path()) << ":" << it->line << "\n";
-  if (d.fatal) o << eq << "note: PostgreSQL refuses to start with this (fatal)\n";
+  if (std::string note = OutcomeNote(d); !note.empty()) o << eq << "note: " << note << "\n";
   o << eq << "rule: " << EscapeControls(d.rule->name) << " (" << EscapeControls(RulePage(*d.rule)) << ")\n";
   o << "\n";
 }

@@ -62,8 +62,8 @@ std::vector<Item> Ordered(const std::vector<Analysis>& analyses) {
   for (const Analysis& a : analyses)
     for (const Diagnostic& d : a.diagnostics) items.push_back({&a, &d});
   std::stable_sort(items.begin(), items.end(), [](const Item& x, const Item& y) {
-    if (x.d->fatal != y.d->fatal) return x.d->fatal;
-    return static_cast<int>(x.d->severity) < static_cast<int>(y.d->severity);
+    if (x.d->fatal() != y.d->fatal()) return x.d->fatal();
+    return static_cast<int>(x.d->severity()) < static_cast<int>(y.d->severity());
   });
   return items;
 }
@@ -71,7 +71,7 @@ std::vector<Item> Ordered(const std::vector<Analysis>& analyses) {
 void WriteAnnotation(const Item& it, const std::string& base, std::ostream& out) {
   const Diagnostic& d = *it.d;
   Span s = SpanOf(*it.a, d.where(), ColumnUnit::kCodePoint);
-  out << "::" << Command(d.severity) << " file=" << EscapeProperty(EscapeControls(BasePath(*it.a, d.file, base)));
+  out << "::" << Command(d.severity()) << " file=" << EscapeProperty(EscapeControls(BasePath(*it.a, d.file, base)));
   if (d.file >= 0) {
     out << ",line=" << s.begin.line << ",endLine=" << s.end.line;
     // GitHub takes columns only for a range on one line.
@@ -79,7 +79,7 @@ void WriteAnnotation(const Item& it, const std::string& base, std::ostream& out)
   }
   std::string message = EscapeControls(d.message);
   if (!d.help.empty()) message += "\n" + EscapeControls(d.help);
-  if (d.fatal) message += "\nPostgreSQL refuses to start with this (fatal)";
+  if (std::string note = OutcomeNote(d); !note.empty()) message += "\n" + note;
   out << ",title=" << EscapeProperty(std::string(d.rule->code) + " " + d.rule->name) << "::" << EscapeData(message)
       << "\n";
 }
@@ -89,7 +89,7 @@ void WriteAnnotation(const Item& it, const std::string& base, std::ostream& out)
 void RenderGithub(const std::vector<Analysis>& analyses, const ReportOptions& options, std::ostream& out) {
   int shown[3] = {0, 0, 0}, skipped = 0;
   for (const Item& it : Ordered(analyses)) {
-    int& n = shown[static_cast<int>(it.d->severity)];
+    int& n = shown[static_cast<int>(it.d->severity())];
     if (n == kPerLevel) {
       ++skipped;
       continue;

@@ -17,8 +17,8 @@ using ordered_json = nlohmann::ordered_json;
 
 // A finding PostgreSQL refuses to start with blocks; otherwise by severity.
 const char* GitlabSeverity(const Diagnostic& d) {
-  if (d.fatal) return "blocker";
-  switch (d.severity) {
+  if (d.fatal()) return "blocker";
+  switch (d.severity()) {
     case Severity::kError: return "critical";
     case Severity::kWarning: return "major";
     case Severity::kInfo: return "info";

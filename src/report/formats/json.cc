@@ -143,8 +143,9 @@ ordered_json DiagnosticJson(const Analysis& a, const Diagnostic& d) {
   dj["column"] = p.column;
   dj["end_line"] = e.line;
   dj["end_column"] = e.column;
-  dj["severity"] = std::string(SeverityName(d.severity));
-  dj["fatal"] = d.fatal;
+  dj["severity"] = std::string(SeverityName(d.severity()));
+  dj["fatal"] = d.fatal();
+  dj["outcome"] = std::string(OutcomeName(d.outcome));
   dj["code"] = info.code;
   dj["name"] = info.name;
   dj["parameter"] = d.parameter.empty() ? ordered_json(nullptr) : ordered_json(d.parameter);
@@ -155,6 +156,9 @@ ordered_json DiagnosticJson(const Analysis& a, const Diagnostic& d) {
     chain.push_back({{"file", a.files[s.file].source.path()}, {"line", s.line}});
   dj["include_chain"] = std::move(chain);
   dj["notes"] = NotesJson(a, d);
+  ordered_json also = ordered_json::array();
+  for (const Also& x : d.also) also.push_back({{"code", x.rule->code}, {"name", x.rule->name}, {"message", x.message}});
+  dj["also"] = std::move(also);
   dj["fixes"] = FixesJson(a, d);
   return dj;
 }

@@ -15,12 +15,13 @@ void WriteCase(const Analysis& a, const Diagnostic& d, const std::string& base, 
   std::string where = path + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column);
   out << "    <testcase classname=\"" << XmlEscape(path) << "\" name=\"" << d.rule->code << " " << d.rule->name
       << " at " << XmlEscape(where) << "\">\n"
-      << "      <failure type=\"" << SeverityName(d.severity) << "\" message=\"" << XmlEscape(d.message) << "\">"
-      << XmlEscape(where) << ": " << SeverityName(d.severity) << ": " << XmlEscape(d.message) << " [" << d.rule->code
+      << "      <failure type=\"" << SeverityName(d.severity()) << "\" message=\"" << XmlEscape(d.message) << "\">"
+      << XmlEscape(where) << ": " << SeverityName(d.severity()) << ": " << XmlEscape(d.message) << " [" << d.rule->code
       << "]";
   if (!d.help.empty()) out << "\nhelp: " << XmlEscape(d.help);
   for (const Note& n : d.notes) out << "\nnote: " << XmlEscape(n.message);
-  if (d.fatal) out << "\nPostgreSQL refuses to start with this (fatal)";
+  for (const Also& also : d.also) out << "\nnote: " << XmlEscape(AlsoText(also));
+  if (std::string note = OutcomeNote(d); !note.empty()) out << "\n" << note;
   out << "</failure>\n    </testcase>\n";
 }
 

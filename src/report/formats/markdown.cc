@@ -21,7 +21,7 @@ std::string RuleLink(const RuleInfo& r) {
 
 std::string Row(const Analysis& a, const Diagnostic& d, const std::string& base) {
   Span s = SpanOf(a, d.where(), ColumnUnit::kCodePoint);
-  std::string sev = std::string(SeverityName(d.severity)) + (d.fatal ? " (fatal)" : "");
+  std::string sev = std::string(SeverityName(d.severity())) + (d.fatal() ? " (fatal)" : "");
   std::string where = MarkdownEscape(BasePath(a, d.file, base)) + ":" + std::to_string(s.begin.line) + ":" +
                       std::to_string(s.begin.column);
   std::string text = MarkdownEscape(d.message);

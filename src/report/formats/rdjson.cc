@@ -43,7 +43,7 @@ nlohmann::ordered_json RdjsonDiagnostic(const Analysis& a, const Diagnostic& d, 
   if (!d.help.empty()) message += "\n" + EscapeControls(d.help);
   j["message"] = ValidUtf8(message);
   j["location"] = LocationJson(a, d.where(), base);
-  j["severity"] = RdSeverity(d.severity);
+  j["severity"] = RdSeverity(d.severity());
   j["source"] = {{"name", "pgconflint"}, {"url", HomeUrl()}};
   ordered_json code = {{"value", d.rule->code}};
   std::string url = RuleDocUrl(*d.rule);

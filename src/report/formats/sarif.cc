@@ -71,7 +71,7 @@ ordered_json RuleJson(const RuleInfo& r) {
   // A complete sentence with its placeholder quoted (the multitool's SARIF2001
   // and SARIF2015); results carry their full text too (ResultJson).
   j["messageStrings"] = {{"default", {{"text", "'{0}'."}}}};
-  j["defaultConfiguration"] = {{"level", Level(r.default_severity())}};
+  j["defaultConfiguration"] = {{"level", Level(r.severity)}};
   j["properties"] = {{"tags", {r.category, r.name}}, {"precision", "very-high"}};
   return j;
 }
@@ -135,7 +135,7 @@ ordered_json ResultJson(const Analysis& a, const Diagnostic& d, int rule_index, 
   ordered_json r;
   r["ruleId"] = d.rule->code;
   r["ruleIndex"] = rule_index;
-  r["level"] = Level(d.severity);
+  r["level"] = Level(d.severity());
   // The full text for viewers that show only it (GitHub), and the rule's
   // "default" message string with the text as its argument for the others.
   std::string text = Sentence(d.message) + (d.help.empty() ? "" : " " + Sentence(d.help));
@@ -150,11 +150,21 @@ ordered_json ResultJson(const Analysis& a, const Diagnostic& d, int rule_index, 
                        {"physicalLocation", PhysicalLocation(a, n.where, base)},
                        {"message", {{"text", Sentence(n.message)}}}});
   }
+  // A folded finding stands at the same place: its rule and message as a
+  // related location, and as data in the properties.
+  ordered_json also = ordered_json::array();
+  for (const Also& x : d.also) {
+    related.push_back({{"id", id++},
+                       {"physicalLocation", PhysicalLocation(a, d.where(), base)},
+                       {"message", {{"text", Sentence(AlsoText(x))}}}});
+    also.push_back({{"ruleId", x.rule->code}, {"name", x.rule->name}, {"message", ValidUtf8(x.message)}});
+  }
   if (!related.empty()) r["relatedLocations"] = std::move(related);
   ordered_json fixes = ordered_json::array();
   for (const Fix* f : SafeFixes(d)) fixes.push_back(FixJson(a, *f, base));
   if (!fixes.empty()) r["fixes"] = std::move(fixes);
-  ordered_json props = {{"fatal", d.fatal}, {"root", ValidUtf8(a.root)}};
+  ordered_json props = {{"fatal", d.fatal()}, {"outcome", OutcomeName(d.outcome)}, {"root", ValidUtf8(a.root)}};
+  if (!also.empty()) props["also"] = std::move(also);
   if (!d.parameter.empty()) props["parameter"] = ValidUtf8(d.parameter);
   r["properties"] = std::move(props);
   return r;

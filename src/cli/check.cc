@@ -33,7 +33,7 @@ struct CheckOptions {
   CLI::Option* format_option = nullptr;
   // CI and pre-commit (see the files named at the top).
   std::vector<std::string> outputs;  // FMT or FMT=PATH
-  bool fix = false, diff = false, force_exclude = false;
+  bool fix = false, diff = false, force_exclude = false, verbose = false;
   std::string diff_base, stdin_filename;
   LiveCheckOptions live;  // --live, --live-file, --snapshot (fleet.h)
 };
@@ -95,8 +95,9 @@ void AddCiOptions(CLI::App* check, CheckOptions* o) {
                     "Only findings on lines changed since this git revision, or new in a root the change touches");
   check->add_option("--stdin-filename", o->stdin_filename, "Lint standard input as if it were this file");
   check->add_flag("--force-exclude", o->force_exclude,
-                  "Skip PATHs that .pgconflint.toml excludes, and files that are not configuration, even when "
-                  "given explicitly (for pre-commit)");
+                  "Skip PATHs that .pgconflint.toml excludes even when given explicitly, and say nothing of "
+                  "files that are not PostgreSQL configuration (for pre-commit)");
+  check->add_flag("--verbose", o->verbose, "Say on standard error what each PATH is and which roots read it");
 }
 
 // The outputs of a run: --output's, and --format's on standard output unless
@@ -121,13 +122,14 @@ std::optional<int> FixRounds(const CheckOptions& o, OverlayFileSystem* overlay, 
                               const std::vector<Target>& targets, std::vector<Analysis>* analyses) {
   auto relint = [&] {
     ws->ForgetAll();
+    std::set<std::string> seen;
     for (size_t i = 0; i < targets.size(); ++i) {
       std::string error;
       if (!ws->Lint(targets[i].root, &(*analyses)[i], &error)) {
         PrintError(error);
         return false;
       }
-      KeepFindingsIn(targets[i], &(*analyses)[i]);
+      KeepFindingsIn(targets[i], &(*analyses)[i], &seen);
     }
     return true;
   };
@@ -206,7 +208,8 @@ int RunCheck(CheckOptions& o) {
   Workspace& ws = *new Workspace(wo);
   std::vector<Target> targets;
   std::string error;
-  if (!PlanTargets(&ws, &overlay, {o.paths, o.stdin_filename, o.force_exclude, o.common.config, o.common.no_config},
+  if (!PlanTargets(&ws, &overlay,
+                   {o.paths, o.stdin_filename, o.force_exclude, o.verbose, o.common.config, o.common.no_config},
                    &targets, &error)) {
     PrintError(error);
     return kExitUsage;
@@ -217,13 +220,14 @@ int RunCheck(CheckOptions& o) {
   int shown_major = 0;
   std::string shown_reason;
   std::string fail_on = o.fail_on;
+  std::set<std::string> seen;  // each finding is reported once, whichever roots hold its file
   for (const Target& t : targets) {
     Analysis a;
     if (!ws.Lint(t.root, &a, &error)) {
       PrintError(error);
       return kExitUsage;
     }
-    KeepFindingsIn(t, &a);
+    KeepFindingsIn(t, &a, &seen);
     for (const std::string& n : ws.TakeNotices()) std::cerr << "pgconflint: warning: " << n << "\n";
     if (!o.fail_on_option->count() && ws.config().fail_on) fail_on = *ws.config().fail_on;
     if (!shown_major) {

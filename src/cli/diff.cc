@@ -14,10 +14,8 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/git.h"
+#include "core/classify.h"
 #include "core/fingerprint.h"
-#include "core/hba_source.h"
-#include "core/project_config.h"
-#include "core/sql_source.h"
 #include "report/change_report.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -74,29 +72,16 @@ std::vector<std::string> ChangedBetween(const Side& a, const Side& b) {
   return changed;
 }
 
-// The roots (absolute, relative to a side's dir) that a changed file belongs to.
-// A data directory's postgresql.conf, pg_hba.conf or pg_ident.conf is its
-// directory's root (pg_hba.conf and pg_ident.conf alone: the file); a SQL
-// script is its own root; any other file, the roots that include it.
+// The roots (relative to a side's dir) that a changed file belongs to, as
+// the workspace's classifier says for `check` and the editor: a data
+// directory for its postgresql.conf, pg_hba.conf or pg_ident.conf, every
+// root that reads any other file, a file no root reads as its own, none for
+// other programs' files.
 void RootsOf(Side* side, const std::string& rel, std::set<std::string>* roots) {
   std::string abs = side->dir + "/" + rel;
   if (side->fs->Stat(abs).type != FileInfo::Type::kRegular) return;
   auto below = [&](const std::string& root) { return root == side->dir ? "." : PathBelow(root, side->dir); };
-  const bool auth = IsAuthFileName(abs);
-  if (abs.substr(abs.rfind('/') + 1) == "postgresql.conf" || (auth && BesidePostgresqlConf(*side->fs, abs))) {
-    roots->insert(below(ParentDirectory(abs)));
-    return;
-  }
-  if (auth || IsSqlPath(abs)) {
-    roots->insert(rel);
-    return;
-  }
-  std::vector<std::string> found = side->ws->RootsIncluding(abs);
-  for (const std::string& r : found) roots->insert(below(r));
-  ProjectConfig config;
-  std::string error, cfg = FindProjectConfig(*side->fs, abs);
-  if (!cfg.empty()) LoadProjectConfig(*side->fs, cfg, &config, &error);
-  if (found.empty() && IsConfigurationFile(config, abs)) roots->insert(rel);
+  for (const std::string& r : side->ws->RootsIncluding(abs)) roots->insert(below(r));
 }
 
 bool Selected(const std::string& rel, const std::vector<std::string>& under) {
@@ -112,7 +97,20 @@ bool LoadSides(DiffOptions& o, Side* before, Side* after, std::vector<std::strin
   bool both_dirs = disk.Stat(AbsolutePath(disk, o.base)).type == FileInfo::Type::kDirectory &&
                    disk.Stat(AbsolutePath(disk, o.head)).type == FileInfo::Type::kDirectory;
   std::string top = o.dirs ? "" : GitTopLevel(cwd);
-  if (o.dirs || (!o.git && both_dirs && top.empty())) {
+  // Two directories are two directories, inside a work tree too, unless
+  // --git says they are revisions (or both name revisions as well).
+  bool revisions = false;
+  if (both_dirs && !o.dirs && !o.git && !top.empty()) {
+    std::string out, ignored;
+    revisions = RunGit(top, {"rev-parse", "--verify", "--quiet", o.base + "^{commit}"}, "", &out, &ignored) &&
+                RunGit(top, {"rev-parse", "--verify", "--quiet", o.head + "^{commit}"}, "", &out, &ignored);
+    if (revisions) {
+      *error = "diff: " + o.base + " and " + o.head + " are both directories and git revisions: say which with --dirs "
+               "or --git";
+      return false;
+    }
+  }
+  if (o.dirs || (!o.git && both_dirs)) {
     before->dir = AbsolutePath(disk, o.base);
     after->dir = AbsolutePath(disk, o.head);
     static RealFileSystem real;
@@ -150,6 +148,7 @@ int RunDiff(DiffOptions& o) {
   for (Side* s : {&before, &after}) {
     WorkspaceOptions wo = MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common));
     wo.fs = s->fs.get();
+    wo.tree_base = s->dir;  // the roots of a side are its own files
     s->ws = std::make_unique<Workspace>(wo);
   }
   std::set<std::string> roots;

@@ -10,10 +10,9 @@
 #include <iterator>
 #include <map>
 
+#include "core/classify.h"
 #include "core/fingerprint.h"
-#include "core/hba_source.h"
 #include "core/project_config.h"
-#include "core/sql_source.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {
@@ -48,33 +47,19 @@ bool ConfigFor(const FileSystem& fs, const CheckInputs& in, const std::string& a
   return path.empty() || LoadProjectConfig(fs, path, out, error);
 }
 
-// Whether --force-exclude drops `abs`: excluded by the configuration, or a
-// file that is neither PostgreSQL configuration nor a SQL script (pre-commit
-// passes every *.conf, or every *.sql to the SQL hook).
-bool ForceExcluded(const FileSystem& fs, const ProjectConfig& config, const std::string& abs) {
-  if (MatchesGlobs(config, config.exclude, abs)) return true;
-  return fs.Stat(abs).type == FileInfo::Type::kRegular && !IsConfigurationFile(config, abs) && !IsSqlPath(abs);
-}
-
-// A fragment whose root should be found: not a root file by name.
-bool LooksLikeFragment(const std::string& abs) {
-  std::string name = abs.substr(abs.rfind('/') + 1);
-  return name != "postgresql.conf" && !IsAuthFileName(abs) && IsConfigurationFile(ProjectConfig(), abs);
-}
-
 // `dir` as the report shows a root: relative to the current directory.
 std::string Shown(const std::string& dir, const std::string& cwd) {
   if (dir == cwd) return ".";
   return PathBelow(dir, cwd);
 }
 
-void AddTarget(std::vector<Target>* out, const std::string& root, const std::string& only) {
+void AddTarget(std::vector<Target>* out, const std::string& root, const std::set<std::string>& only) {
   auto it = std::find_if(out->begin(), out->end(), [&](const Target& t) { return t.root == root; });
   if (it == out->end()) {
-    out->push_back({root, only.empty() ? std::set<std::string>() : std::set<std::string>{only}});
+    out->push_back({root, only});
   } else if (!it->only.empty()) {
     if (only.empty()) it->only.clear();  // the whole root was asked for too
-    else it->only.insert(only);
+    else it->only.insert(only.begin(), only.end());
   }
 }
 
@@ -97,39 +82,30 @@ bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& i
     if (in.force_exclude) {
       ProjectConfig config;
       if (!ConfigFor(fs, in, abs, &config, error)) return false;
-      if (ForceExcluded(fs, config, abs)) continue;
+      if (MatchesGlobs(config, config.exclude, abs)) continue;
     }
-    if (IsAuthFileName(abs) && fs.Stat(abs).type == FileInfo::Type::kRegular) {
-      // In its data directory's context when it has one; only its own findings.
-      AddTarget(out, BesidePostgresqlConf(fs, abs) ? Shown(ParentDirectory(abs), cwd) : p, abs);
+    // The classifier says what the file is and which roots read it.
+    InputClass c = ws->Classify(abs);
+    if (c.kind == InputKind::kNotPostgres) {
+      // Never an error: a tool that passes every *.conf passes other programs' files too.
+      if (in.verbose || !in.force_exclude)
+        std::cerr << "pgconflint: note: " << EscapeControls(p) << " is not PostgreSQL configuration (" << c.why
+                  << "): not checked (--file-type conf checks it anyway)\n";
       continue;
     }
-    if (fs.Stat(abs).type != FileInfo::Type::kRegular || !LooksLikeFragment(abs)) {
-      AddTarget(out, p, "");
-      continue;
-    }
-    std::vector<std::string> roots = ws->RootsIncluding(abs);
-    if (roots.empty()) {
-      std::cerr << "pgconflint: note: " << EscapeControls(p)
-                << ": no data directory that includes it was found; checked alone\n";
-      AddTarget(out, p, "");
-      continue;
-    }
-    for (const std::string& r : roots) AddTarget(out, Shown(r, cwd), abs);
+    if (in.verbose)
+      std::cerr << "pgconflint: note: " << EscapeControls(p) << ": " << InputKindName(c.kind) << ": " << c.why
+                << (c.alone && c.kind != InputKind::kMissing ? ", so it is checked alone" : "") << "\n";
+    for (const LintTarget& t : ws->TargetsFor(abs))
+      AddTarget(out, t.root == abs ? p : Shown(t.root, cwd), t.only);
   }
   return true;
 }
 
-void KeepFindingsIn(const Target& t, Analysis* a) {
-  if (t.only.empty()) return;
-  auto mine = [&](int file) { return file >= 0 && t.only.count(a->files[file].abs_path) > 0; };
-  std::vector<Diagnostic> kept;
-  for (Diagnostic& d : a->diagnostics) {
-    bool keep = d.file < 0 || mine(d.file) ||
-                std::any_of(d.notes.begin(), d.notes.end(), [&](const Note& n) { return mine(n.where.file); });
-    if (keep) kept.push_back(std::move(d));
-  }
-  a->diagnostics = std::move(kept);
+void KeepFindingsIn(const Target& t, Analysis* a, std::set<std::string>* seen) {
+  LintTarget lt;
+  lt.only = t.only;
+  KeepFindingsOf(lt, a, seen);
 }
 
 }  // namespace pgconflint::cli

@@ -1,9 +1,12 @@
-// What `check` lints for the PATHs it was given: a data directory or root
-// file as itself; a fragment (conf.d/10-memory.conf) in the context of every
-// root that includes it, reporting only what concerns the fragment; standard
-// input as if it were a file (--stdin-filename); and, for tools that pass
-// file lists (pre-commit), the project configuration's `exclude` and
-// `include` applied to explicit paths (--force-exclude).
+// What `check` lints for the PATHs it was given, as the workspace's
+// classifier says (core/classify.h): a data directory or root file as
+// itself; any other file (a conf.d fragment, postgresql.auto.conf,
+// pg_hba.conf, a file pg_hba.conf includes) in the context of every root
+// that reads it, reporting what concerns the file and what it includes;
+// other programs' files not at all; standard input as if it were a file
+// (--stdin-filename); and, for tools that pass file lists (pre-commit), the
+// project configuration's `exclude` applied to explicit paths
+// (--force-exclude).
 #ifndef PGCONFLINT_CLI_TARGETS_H_
 #define PGCONFLINT_CLI_TARGETS_H_
 
@@ -21,6 +24,7 @@ struct CheckInputs {
   std::vector<std::string> paths;
   std::string stdin_filename;  // lint standard input as this file; "" = none
   bool force_exclude = false;
+  bool verbose = false;  // say what each file is and why (--verbose)
   std::string config;  // --config
   bool no_config = false;
 };
@@ -38,10 +42,10 @@ struct Target {
 bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& in, std::vector<Target>* out,
                  std::string* error);
 
-/// Keeps the diagnostics of `a` that concern `t.only`: located in one of its
-/// files, or with a note there (the line a fragment overrides), or tied to no
-/// file. Nothing is removed when `t.only` is empty.
-void KeepFindingsIn(const Target& t, Analysis* a);
+/// Keeps the diagnostics of `a` that concern `t.only` (core KeepFindingsOf:
+/// its files and what they include), each once across the targets of a run
+/// (`seen`, optional).
+void KeepFindingsIn(const Target& t, Analysis* a, std::set<std::string>* seen = nullptr);
 
 }  // namespace pgconflint::cli
 

@@ -126,6 +126,17 @@ struct TablespaceRef {
 struct Analysis {
   std::string root;  // the PATH as given
   const Catalog* catalog = nullptr;
+  /// A whole configuration (a data directory or a root file the classifier
+  /// found, not a fragment checked alone): findings about its defaults may
+  /// blame it (core/finding_placement.h).
+  bool whole_configuration = false;
+  /// An include of the tree was not read (missing, outside the tree, a
+  /// cycle): which lines set a parameter is not known, so no finding blames
+  /// a default.
+  bool incomplete_tree = false;
+  /// Nothing named the major (MajorChoice::assumed): a fix that depends on
+  /// it, such as a rename, needs a reader.
+  bool major_assumed = false;
   std::vector<LoadedFile> files;
   std::vector<Setting> settings;        // in PostgreSQL's reading order
   std::vector<Diagnostic> diagnostics;  // sorted by file, position, code

@@ -10,6 +10,7 @@
 #include "core/fingerprint.h"
 #include "core/memory_model.h"
 #include "core/quantity.h"
+#include "core/classify.h"
 #include "core/sql_source.h"
 #include "core/value.h"
 

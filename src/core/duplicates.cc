@@ -73,10 +73,13 @@ void ReportOverriddenLine(Analysis* a, const Setting& prev, const Setting& s) {
   Diagnostic d = MakeDiagnostic(Rule(RuleId::kSettingOverridden), {prev.file, prev.name_range}, msg, help, name);
   d.notes.push_back({{s.file, {s.name_range.begin, s.value_range.end}}, "set again here (" + DoubleQuoted(s.raw) + ")"});
   d.tags |= kTagUnnecessary;
-  // Deleting a dead line within its own file changes nothing the server does.
+  // Deleting a dead line within its own file changes nothing the server
+  // does; but a fix never removes a comment: a commented line needs a reader.
   const std::string& text = a->files[prev.file].source.text();
-  d.fixes.push_back(MakeFix("delete the overridden line", FixSafety::kSafe,
-                            {prev.file, WholeLine(text, {prev.name_range.begin, prev.value_range.end})}, ""));
+  Range line = WholeLine(text, {prev.name_range.begin, prev.value_range.end});
+  const bool commented = text.substr(prev.value_range.end, line.end - prev.value_range.end).find('#') != std::string::npos;
+  d.fixes.push_back(MakeFix(commented ? "delete the overridden line and its comment" : "delete the overridden line",
+                            commented ? FixSafety::kUnsafe : FixSafety::kSafe, {prev.file, line}, ""));
   a->Add(std::move(d));
 }
 

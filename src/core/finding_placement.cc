@@ -19,14 +19,6 @@ bool CrossParameter(const Diagnostic& d) {
 
 }  // namespace
 
-bool IsWholeConfiguration(const Analysis& a) {
-  if (a.files.empty() || a.files[0].auto_conf) return false;
-  std::string name = AsciiLower(a.files[0].abs_path);
-  name = name.substr(name.rfind('/') + 1);
-  if (name.ends_with("postgresql.auto.conf")) return false;
-  return name.ends_with("postgresql.conf") || name.ends_with("postgresql.conf.sample");
-}
-
 Location DefaultLocation(const Analysis& a, std::string_view parameter) {
   const LoadedFile& root = a.files[0];
   const std::string& text = root.source.text();

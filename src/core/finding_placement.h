@@ -1,8 +1,9 @@
 // Where findings go when no single line decides them, and how findings about
 // one problem become one: a finding about a parameter that no line sets is
 // about the default, placed where a reader would set the parameter, and only
-// for a whole configuration (a lone postgresql.auto.conf or conf.d fragment
-// is not blamed for the cluster's defaults); findings of several
+// for a whole configuration (Analysis::whole_configuration: a lone
+// postgresql.auto.conf or conf.d fragment is not blamed for the cluster's
+// defaults); findings of several
 // cross-parameter rules about the same setting fold into the most specific.
 #ifndef PGCONFLINT_CORE_FINDING_PLACEMENT_H_
 #define PGCONFLINT_CORE_FINDING_PLACEMENT_H_
@@ -13,13 +14,6 @@
 
 namespace pgconflint {
 
-/// Whether the root is a whole configuration whose defaults a finding may
-/// blame: a data directory, or a root file named like postgresql.conf (also
-/// postgresql.conf.sample and prefixed names such as custom-postgresql.conf).
-/// A postgresql.auto.conf or any other file checked on its own is taken to
-/// be a fragment of a configuration that sets the rest elsewhere.
-bool IsWholeConfiguration(const Analysis& a);
-
 /// Where a finding about `parameter` at its default goes: the commented-out
 /// line for it in the root file (`#shared_buffers = 128MB`: the name, then
 /// '='), where a reader
@@ -29,8 +23,8 @@ Location DefaultLocation(const Analysis& a, std::string_view parameter);
 
 /// Folds the findings of cross-parameter rules (PGC4xx-PGC7xx) that point at
 /// the same place and parameter into one: the most severe, then the lowest
-/// code, is kept, and each of the others becomes one of its notes ("also
-/// io-concurrency-for-storage (PGC701): ..."). Other findings are kept as
+/// code, is kept, with the others in its `also` (their rules and messages)
+/// and its outcome the strongest of the group. Other findings are kept as
 /// they are.
 void FoldRelatedFindings(Analysis* a);
 

@@ -6,7 +6,9 @@
 // server's host knows.
 #include "core/hba_source.h"
 
+#include "core/classify.h"
 #include "core/hba_checks.h"
+#include "core/strings.h"
 #include "core/hba_server.h"
 #include "core/passes.h"
 
@@ -16,7 +18,6 @@ namespace {
 constexpr char kHbaName[] = "pg_hba.conf";
 constexpr char kIdentName[] = "pg_ident.conf";
 
-std::string BaseName(const std::string& p) { return p.substr(p.rfind('/') + 1); }
 
 // The effective text of a parameter in `a` (its boot value when no line sets it).
 std::optional<std::string> EffectiveText(const Analysis& a, const char* name, const Setting** at = nullptr) {
@@ -47,9 +48,8 @@ class AuthLinter {
     // and the context's.
     trees_ = ctx_.trees;
     trees_.push_back(fs_.RealPath(dir ? abs : ParentDirectory(abs)));
-    RootFileType type = dir ? RootFileType::kConf : ResolveRootFileType(o_.root_type, abs);
+    RootFileType type = dir || o_.root_type == RootFileType::kAuto ? RootFileType::kConf : o_.root_type;
     const Analysis* conf = a_;
-    Analysis sibling;
     Located hba, ident;
     if (type == RootFileType::kConf) {
       hba = Locate(root, abs, dir, "hba_file", kHbaName);
@@ -61,7 +61,9 @@ class AuthLinter {
       self = {abs, root, nullptr, true};
       std::string other_path = parent + "/" + (type == RootFileType::kHba ? kIdentName : kHbaName);
       if (fs_.Stat(other_path).type == FileInfo::Type::kRegular) other = {other_path, Display(other_path), nullptr, false};
-      conf = Sibling(parent, &sibling);
+      // On its own: no postgresql.conf says how the server runs (a pg_hba.conf
+      // beside one is its data directory's, and linted there).
+      conf = nullptr;
     }
     Facts(conf);
     if (!hba.path.empty() || !ident.path.empty()) Read(hba, ident);
@@ -70,7 +72,10 @@ class AuthLinter {
  private:
   std::string Display(const std::string& abs) const { return DisplayPath(abs, ctx_.display_base); }
 
-  // A data directory's own file, or the one hba_file / ident_file names.
+  // A data directory's own file, or the one hba_file / ident_file names: a
+  // path on the server's host, mapped onto the checked tree when the tree
+  // has the file (a package's /etc/postgresql/16/main/pg_hba.conf beside
+  // its postgresql.conf), never read from this machine in its place.
   Located Locate(const std::string& root, const std::string& abs, bool dir, const char* parameter, const char* name) {
     Located out;
     const Setting* s = nullptr;
@@ -86,6 +91,8 @@ class AuthLinter {
         return Located();
       }
       out.path = CanonicalizePath(*s->value);
+      const std::string root_dir = fs_.RealPath(dir ? abs : ParentDirectory(abs));
+      if (std::string mapped = MapServerPath(fs_, out.path, root_dir); !mapped.empty()) out.path = mapped;
       out.display = Display(out.path);
       out.required = true;
       return out;
@@ -93,19 +100,6 @@ class AuthLinter {
     if (!dir) return out;  // a config file's defaults depend on how the server is started
     out.path = abs + "/" + name;
     out.display = ctx_.display_base.empty() ? root + (root.back() == '/' ? "" : "/") + name : Display(out.path);
-    return out;
-  }
-
-  // postgresql.conf beside a pg_hba.conf given on its own: read for its
-  // facts only (its own findings are not this root's).
-  const Analysis* Sibling(const std::string& dir, Analysis* out) {
-    if (fs_.Stat(dir + "/postgresql.conf").type != FileInfo::Type::kRegular) return nullptr;
-    out->root = dir;
-    out->catalog = a_->catalog;
-    ConfTreeSource(dir).Collect({ctx_.files, ""}, out);
-    if (out->failure != Analysis::Failure::kNone) return nullptr;
-    static const UnknownHost unknown;
-    RunPasses(out, unknown);
     return out;
   }
 
@@ -150,6 +144,8 @@ class AuthLinter {
 
   void Read(const Located& hba, const Located& ident) {
     AuthReadContext rc{ctx_.files, a_, ctx_.display_base, auth_.options.major, trees_, ctx_.allow_outside};
+    std::vector<OutsideRead> outside;
+    rc.outside = &outside;
     auth_.hba_file = Open(hba, FileKind::kHba);
     if (a_->failure != Analysis::Failure::kNone) return;
     if (auth_.hba_file >= 0) {
@@ -168,6 +164,13 @@ class AuthLinter {
         auth_.ident.back().line_index = i;
       }
     }
+    for (const OutsideRead& o : outside)
+      a_->Add(MakeDiagnostic(Rule(RuleId::kIncludeOutsideTree), {o.file, o.line},
+                             "file " + DoubleQuoted(Display(o.path)) +
+                                 " is outside the tree being checked: not read, so what it adds is not checked",
+                             "pgconflint reads no file outside the checked tree unless asked (the server reads its "
+                             "own copy); pass --allow-outside-includes (or set allow-outside-includes = true in "
+                             ".pgconflint.toml) to check this machine's copy"));
     CheckAuthConfig(auth_, facts_, a_);
     if (o_.server_hba || o_.server_ident) {
       static const std::vector<ServerHbaRule> no_hba;
@@ -209,22 +212,6 @@ bool ParseRootFileType(const std::string& text, RootFileType* out) {
       return true;
     }
   return false;
-}
-
-bool IsAuthFileName(const std::string& path) {
-  return ResolveRootFileType(RootFileType::kAuto, path) != RootFileType::kConf;
-}
-
-bool BesidePostgresqlConf(const FileSystem& fs, const std::string& path) {
-  return fs.Stat(ParentDirectory(path) + "/postgresql.conf").type == FileInfo::Type::kRegular;
-}
-
-RootFileType ResolveRootFileType(RootFileType requested, const std::string& path) {
-  if (requested != RootFileType::kAuto) return requested;
-  std::string base = BaseName(path);
-  if (base == kHbaName) return RootFileType::kHba;
-  if (base == kIdentName) return RootFileType::kIdent;
-  return RootFileType::kConf;
 }
 
 void LintAuthFiles(const CollectContext& context, const std::string& root, const AuthLintOptions& options,

@@ -26,13 +26,14 @@ enum class RootFileType : uint8_t {
 };
 /// "auto", "conf", "hba", "ident"; false when `text` is none of them.
 bool ParseRootFileType(const std::string& text, RootFileType* out);
-/// The type `path` is read as (kAuto resolved by the file's name).
-RootFileType ResolveRootFileType(RootFileType requested, const std::string& path);
-/// Whether `path` is named pg_hba.conf or pg_ident.conf.
-bool IsAuthFileName(const std::string& path);
-/// Whether the absolute `path` stands in a data directory: a postgresql.conf
-/// beside it.
-bool BesidePostgresqlConf(const FileSystem& fs, const std::string& path);
+
+/// An include or @file of pg_hba.conf / pg_ident.conf outside the checked
+/// tree: not read.
+struct OutsideRead {
+  int file = -1;  // the file whose line names it
+  Range line;     // that line
+  std::string path;
+};
 
 struct AuthReadContext {
   FileCache* files = nullptr;   // REQUIRES: non-null
@@ -44,6 +45,9 @@ struct AuthReadContext {
   /// repository's hba_file = '/etc/shadow' must not echo a host file.
   std::vector<std::string> trees;
   bool allow_outside = true;
+  /// Receives the includes and @files outside `trees` that were not read
+  /// (when not allow_outside); may be null.
+  std::vector<OutsideRead>* outside = nullptr;
 };
 
 /// Tokenizes analysis->files[file] as the server's tokenize_auth_file does at
@@ -71,11 +75,12 @@ struct AuthLintOptions {
 
 /// Lints the authentication files of a root whose postgresql.conf tree (if
 /// any) is already in `a` with its passes run: a data directory's
-/// pg_hba.conf and pg_ident.conf (or the files hba_file and ident_file name),
-/// a config file's explicitly named ones, or the root itself when it is a
-/// pg_hba.conf / pg_ident.conf (then a postgresql.conf beside it supplies
-/// ssl and password_encryption). Sets a->auth and adds files and
-/// diagnostics. Profile facts used: gssapi, os.
+/// pg_hba.conf and pg_ident.conf (or the files hba_file and ident_file name,
+/// core/classify.h's MapServerPath onto the tree), a config file's
+/// explicitly named ones, or the root itself when options.root_type says it
+/// is a pg_hba.conf / pg_ident.conf on its own (the workspace's classifier
+/// decides; kAuto is a postgresql.conf tree). Sets a->auth and adds files
+/// and diagnostics. Profile facts used: gssapi, os.
 void LintAuthFiles(const CollectContext& context, const std::string& root, const AuthLintOptions& options,
                    const Profile& profile, Analysis* a);
 

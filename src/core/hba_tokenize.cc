@@ -24,6 +24,7 @@ constexpr int kMaxExpansions = 2000;
 constexpr uint64_t kMaxExpandedBytes = 32ull << 20;
 constexpr int kEmpty = -2;    // Open(): a directory, read as an empty file
 constexpr int kSkipped = -3;  // Open(): the budget is spent, the expansion is not performed
+constexpr int kOutside = -4;  // Open(): outside the checked tree: not read, nothing expanded
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -200,6 +201,13 @@ class Tokenizer {
       *error = "pgconflint stopped expanding \"" + path + "\": the files include each other (a cycle) or too often";
       return -1;
     }
+    // Outside the tree: the server reads its own copy, this machine's is
+    // never read, nor asked whether it exists (the verdict must not depend
+    // on the machine running pgconflint).
+    if (!ctx_.allow_outside && !InsideTrees(ctx_.files->fs(), CanonicalizePath(path), ctx_.trees)) {
+      if (ctx_.outside) ctx_.outside->push_back({from_file, line.range, CanonicalizePath(path)});
+      return kOutside;
+    }
     if (++expansions_ > kMaxExpansions) return Exhausted(path, std::to_string(kMaxExpansions) + " reads", error);
     ReadStatus status;
     std::string why;
@@ -236,7 +244,7 @@ class Tokenizer {
     std::string path = Location(file, name), error;
     bool missing;
     int idx = Open(file, *line, path, depth + 1, &error, &missing);
-    if (idx == kEmpty) return;
+    if (idx == kEmpty || idx == kOutside) return;
     if (idx == kSkipped) {
       line->error = Skipped(depth, path);
       line->error_range = at;
@@ -310,7 +318,7 @@ class Tokenizer {
     std::string error;
     bool missing;
     int idx = Open(line.file, line, path, depth, &error, &missing);
-    if (idx == kEmpty) return "";
+    if (idx == kEmpty || idx == kOutside) return "";
     if (idx == kSkipped) return Skipped(depth - 1, path);
     if (idx < 0) return optional && missing ? "" : error;
     File(idx, depth, out);
@@ -329,14 +337,6 @@ class Tokenizer {
 int AddAuthFile(const AuthReadContext& ctx, const std::string& abs_path, IncludeSite from, int depth, FileKind kind,
                 ReadStatus* status, std::string* error) {
   if (!ctx.allow_outside && !InsideTrees(ctx.files->fs(), abs_path, ctx.trees)) {
-    // Only whether it exists is asked: a missing file is missing wherever it
-    // would be (include_if_exists skips it), an existing one is not read.
-    FileInfo info = ctx.files->fs().Stat(abs_path);
-    if (info.type == FileInfo::Type::kMissing) {
-      *status = ReadStatus::kNotFound;
-      *error = info.error.empty() ? "No such file or directory" : info.error;
-      return -1;
-    }
     *status = ReadStatus::kNotReadable;
     *error = "outside the checked tree: --allow-outside-includes or allow-outside-includes = true reads it";
     return -1;

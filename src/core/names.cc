@@ -70,7 +70,12 @@ void Renamed(Analysis* a, const Setting& s, const char* target) {
                                 Quote(s.name) + " is an old name for " + Quote(target),
                                 "write " + std::string(target) + "; the old name still works but is undocumented",
                                 target);
-  d.fixes.push_back(MakeFix("rename to " + std::string(target), FixSafety::kSafe, {s.file, s.name_range}, target));
+  // Which name is current depends on the major: safe only when it was named.
+  d.fixes.push_back(MakeFix("rename to " + std::string(target) +
+                                (a->major_assumed ? " (if the server runs PostgreSQL " +
+                                                        std::to_string(a->catalog->major()) + ")"
+                                                  : ""),
+                            a->major_assumed ? FixSafety::kUnsafe : FixSafety::kSafe, {s.file, s.name_range}, target));
   d.tags |= kTagDeprecated;
   a->Add(std::move(d));
 }

@@ -67,16 +67,6 @@ bool MatchesGlobs(const ProjectConfig& config, const std::vector<std::string>& g
   return false;
 }
 
-bool IsConfigurationFile(const ProjectConfig& config, const std::string& abs) {
-  std::string name = abs.substr(abs.rfind('/') + 1);
-  if (name == "postgresql.conf" || name == "postgresql.auto.conf" || IsAuthFileName(abs)) return true;
-  std::string dir = ParentDirectory(abs);
-  bool in_conf_d = dir.size() >= 6 && dir.compare(dir.size() - 6, 6, "conf.d") == 0 &&
-                   (dir.size() == 6 || dir[dir.size() - 7] == '/');
-  if (in_conf_d && name.size() > 5 && name.compare(name.size() - 5, 5, ".conf") == 0) return true;
-  return MatchesGlobs(config, config.include, abs);
-}
-
 bool SelectorMatches(const std::string& selector, const RuleInfo& rule) {
   std::string s = AsciiLower(selector);
   if (s == "all") return true;

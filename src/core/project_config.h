@@ -69,12 +69,6 @@ bool LoadProjectConfig(const FileSystem& fs, const std::string& path, ProjectCon
 /// also matches the file name; "dir/" everything below dir).
 bool MatchesGlobs(const ProjectConfig& config, const std::vector<std::string>& globs, const std::string& abs);
 
-/// Whether `abs` is a PostgreSQL configuration file for file-list tools
-/// (pre-commit): postgresql.conf, postgresql.auto.conf, pg_hba.conf,
-/// pg_ident.conf, a *.conf file in a conf.d directory, or a file the config's
-/// `include` globs match.
-bool IsConfigurationFile(const ProjectConfig& config, const std::string& abs);
-
 /// Whether `selector` (a code, a kebab name, a code prefix such as "PGC2",
 /// or "ALL") selects `rule`.
 bool SelectorMatches(const std::string& selector, const RuleInfo& rule);

@@ -91,9 +91,10 @@ const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const 
 }
 
 // Adds a finding at `at`, or, when no line sets what it is about, a finding
-// about `about`'s default: only for a whole configuration, placed where a
-// reader would set it, and as information (the defaults are untuned, not a
-// mistake of the file).
+// about `about`'s default: for a whole configuration, placed where a reader
+// would set it, and as information (the defaults are untuned, not a mistake
+// of the file). A user rule is never dropped: without a better place, it
+// stands at the root's first line.
 void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string message, std::string help,
           std::string parameter, const std::string& about = "") {
   Location where;
@@ -102,10 +103,17 @@ void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string mess
     where = {at->file, {at->name_range.begin, at->value_range.end}};
     if (parameter.empty()) parameter = at->param ? at->param->name : at->name;
   } else {
-    if (a->files.empty() || !IsWholeConfiguration(*a)) return;
+    // A fragment, or a tree with an include not read: its defaults are not known.
+    if (a->files.empty() || ((!a->whole_configuration || a->incomplete_tree) && rule.builtin)) return;
     if (parameter.empty()) parameter = about;
-    where = DefaultLocation(*a, parameter);
     about_default = true;
+    if (!a->whole_configuration || parameter.empty()) {
+      // A user rule about a fragment, or about no parameter: the root's first line.
+      Diagnostic d = MakeDiagnostic(rule, {0, {0, 0}}, std::move(message), std::move(help), std::move(parameter));
+      a->diagnostics.push_back(std::move(d));
+      return;
+    }
+    where = DefaultLocation(*a, parameter);
     if (!parameter.empty())
       message += where.range.begin == where.range.end
                      ? " (the default: no line of this configuration sets " + parameter + ")"
@@ -390,7 +398,10 @@ void RunRules(const EngineOptions& o, Analysis* a) {
   RunRulesWith(o, EffectiveConfig(*a), a);
   if (!o.report_defaults) {
     // No setting caused these: they are about defaults the input does not hold.
-    auto unanchored = [](const Diagnostic& d) { return d.file == 0 && d.range.begin == 0 && d.range.end == 0; };
+    // A user rule's finding stays: it is never dropped.
+    auto unanchored = [](const Diagnostic& d) {
+      return d.rule->builtin && d.file == 0 && d.range.begin == 0 && d.range.end == 0;
+    };
     a->diagnostics.erase(std::remove_if(a->diagnostics.begin() + static_cast<long>(first), a->diagnostics.end(),
                                         unanchored),
                          a->diagnostics.end());

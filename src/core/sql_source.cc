@@ -103,10 +103,6 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
 
 }  // namespace
 
-bool IsSqlPath(const std::string& path) {
-  return path.size() > 4 && AsciiLower(std::string_view(path).substr(path.size() - 4)) == ".sql";
-}
-
 void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
   static const UnknownHost kUnknownHost;
   const FileSystem& fs = ctx.files->fs();

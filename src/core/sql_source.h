@@ -40,9 +40,6 @@ class SqlScriptSource : public SettingsSource {
   SqlScriptOptions options_;
 };
 
-/// Whether `path` names a SQL script (by its extension, .sql).
-bool IsSqlPath(const std::string& path);
-
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_SQL_SOURCE_H_

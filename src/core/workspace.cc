@@ -1,9 +1,9 @@
 // The lint pipeline of one root, and the per-project state it needs.
-#include "core/analyze.h"
 #include "core/workspace.h"
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/directives.h"
@@ -22,17 +22,14 @@
 namespace pgconflint {
 namespace {
 
-// How far above a file RootsIncluding looks for a postgresql.conf when no
-// project configuration bounds the search.
-constexpr int kRootSearchLevels = 4;
-
 const RealFileSystem& RealDisk() {
   static const RealFileSystem real;
   return real;
 }
 
 // This machine's facts, not taken to be the server's host: a value only this
-// machine refuses (a locale, a time zone) depends on the server's host.
+// machine refuses (a locale, a time zone) depends on the server's host. The
+// one default of every front end, rule examples and docs included.
 const HostFacts& ThisMachine() {
   static const LocalHost local(false);
   return local;
@@ -84,6 +81,7 @@ struct CheckInputs {
   bool lint_auth = true;              // false: no pg_hba.conf / pg_ident.conf to read (scripts, snapshots)
   bool report_defaults = true;        // EngineOptions::report_defaults
   const Snapshot* compare = nullptr;  // a server to compare the configuration with (drift)
+  bool reach_only = false;            // only read the authentication files (the tree index)
 };
 
 // After the sources and the passes: ALTER SYSTEM traps, drift, module
@@ -92,6 +90,10 @@ struct CheckInputs {
 // pg_hba.conf or pg_ident.conf (!conf_root) gets only the authentication checks.
 void RunChecks(const std::string& root, bool conf_root, const CollectContext& ctx, const CheckInputs& in,
                Analysis* a) {
+  if (in.reach_only) {
+    if (in.lint_auth) LintAuthFiles(ctx, root, in.auth, *in.profile, a);
+    return;
+  }
   EngineOptions eo;
   eo.rules = in.rules;
   eo.profile = in.profile;
@@ -117,6 +119,7 @@ void RunChecks(const std::string& root, bool conf_root, const CollectContext& ct
 struct Workspace::Project {
   ProjectConfig config;
   RuleSet rules;
+  const RuleSet* active = &rules;  // the rules the lint runs (WorkspaceOptions::rules when given)
   std::vector<std::unique_ptr<UserExtensionCatalog>> extension_catalogs;
   std::vector<std::string> select, ignore;  // the run's selection: flags over the config's
   std::vector<std::string> trees;           // besides each root's: the configuration's directory
@@ -146,7 +149,8 @@ const ProjectConfig& Workspace::config() const {
 
 const RuleSet& Workspace::rules() const {
   static const RuleSet* builtin = new RuleSet();
-  return last_project_ ? last_project_->rules : *builtin;
+  if (last_project_) return *last_project_->active;
+  return options_.rules ? *options_.rules : *builtin;
 }
 
 ExtensionSet Workspace::extensions(int major) const { return ExtensionsOf(last_project_, major); }
@@ -161,6 +165,8 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
   }
   auto p = std::make_unique<Project>();
   if (!path.empty() && !LoadProjectConfig(*fs_, path, &p->config, error)) return false;
+  if (options_.profile) p->config.profile = *options_.profile;
+  if (options_.rules) p->active = options_.rules;
   for (const auto& [k, v] : options_.profile_facts)
     if (!SetProfileFact(&p->config.profile, k, v, error)) return false;
   p->allow_outside = options_.allow_outside_includes || p->config.allow_outside_includes;
@@ -182,17 +188,17 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
     if (!cat) return false;
     p->extension_catalogs.push_back(std::move(cat));
   }
-  if (!CheckSelectors(p->rules, options_.select, "--select", error) ||
-      !CheckSelectors(p->rules, options_.ignore, "--ignore", error) ||
-      !CheckSelectors(p->rules, p->config.select, path + ": select", error) ||
-      !CheckSelectors(p->rules, p->config.ignore, path + ": ignore", error))
+  if (!CheckSelectors(*p->active, options_.select, "--select", error) ||
+      !CheckSelectors(*p->active, options_.ignore, "--ignore", error) ||
+      !CheckSelectors(*p->active, p->config.select, path + ": select", error) ||
+      !CheckSelectors(*p->active, p->config.ignore, path + ": ignore", error))
     return false;
   // Selection: --select replaces the config's list; --ignore adds to it.
   p->select = options_.select.empty() ? p->config.select : options_.select;
   p->ignore = p->config.ignore;
   p->ignore.insert(p->ignore.end(), options_.ignore.begin(), options_.ignore.end());
   // A rule file loaded for nothing is a surprise: say so.
-  for (const RuleInfo* r : p->rules.rules())
+  for (const RuleInfo* r : p->active->rules())
     if (!r->builtin && !p->select.empty() && !Selected(p->select, *r))
       notices_.push_back("rule " + std::string(r->code) + " (" + r->name + ") is loaded from a rule file but the "
                          "selection (select = ...) excludes it: add its code or a prefix such as \"" +
@@ -202,40 +208,61 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
   return true;
 }
 
+// The settings of the root file that name where the server's files live.
+constexpr const char* kPathSettings[] = {"data_directory", "hba_file", "ident_file"};
+
 MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root) {
-  if (options_.pg_version) return {options_.pg_version, "--pg-version"};
-  // `# pgconflint: pg-version=N` in the root file wins over the project
-  // configuration and the default, not over an explicit --pg-version. A SQL
-  // script takes it from the cluster it runs against (--sql-cluster).
+  if (options_.pg_version) return {options_.pg_version, "--pg-version", MajorSource::kFlag};
+  // A SQL script takes the major of the cluster it runs against (--cluster).
   const bool sql = IsSqlPath(root);
   const std::string& conf_root = sql ? options_.sql_cluster : root;
   std::string abs = conf_root.empty() ? std::string() : AbsolutePath(*fs_, conf_root);
+  if (!abs.empty() && fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
+  const std::string dir = abs.empty() ? "" : ParentDirectory(abs);
+  // Where the files live says most: the data directory's PG_VERSION (the
+  // root, or the directory of a root file), then a Debian or RPM layout in
+  // the path or in the paths the root file names.
+  if (int v = dir.empty() ? 0 : PgVersionFile(*fs_, dir); v && Catalog::ForMajor(v))
+    return {v, "PG_VERSION in " + DisplayPath(dir, options_.display_base), MajorSource::kPgVersionFile};
+  if (int v = abs.empty() ? 0 : MajorFromPath(fs_->RealPath(abs)); v && Catalog::ForMajor(v))
+    return {v, "its location " + DisplayPath(dir, options_.display_base), MajorSource::kPath};
+  std::shared_ptr<const FileCache::Entry> e;
   if (!abs.empty()) {
-    if (fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
     ReadStatus status;
     std::string error;
-    if (std::shared_ptr<const FileCache::Entry> e = cache_.Get(abs, &status, &error)) {
-      int d = PgVersionDirective(e->text, e->parsed);
-      if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + conf_root};
+    e = cache_.Get(abs, &status, &error);
+  }
+  if (e) {
+    for (const SettingLine& line : e->parsed.settings) {
+      std::string name = AsciiLower(e->source.Slice(line.name));
+      if (std::find(std::begin(kPathSettings), std::end(kPathSettings), name) == std::end(kPathSettings)) continue;
+      if (int v = MajorFromPath(line.value_text); v && Catalog::ForMajor(v))
+        return {v, name + " = '" + line.value_text + "' in " + DisplayPath(abs, options_.display_base),
+                MajorSource::kPath};
     }
+    // `# pgconflint: pg-version=N` in the root file, over the configuration.
+    int d = PgVersionDirective(e->text, e->parsed);
+    if (d && Catalog::ForMajor(d)) return {d, "pg-version directive in " + conf_root, MajorSource::kDirective};
   }
-  if (project.config.pg_version) return {*project.config.pg_version, project.config.path};
-  // The data directory says which major created it: the root itself, or the
-  // directory of a root file.
-  std::string dir = abs.substr(0, abs.rfind('/') == std::string::npos ? 0 : abs.rfind('/'));
-  if (int v = dir.empty() ? 0 : PgVersionFile(*fs_, dir)) {
-    if (Catalog::ForMajor(v)) return {v, "PG_VERSION in " + dir};
-  }
-  return {Catalog::DefaultMajor(), "the default, as no --pg-version, pg-version directive, .pgconflint.toml or PG_VERSION names one"};
+  if (project.config.pg_version) return {*project.config.pg_version, project.config.path, MajorSource::kConfig};
+  return {Catalog::DefaultMajor(),
+          "the default, as no --pg-version, PG_VERSION, package path, pg-version directive or .pgconflint.toml "
+          "names one",
+          MajorSource::kDefault};
 }
+
+const RuleSet& Workspace::RulesOf(const Project& project) const { return *project.active; }
 
 void Workspace::Filter(const Project& project, Analysis* a) const {
   const ProjectConfig& config = project.config;
   // per-file-ignores globs are relative to the config file's directory.
   const std::string base = config.path.empty() ? "" : ParentDirectory(config.path) + "/";
+  const int major = a->catalog ? a->catalog->major() : 0;
   std::vector<Diagnostic> kept;
   kept.reserve(a->diagnostics.size());
   for (Diagnostic& d : a->diagnostics) {
+    // A rule speaks only for the majors it declares, whoever emitted it.
+    if (major && !d.rule->versions.Contains(major)) continue;
     if (!project.select.empty() && !Selected(project.select, *d.rule)) continue;
     if (Selected(project.ignore, *d.rule)) continue;
     if (d.file >= 0 && !config.per_file_ignores.empty()) {
@@ -288,27 +315,61 @@ std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::st
   return out;
 }
 
+namespace {
+
+// How a root that is a file is read, by what the classifier found.
+RootFileType FileTypeOf(InputKind kind) {
+  switch (kind) {
+    case InputKind::kHba:
+    case InputKind::kHbaInclude: return RootFileType::kHba;
+    case InputKind::kIdent:
+    case InputKind::kIdentInclude: return RootFileType::kIdent;
+    default: return RootFileType::kConf;
+  }
+}
+
+}  // namespace
+
+// The one pipeline: classify -> sources -> collect -> passes -> checks ->
+// filter -> fold -> sort.
 bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error) {
   const Project* project = nullptr;
   if (!ProjectFor(r.snapshot ? "." : r.root, &project, error)) return false;
-  last_project_ = project;
-  last_major_ = r.snapshot && !options_.pg_version ? MajorChoice{r.snapshot->major(), "the server"}
-                                                   : ChooseMajor(*project, r.root);
   Analysis& a = *out;
   a = Analysis();
   a.root = r.root;
-  a.catalog = Catalog::ForMajor(last_major_.major);
+  // Classify: what the root is (a data directory, a root file, a fragment
+  // checked alone, an authentication file, a script, a server).
+  const bool script = !r.snapshot && IsSqlPath(r.root);
+  RootFileType type = RootFileType::kConf;
+  bool whole = true;
+  if (!r.snapshot && !script) {
+    const std::string abs = AbsolutePath(*fs_, r.root);
+    if (fs_->Stat(abs).type != FileInfo::Type::kDirectory) {
+      if (r.reach_only) {
+        NamedAs name = NameOf(abs);
+        type = name == NamedAs::kHba ? RootFileType::kHba : name == NamedAs::kIdent ? RootFileType::kIdent
+                                                                                   : RootFileType::kConf;
+      } else {
+        InputClass c = Classify(abs);
+        type = FileTypeOf(c.kind);
+        whole = c.kind == InputKind::kConfRoot && !c.alone;
+      }
+    }
+  }
+  const MajorChoice major = r.snapshot && !options_.pg_version
+                                ? MajorChoice{r.snapshot->major(), "the server", MajorSource::kServer}
+                                : ChooseMajor(*project, r.root);
+  a.catalog = Catalog::ForMajor(major.major);
+  // A script is a whole configuration only over the cluster it runs against.
+  a.whole_configuration = script ? !options_.sql_cluster.empty() : whole && type == RootFileType::kConf;
+  a.major_assumed = major.assumed();
+  // Sources and collect.
   CollectContext ctx(&cache_, options_.display_base);
   ctx.trees = project->trees;
   ctx.allow_outside = project->allow_outside;
   ctx.host = host_;
-  const bool script = IsSqlPath(r.root);
-  bool conf_root = r.snapshot || script;
-  if (!conf_root) {
-    const std::string abs = AbsolutePath(*fs_, r.root);
-    conf_root = fs_->Stat(abs).type == FileInfo::Type::kDirectory ||
-                ResolveRootFileType(options_.file_type, abs) == RootFileType::kConf;
-  }
+  const bool conf_root = r.snapshot || type == RootFileType::kConf;
   if (conf_root) {
     if (r.snapshot) {
       SnapshotSource(*r.snapshot).Collect(ctx, &a);
@@ -316,20 +377,22 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
       for (const auto& source : SourcesFor(r.root, r.auto_conf))
         if (a.failure == Analysis::Failure::kNone) source->Collect(ctx, &a);
     }
-    if (a.failure != Analysis::Failure::kNone) return true;
+    if (a.failure != Analysis::Failure::kNone) return Done(r, project, major, true);
+    // Passes.
     RunPasses(&a, *host_);
   }
+  // Checks.
   std::map<std::string, std::string> running;
   const Snapshot* server = r.snapshot ? r.snapshot : r.compare;
   if (server) running = RunningValues(*server);
   CheckInputs in;
-  in.rules = &project->rules;
+  in.rules = project->active;
   in.profile = &project->config.profile;
   in.host = host_;
   in.running = server ? &running : options_.running;
   in.recommendation_hints = project->config.recommendation_hints;
-  in.extensions = ExtensionsOf(project, last_major_.major);
-  in.auth = {options_.file_type, options_.server_hba, options_.server_ident};
+  in.extensions = ExtensionsOf(project, major.major);
+  in.auth = {type, options_.server_hba, options_.server_ident};
   // Drift: the repository's pg_hba.conf and pg_ident.conf against the
   // server's reading of its own (PGC845), unless rows were given.
   if (r.compare && !in.auth.server_hba && !in.auth.server_ident) {
@@ -341,39 +404,97 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
   // A script alone holds no cluster: findings about defaults are not its own.
   in.report_defaults = !script || !options_.sql_cluster.empty() || r.snapshot;
   in.compare = r.compare;
+  in.reach_only = r.reach_only;
   RunChecks(r.root, conf_root, ctx, in, &a);
-  if (a.failure != Analysis::Failure::kNone) return true;
+  if (a.failure != Analysis::Failure::kNone || r.reach_only) return Done(r, project, major, true);
+  // Filter, fold, sort: rules and directives appended their findings at the end.
   Filter(*project, &a);
   FoldRelatedFindings(&a);
-  // Rules and directives appended their findings at the end.
   a.SortDiagnostics();
-  return true;
+  return Done(r, project, major, true);
 }
 
-std::vector<std::string> Workspace::RootsIncluding(const std::string& file) {
-  std::string abs = AbsolutePath(*fs_, file);
-  std::string stop;
-  if (options_.use_config) {
-    std::string config = options_.config_path.empty() ? FindProjectConfig(*fs_, abs) : options_.config_path;
-    if (!config.empty()) stop = ParentDirectory(AbsolutePath(*fs_, config));
+bool Workspace::Done(const Request& r, const Project* project, const MajorChoice& major, bool ok) {
+  // What the last lint used, for the front ends (the tree index lints too).
+  if (!r.reach_only) {
+    last_project_ = project;
+    last_major_ = major;
   }
-  std::vector<std::string> roots;
-  std::string dir = ParentDirectory(abs);
-  for (int level = 0; level <= kRootSearchLevels || !stop.empty(); ++level) {
-    if (fs_->Stat(dir + "/postgresql.conf").type == FileInfo::Type::kRegular) {
-      Analysis a;
-      a.root = dir;
-      ConfTreeSource(dir).Collect({&cache_, ""}, &a);
-      for (const LoadedFile& f : a.files)
-        if (f.abs_path == abs) {
-          roots.push_back(dir);
-          break;
-        }
+  return ok;
+}
+
+std::string Workspace::ConfigPathFor(const std::string& abs) const {
+  if (!options_.config_path.empty()) return AbsolutePath(*fs_, options_.config_path);
+  return options_.use_config ? FindProjectConfig(*fs_, abs) : "";
+}
+
+TreeIndex& Workspace::IndexFor(const std::string& abs) {
+  bool descend = true;
+  std::string base = options_.tree_base.empty() ? TreeBase(*fs_, abs, ConfigPathFor(abs), &descend)
+                                                : AbsolutePath(*fs_, options_.tree_base);
+  std::unique_ptr<TreeIndex>& index = indexes_[base + (descend ? "/" : "")];
+  if (!index)
+    index = std::make_unique<TreeIndex>(&cache_, base, descend, [this](const std::string& root) { return Reach(root); });
+  return *index;
+}
+
+std::vector<ReachedFile> Workspace::Reach(const std::string& root) {
+  Request r{root};
+  r.reach_only = true;
+  Analysis a;
+  std::string error;
+  std::vector<ReachedFile> out;
+  if (!LintRequest(r, &a, &error)) return out;
+  for (const LoadedFile& f : a.files) out.push_back({f.abs_path, f.kind, f.auto_conf, f.included_from.file < 0});
+  return out;
+}
+
+InputClass Workspace::Classify(const std::string& path) {
+  const std::string abs = AbsolutePath(*fs_, path);
+  InputClass c = ClassifyInTree(abs);
+  // --file-type says how the file is read: a root that reads it so keeps it
+  // (a pg_hba.conf in its data directory), else it is read alone that way.
+  if (options_.file_type != RootFileType::kAuto && fs_->Stat(abs).type == FileInfo::Type::kRegular &&
+      (c.kind == InputKind::kNotPostgres || FileTypeOf(c.kind) != options_.file_type)) {
+    InputKind kind = options_.file_type == RootFileType::kHba     ? InputKind::kHba
+                     : options_.file_type == RootFileType::kIdent ? InputKind::kIdent
+                                                                  : InputKind::kConfRoot;
+    return {kind, {abs}, true, "--file-type"};
+  }
+  return c;
+}
+
+InputClass Workspace::ClassifyInTree(const std::string& abs) {
+  // The project configuration's `include` globs name files as configuration.
+  bool forced = false;
+  if (std::string config = ConfigPathFor(abs); !config.empty()) {
+    auto it = projects_.find(config);
+    if (it != projects_.end()) {
+      forced = MatchesGlobs(it->second->config, it->second->config.include, abs);
+    } else {
+      ProjectConfig pc;
+      std::string error;
+      forced = LoadProjectConfig(*fs_, config, &pc, &error) && MatchesGlobs(pc, pc.include, abs);
     }
-    if (dir == "/" || dir == stop) break;
-    dir = ParentDirectory(dir);
   }
-  return roots;
+  return IndexFor(abs).Classify(abs, forced);
+}
+
+std::vector<std::string> Workspace::RootsIncluding(const std::string& file) { return Classify(file).roots; }
+
+std::vector<LintTarget> Workspace::TargetsFor(const std::string& path) {
+  InputClass c = Classify(path);
+  const std::string abs = AbsolutePath(*fs_, path);
+  std::vector<LintTarget> out;
+  for (const std::string& root : c.roots) {
+    LintTarget t{root, {}, c};
+    // A root asked about is reported whole; a file of a root (postgresql.conf
+    // of its data directory too), with what it includes.
+    const bool whole = root == abs || c.kind == InputKind::kDataDirectory || c.kind == InputKind::kSqlScript;
+    if (!whole) t.only.insert(abs);
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
 std::vector<std::string> Workspace::TakeNotices() {
@@ -385,6 +506,8 @@ std::vector<std::string> Workspace::TakeNotices() {
 void Workspace::Forget(const std::string& path) {
   std::string abs = AbsolutePath(*fs_, path);
   cache_.Forget(abs);
+  // Any file may change what a root reads.
+  indexes_.clear();
   // A project configuration or a rule file: reload the projects.
   if (abs.size() > 5 && abs.compare(abs.size() - 5, 5, ".toml") == 0) {
     projects_.clear();
@@ -394,8 +517,37 @@ void Workspace::Forget(const std::string& path) {
 
 void Workspace::ForgetAll() {
   cache_.Clear();
+  indexes_.clear();
   projects_.clear();
   last_project_ = nullptr;
+}
+
+void KeepFindingsOf(const LintTarget& t, Analysis* a, std::set<std::string>* seen) {
+  // The files asked about, and those they include (their include chains pass
+  // through one of them).
+  std::vector<bool> mine(a->files.size(), t.only.empty());
+  if (!t.only.empty())
+    for (size_t i = 0; i < a->files.size(); ++i) {
+      if (t.only.count(a->files[i].abs_path)) {
+        mine[i] = true;
+        continue;
+      }
+      for (const IncludeSite& s : a->IncludeChain(static_cast<int>(i)))
+        if (s.file >= 0 && t.only.count(a->files[s.file].abs_path)) mine[i] = true;
+    }
+  auto is_mine = [&](int file) { return file >= 0 && mine[file]; };
+  std::vector<Diagnostic> kept;
+  for (Diagnostic& d : a->diagnostics) {
+    bool keep = d.file < 0 || is_mine(d.file) ||
+                std::any_of(d.notes.begin(), d.notes.end(), [&](const Note& n) { return is_mine(n.where.file); });
+    if (keep && seen && d.file >= 0) {
+      std::string key = a->files[d.file].abs_path + '\0' + std::to_string(d.range.begin) + '\0' +
+                        std::to_string(d.range.end) + '\0' + d.rule->code + '\0' + d.message;
+      keep = seen->insert(std::move(key)).second;
+    }
+    if (keep) kept.push_back(std::move(d));
+  }
+  a->diagnostics = std::move(kept);
 }
 
 namespace {
@@ -423,113 +575,102 @@ std::vector<std::pair<std::string, std::string>> ExampleFiles(const std::string&
   return files;
 }
 
+// A data directory's files from an example's text into `fs` at `dir`; the
+// server's rows (pg_hba_file_rules.json...) into *hba / *ident. True when
+// the text held several files.
+bool PutExampleFiles(const std::string& text, const std::string& dir, OverlayFileSystem* fs,
+                     std::vector<ServerHbaRule>* hba, std::vector<ServerIdentMapping>* ident, WorkspaceOptions* o) {
+  std::vector<std::pair<std::string, std::string>> files = ExampleFiles(text);
+  std::string error;
+  for (const auto& [file, content] : files) {
+    if (file == "pg_hba_file_rules.json" && ParseServerHbaRules(content, hba, &error)) o->server_hba = hba;
+    else if (file == "pg_ident_file_mappings.json" && ParseServerIdentMappings(content, ident, &error))
+      o->server_ident = ident;
+    else fs->Set(dir + "/" + file, content);
+  }
+  return files.size() > 1;
+}
+
 }  // namespace
 
 Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
                   const Profile& profile, const std::string& display_base) {
   static const RealFileSystem disk;
-  static const LocalHost host(true);
-  CheckInputs in;
-  in.rules = &rules;
-  in.profile = &profile;
-  in.host = &host;
-  in.extensions.builtin = ExtensionCatalog::ForMajor(catalog.major());
-  std::vector<std::pair<std::string, std::string>> files = ExampleFiles(text);
   OverlayFileSystem overlay(&disk);
-  FileCache cache(overlay);
-  if (files.size() == 1) {
-    AnalyzeOptions ao;
-    ao.catalog = &catalog;
-    ao.display_base = display_base;
-    Analysis a = AnalyzeText(name, text, ao);
-    RunChecks(name, true, {&cache, display_base}, in, &a);
-    FoldRelatedFindings(&a);
-    a.SortDiagnostics();
-    return a;
-  }
-  // A data directory of several files: the directory of `name`.
-  const std::string dir = ParentDirectory(AbsolutePath(overlay, name));
-  std::vector<ServerHbaRule> server_hba;
-  std::vector<ServerIdentMapping> server_ident;
-  std::string error;
-  for (const auto& [file, content] : files) {
-    if (file == "pg_hba_file_rules.json" && ParseServerHbaRules(content, &server_hba, &error))
-      in.auth.server_hba = &server_hba;
-    else if (file == "pg_ident_file_mappings.json" && ParseServerIdentMappings(content, &server_ident, &error))
-      in.auth.server_ident = &server_ident;
-    else
-      overlay.Set(dir + "/" + file, content);
-  }
+  WorkspaceOptions o;
+  o.fs = &overlay;
+  o.pg_version = catalog.major();
+  o.use_config = false;
+  o.rules = &rules;
+  o.profile = &profile;
+  o.display_base = display_base;
+  std::vector<ServerHbaRule> hba;
+  std::vector<ServerIdentMapping> ident;
+  const std::string abs = AbsolutePath(overlay, name), dir = ParentDirectory(abs);
+  // One file: the file as given; several: the data directory of `name`.
+  std::string root = name;
+  if (PutExampleFiles(text, dir, &overlay, &hba, &ident, &o)) root = dir;
+  else overlay.Set(abs, text);
+  Workspace ws(o);
   Analysis a;
-  a.root = dir;
-  a.catalog = &catalog;
-  const CollectContext ctx{&cache, display_base};
-  ConfTreeSource(dir).Collect(ctx, &a);
-  if (a.failure != Analysis::Failure::kNone) return a;
-  RunPasses(&a, host);
-  RunChecks(dir, true, ctx, in, &a);
-  FoldRelatedFindings(&a);
-  a.SortDiagnostics();
+  std::string error;
+  if (!ws.Lint(root, &a, &error)) {
+    a.failure = Analysis::Failure::kUsage;
+    a.failure_message = error;
+  }
   return a;
 }
 
 Analysis LintExample(const RuleInfo& rule, const std::string& text, const RuleSet& rules, const std::string& dir,
                      const std::string& display_base) {
-  const Catalog& cat =
-      *Catalog::ForMajor(rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor());
   Profile profile;
   std::string error;  // the rules test checks every example profile
   SetProfileFacts(&profile, rule.example_profile, &error);
-  const std::string kind = rule.example_kind;
-  if (kind.empty() || kind == "conf") return LintText(dir + "/postgresql.conf", text, cat, rules, profile, display_base);
-  // The other kinds read only the example's own files.
   OverlayFileSystem fs;
-  static const UnknownHost kHost;
-  FileCache cache(fs);
-  CollectContext ctx(&cache, display_base);
-  ctx.host = &kHost;
+  WorkspaceOptions o;
+  o.fs = &fs;
+  o.pg_version = rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor();
+  o.use_config = false;
+  o.rules = &rules;
+  o.profile = &profile;
+  o.display_base = display_base;
+  std::vector<ServerHbaRule> hba;
+  std::vector<ServerIdentMapping> ident;
+  const std::string kind = rule.example_kind;
   Analysis a;
-  a.catalog = &cat;
   Snapshot server;
-  const bool is_sql = kind == "sql";
-  if (!ReadSnapshot(kind == "snapshot" ? text : rule.example_context, &server, &error) && !is_sql) {
+  if ((kind == "snapshot" || kind == "drift") &&
+      !ReadSnapshot(kind == "snapshot" ? text : rule.example_context, &server, &error)) {
     a.failure = Analysis::Failure::kUsage;
     a.failure_message = error;
     return a;
   }
-  std::map<std::string, std::string> running = RunningValues(server);
-  if (is_sql) {
-    a.root = dir + "/script.sql";
-    fs.Set(a.root, text);
-    SqlScriptOptions so;
+  bool ok = true;
+  if (kind == "sql") {
+    fs.Set(dir + "/script.sql", text);
     if (rule.example_context[0]) {
       fs.Set(dir + "/postgresql.conf", "");
       fs.Set(dir + "/postgresql.auto.conf", rule.example_context);
-      ConfTreeSource(dir).Collect(ctx, &a);
-      so.over_tree = true;
+      o.sql_cluster = dir;
     }
-    SqlScriptSource(a.root, so).Collect(ctx, &a);
+    Workspace ws(o);
+    ok = ws.Lint(dir + "/script.sql", &a, &error);
   } else if (kind == "snapshot") {
-    a.root = server.server;
-    SnapshotSource(server).Collect(ctx, &a);
-  } else {  // drift: the example against the snapshot of example_context
-    a.root = dir + "/postgresql.conf";
-    fs.Set(a.root, text);
-    ConfTreeSource(a.root).Collect(ctx, &a);
+    Workspace ws(o);
+    ok = ws.LintSnapshot(server, &a, &error);
+  } else if (kind == "drift") {
+    fs.Set(dir + "/postgresql.conf", text);
+    Workspace ws(o);
+    ok = ws.LintDrift(dir, server, &a, &error);
+  } else {
+    PutExampleFiles(text, dir, &fs, &hba, &ident, &o);
+    Workspace ws(o);
+    ok = ws.Lint(dir, &a, &error);
   }
-  if (a.failure != Analysis::Failure::kNone) return a;
-  RunPasses(&a, kHost);
-  CheckInputs in;
-  in.rules = &rules;
-  in.profile = &profile;
-  in.host = &kHost;
-  in.running = is_sql ? nullptr : &running;
-  in.extensions.builtin = ExtensionCatalog::ForMajor(cat.major());
-  in.lint_auth = false;
-  in.report_defaults = !is_sql || rule.example_context[0];
-  in.compare = kind == "drift" ? &server : nullptr;
-  RunChecks(a.root, true, ctx, in, &a);
-  a.SortDiagnostics();
+  if (!ok) {
+    a.failure = Analysis::Failure::kUsage;
+    a.failure_message = error;
+  }
   return a;
 }
 

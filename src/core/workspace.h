@@ -1,19 +1,23 @@
-// The workspace: the one object every front end (CLI, editor server, CI
-// formats) uses to lint. It finds and loads `.pgconflint.toml`, the profile
-// and the rules for each root, picks the PostgreSQL major, runs the whole
-// pipeline (sources, passes, rules, hints, suppressions, selection), and
-// answers which roots include a file. Files are read through the injected
-// FileSystem, each once until Forget().
+// The workspace: the one object every front end (check, pre-commit, diff,
+// the editor server, live mode, rule examples and docs) uses to lint. It
+// finds and loads `.pgconflint.toml`, the profile and the rules for each
+// root, picks the PostgreSQL major, and runs the one pipeline: classify ->
+// sources -> collect -> passes -> checks -> filter -> fold -> sort. It says
+// what an input is and which roots hold it (core/classify.h), and which of a
+// root's findings belong to the files asked about. Files are read through
+// the injected FileSystem, each once until Forget().
 #ifndef PGCONFLINT_CORE_WORKSPACE_H_
 #define PGCONFLINT_CORE_WORKSPACE_H_
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/classify.h"
 #include "core/extension_catalog.h"
 #include "core/file_system.h"
 #include "core/hba_server.h"
@@ -57,14 +61,47 @@ struct WorkspaceOptions {
   /// (--auto-conf); both "": an empty cluster.
   std::string sql_cluster;
   std::string sql_auto_conf;
+  /// The rules to run instead of the project's (rule examples, docs, tests);
+  /// null: the built-in rules and the configuration's. REQUIRES: outlives the workspace.
+  const RuleSet* rules = nullptr;
+  /// The profile instead of the project configuration's (rule examples);
+  /// profile_facts still apply over it. Null: the configuration's.
+  const Profile* profile = nullptr;
+  /// The directory whose files may be roots of the files classified (a
+  /// side of `diff`); "": the project configuration's directory, else the
+  /// git work tree's top, else up to four directories above the file.
+  std::string tree_base;
+};
+
+/// Where the major of a root came from, strongest first.
+enum class MajorSource : uint8_t {
+  kFlag,           // --pg-version
+  kServer,         // a snapshot's server
+  kPgVersionFile,  // the data directory's PG_VERSION
+  kPath,           // where the files live (/etc/postgresql/16/main/, data_directory = '/var/lib/pgsql/15/data')
+  kDirective,      // `# pgconflint: pg-version=N` in the root file
+  kConfig,         // pg-version in .pgconflint.toml
+  kDefault,        // nothing named one: assumed
 };
 
 /// How the major of a root was chosen, for the output ("PostgreSQL 17 (from
 /// --pg-version)").
 struct MajorChoice {
   int major = 0;
-  std::string reason;  // "--pg-version", the .pgconflint.toml path, "pg-version directive in ROOT",
-                       // "PG_VERSION in DIR", "the default (...)"
+  std::string reason;  // "--pg-version", "PG_VERSION in DIR", "the path DIR", "pg-version directive in ROOT",
+                       // the .pgconflint.toml path, "the default (...)"
+  MajorSource source = MajorSource::kDefault;
+  /// Nothing named the major: what depends on it (a rename) is not certain.
+  bool assumed() const { return source == MajorSource::kDefault; }
+};
+
+/// One root to lint for the inputs asked about, and which of its files they
+/// are: the findings of those files, and of the files they include, are
+/// reported (KeepFindingsOf).
+struct LintTarget {
+  std::string root;            // absolute: a data directory, a root file, a SQL script
+  std::set<std::string> only;  // absolute paths of the files asked about; empty: the whole root
+  InputClass input;            // how the (first) input asked about was classified
 };
 
 /// Not thread-safe: one workspace per thread of work.
@@ -100,11 +137,15 @@ class Workspace {
   /// user's catalog files, then the built-in catalog.
   ExtensionSet extensions(int major) const;
 
-  /// The roots (data directories or root files) whose include trees contain
-  /// `file`: the directories above it that hold a postgresql.conf, up to the
-  /// project configuration's directory (or four levels). `file` itself when
-  /// it is such a root.
+  /// What `path` is and the roots that hold it (core/classify.h): the one
+  /// answer every front end uses. --file-type, when given, decides the kind.
+  InputClass Classify(const std::string& path);
+  /// The roots (data directories or root files) whose trees contain `file`,
+  /// or `file` itself when no root reaches it (it is then checked alone);
+  /// empty when it is not PostgreSQL configuration.
   std::vector<std::string> RootsIncluding(const std::string& file);
+  /// The targets to lint for one input: one per root that holds it.
+  std::vector<LintTarget> TargetsFor(const std::string& path);
 
   /// What the user should know about the configuration loaded since the last
   /// call (each said once): a rule file's rule that the selection excludes.
@@ -125,13 +166,23 @@ class Workspace {
     std::string* auto_conf = nullptr;    // SQL scripts: receives the postgresql.auto.conf they leave
     const Snapshot* snapshot = nullptr;  // lint this server instead of a path
     const Snapshot* compare = nullptr;   // compare the root with this server (drift)
+    bool reach_only = false;             // only what the root reads: sources, passes, its auth files
   };
   bool LintRequest(const Request& r, Analysis* out, std::string* error);
+  /// Records what a lint used (not for the tree index's lints); returns `ok`.
+  bool Done(const Request& r, const Project* project, const MajorChoice& major, bool ok);
+  /// The files `root` reads, for the tree index.
+  std::vector<ReachedFile> Reach(const std::string& root);
+  TreeIndex& IndexFor(const std::string& abs);
+  InputClass ClassifyInTree(const std::string& abs);
+  /// The project configuration that applies to `abs` (absolute; "" for none).
+  std::string ConfigPathFor(const std::string& abs) const;
   /// The sources of `root`, in the order they run; the one place that picks
   /// a source by input.
   std::vector<std::unique_ptr<SettingsSource>> SourcesFor(const std::string& root, std::string* auto_conf) const;
   bool ProjectFor(const std::string& root, const Project** out, std::string* error);
   MajorChoice ChooseMajor(const Project& project, const std::string& root);
+  const RuleSet& RulesOf(const Project& project) const;
   void Filter(const Project& project, Analysis* a) const;
 
   WorkspaceOptions options_;
@@ -139,15 +190,25 @@ class Workspace {
   const HostFacts* host_;
   FileCache cache_;
   std::map<std::string, std::unique_ptr<Project>> projects_;  // by config path ("" = none)
+  std::map<std::string, std::unique_ptr<TreeIndex>> indexes_;  // by base directory (and whether it descends)
   const Project* last_project_ = nullptr;
   MajorChoice last_major_;
   std::vector<std::string> notices_;
 };
 
-/// Analysis, rules and suppressions over configuration text named `name` (for
-/// rule examples, docs and tests): no config file, no selection. Paths below
-/// `display_base` (absolute) are shown relative to it. Text with lines
-/// `# file: NAME` (NAME one of postgresql.conf, pg_hba.conf, pg_ident.conf,
+/// Keeps the findings of `a` (the lint of t.root) that belong to the files
+/// asked about: located in one of t.only or in a file they include, with a
+/// note there (the line a fragment overrides), or tied to no file. `seen`
+/// (optional) holds the findings reported for other roots: one reported
+/// again (a fragment two roots include) is dropped, so each finding is
+/// reported once. Nothing is removed by t.only when it is empty.
+void KeepFindingsOf(const LintTarget& t, Analysis* a, std::set<std::string>* seen = nullptr);
+
+/// The whole pipeline over configuration text named `name` (for rule
+/// examples, docs and tests): a workspace over the text and the disk, no
+/// project configuration, no selection. Paths below `display_base`
+/// (absolute) are shown relative to it. Text with lines `# file: NAME` (NAME
+/// one of postgresql.conf, pg_hba.conf, pg_ident.conf,
 /// pg_hba_file_rules.json, pg_ident_file_mappings.json) holds several files
 /// of a data directory (text before the first is postgresql.conf), linted
 /// as the directory of `name`.
@@ -158,7 +219,8 @@ Analysis LintText(const std::string& name, const std::string& text, const Catalo
 /// `dir`/postgresql.conf, a SQL script `dir`/script.sql (run against a data
 /// directory `dir` whose postgresql.auto.conf is the rule's
 /// example_context, when it has one), or a server snapshot. Linted with the
-/// rule's example profile and major; `dir` need not exist.
+/// rule's example profile and major through the same pipeline as `check`,
+/// over an in-memory file system holding only the example.
 Analysis LintExample(const RuleInfo& rule, const std::string& text, const RuleSet& rules, const std::string& dir,
                      const std::string& display_base = "");
 

@@ -214,12 +214,18 @@ void Session::Refresh(bool publish, bool may_abort) {
   // directives (or files on disk) may have changed, and then for every
   // document: a keystroke in a value costs one lint per root.
   std::set<std::string> touched;
+  std::set<const Document*> unrooted;  // no root holds it: it has no diagnostics
   bool includes_changed = false;
   auto update = [&](Document& doc) {
     touched.insert(doc.roots.begin(), doc.roots.end());
+    // The classifier's roots, as `check` finds them: none for a file that is
+    // not PostgreSQL configuration (it gets no diagnostics).
     doc.roots = workspace_->RootsIncluding(doc.path);
-    if (doc.roots.empty()) doc.roots = {doc.path};
     doc.roots_known = true;
+    if (doc.roots.empty()) {
+      unrooted.insert(&doc);
+      Log(kMessageLog, doc.uri + " is not PostgreSQL configuration: it is not checked");
+    }
     touched.insert(doc.roots.begin(), doc.roots.end());
   };
   for (auto& [uri, doc] : documents_) {
@@ -252,13 +258,13 @@ void Session::Refresh(bool publish, bool may_abort) {
   });
   if (publish)
     for (auto& [uri, doc] : documents_)
-      if (Intersects(doc.roots, touched)) Publish(doc);
+      if (Intersects(doc.roots, touched) || unrooted.count(&doc)) Publish(doc);
   WritePendingPages();
 }
 
 void Session::Fresh(Document& doc) {
-  bool missing = doc.roots.empty() || std::any_of(doc.roots.begin(), doc.roots.end(),
-                                                  [&](const std::string& r) { return !roots_.count(r); });
+  bool missing = (doc.roots.empty() && !doc.roots_known) ||
+                 std::any_of(doc.roots.begin(), doc.roots.end(), [&](const std::string& r) { return !roots_.count(r); });
   if (doc.dirty || missing) {
     doc.dirty = true;
     Refresh(!pull_ && !on_save_, false);

@@ -220,7 +220,11 @@ def run_pgconflint(binary, major, paths, timeout=600):
         diags[d.get("root")].append(d)
     out = {}
     for p in paths:
-        if p not in roots:
+        # A postgresql.conf is linted as its directory's (a data directory).
+        if p not in roots and os.path.basename(p) == "postgresql.conf":
+            roots[p] = roots.get(os.path.dirname(p))
+            diags[p] = diags.get(os.path.dirname(p), [])
+        if not roots.get(p):
             out[p] = "root missing from pgconflint output"
         else:
             out[p] = (roots[p].get("settings", []), diags.get(p, []))

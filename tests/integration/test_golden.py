@@ -161,7 +161,10 @@ class GoldenTest(unittest.TestCase):
                 out = json.loads(run(name, "json"))
                 self.assertEqual(out["version"], 1)
                 self.assertEqual(out["tool"], {"name": "pgconflint", "version": "X"})
-                self.assertEqual([r["path"] for r in out["roots"]], CASES[name][1])
+                # A postgresql.conf is linted as its directory's (with postgresql.auto.conf).
+                roots = [os.path.dirname(p) if os.path.basename(p) == "postgresql.conf" else p
+                         for p in CASES[name][1]]
+                self.assertEqual([r["path"] for r in out["roots"]], roots)
                 for d in out["diagnostics"]:
                     self.assertEqual(list(d), DIAGNOSTIC_KEYS, d)
                     self.assertFalse(os.path.isabs(d["file"]), d)

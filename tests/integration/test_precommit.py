@@ -102,8 +102,12 @@ class PreCommitTest(unittest.TestCase):
         repo = self.repository({"loose/conf.d/x.conf": "work_mem = 64 MB\n"})
         r = self.try_repo(repo)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("loose/conf.d/x.conf: no data directory that includes it was found; checked alone", r.stdout)
         self.assertIn("loose/conf.d/x.conf:1:", r.stdout)
+        # --verbose says why: no root reads it.
+        r = subprocess.run([PGCONFLINT, "check", "--force-exclude", "--verbose", "loose/conf.d/x.conf"], cwd=repo,
+                           capture_output=True, text=True)
+        self.assertIn("loose/conf.d/x.conf: postgresql.conf fragment: no root includes it, so it is checked alone",
+                      r.stderr)
 
     def test_exclude_and_include_of_the_project_configuration(self):
         files = dict(CLEAN)
@@ -153,7 +157,8 @@ class PreCommitTest(unittest.TestCase):
         # The hook's own command, as pre-commit calls it with the staged files.
         r = subprocess.run([PGCONFLINT, "check", "--force-exclude", *names], cwd=repo, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("0 errors, 0 warnings, 0 info in 200 roots", r.stdout)  # each file and each data directory
+        # A postgresql.conf and its fragment are one root: 100 data directories.
+        self.assertIn("0 errors, 0 warnings, 0 info in 100 roots", r.stdout)
         hook = self.try_repo(repo)
         self.assertEqual(hook.returncode, 0, hook.stdout + hook.stderr)
 

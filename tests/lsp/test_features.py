@@ -105,6 +105,7 @@ def test_every_code_action_applied_and_relinted(start, tmp_path):
     c = start()
     c.initialize()
     text = "port = 5432\nsort_mem = '4MB'\nwork_mem = 64 MB\nport = 5433\n"
+    write(tmp_path, "PG_VERSION", "18\n")  # the major is named: a rename is safe
     path = write(tmp_path, "postgresql.conf", text)
     c.open(path)
     before = c.diagnostics(path, 1)
@@ -150,6 +151,7 @@ def test_fix_all_applies_every_safe_fix(start, tmp_path):
     c = start()
     c.initialize()
     text = "sort_mem = '4MB'\nport = 5432\nport = 5433\n"
+    write(tmp_path, "PG_VERSION", "18\n")  # the major is named: a rename is safe
     path = write(tmp_path, "postgresql.conf", text)
     c.open(path)
     c.diagnostics(path, 1)

@@ -123,7 +123,9 @@ TEST(ConfTreeTest, IncludesOutsideTheTreeAreNamedNotRead) {
                                 "include_if_exists '/etc/missing.conf'\n"
                                 "work_mem = '4MB'\n");
   Analysis a = Collect(disk, root);
-  EXPECT_EQ(Codes(a), (std::vector<std::string>{"PGC305", "PGC305", "PGC305", "PGC301", "PGC304"}));
+  // Outside the tree nothing is read or even looked up: the server's host
+  // has its own files, and the verdict must not depend on this machine's.
+  EXPECT_EQ(Codes(a), (std::vector<std::string>{"PGC305", "PGC305", "PGC305", "PGC305", "PGC305"}));
   EXPECT_EQ(a.files.size(), 1u);
   EXPECT_EQ(a.settings.size(), 1u);
   EXPECT_EQ(Everything(a).find("hunter2"), std::string::npos) << Everything(a);
@@ -132,7 +134,8 @@ TEST(ConfTreeTest, IncludesOutsideTheTreeAreNamedNotRead) {
       << a.diagnostics[0].message;
   EXPECT_NE(a.diagnostics[0].help.find("--allow-outside-includes"), std::string::npos);
   EXPECT_FALSE(a.diagnostics[0].fatal());
-  EXPECT_TRUE(a.diagnostics[3].fatal()) << "a missing file fails the server, outside or not";
+  EXPECT_FALSE(a.diagnostics[3].fatal()) << "whether /etc/missing.conf exists on the server is not known here";
+  EXPECT_NE(a.diagnostics[3].help.find("does not start without it"), std::string::npos);
 }
 
 TEST(ConfTreeTest, OutsideIncludesAreReadWhenAllowedOrInAnotherTree) {

@@ -17,12 +17,13 @@ Analysis Text(const std::string& name, const std::string& text) {
   return LintText(name, text, *Catalog::ForMajor(18), rules, Profile());
 }
 
-TEST(FindingPlacementTest, OnlyARootNamedLikePostgresqlConfIsAWholeConfiguration) {
-  EXPECT_TRUE(IsWholeConfiguration(Text("/x/postgresql.conf", "")));
-  EXPECT_TRUE(IsWholeConfiguration(Text("/x/custom-postgresql.conf", "")));
-  EXPECT_TRUE(IsWholeConfiguration(Text("/x/postgresql.conf.sample", "")));
-  EXPECT_FALSE(IsWholeConfiguration(Text("/x/postgresql.auto.conf", "")));
-  EXPECT_FALSE(IsWholeConfiguration(Text("/x/conf.d/10-memory.conf", "")));
+TEST(FindingPlacementTest, TheClassifierSaysWhichRootIsAWholeConfiguration) {
+  EXPECT_TRUE(Text("/x/postgresql.conf", "").whole_configuration);
+  EXPECT_TRUE(Text("/x/custom-postgresql.conf", "work_mem = '4MB'\n").whole_configuration);
+  EXPECT_TRUE(Text("/x/postgresql.conf.sample", "work_mem = '4MB'\n").whole_configuration);
+  EXPECT_TRUE(Text("/x/main.conf", "include_dir 'conf.d'\n").whole_configuration) << "it includes others";
+  EXPECT_FALSE(Text("/x/postgresql.auto.conf", "").whole_configuration);
+  EXPECT_FALSE(Text("/x/conf.d/10-memory.conf", "work_mem = '4MB'\n").whole_configuration);
 }
 
 TEST(FindingPlacementTest, DefaultGoesToTheCommentedOutLineElseTheEnd) {

@@ -9,10 +9,6 @@ namespace pgconflint {
 namespace {
 
 TEST(HbaSourceTest, RootFileTypes) {
-  EXPECT_EQ(ResolveRootFileType(RootFileType::kAuto, "/x/pg_hba.conf"), RootFileType::kHba);
-  EXPECT_EQ(ResolveRootFileType(RootFileType::kAuto, "/x/pg_ident.conf"), RootFileType::kIdent);
-  EXPECT_EQ(ResolveRootFileType(RootFileType::kAuto, "/x/my_pg_hba.conf"), RootFileType::kConf);
-  EXPECT_EQ(ResolveRootFileType(RootFileType::kHba, "/x/hba.txt"), RootFileType::kHba);
   RootFileType t;
   EXPECT_TRUE(ParseRootFileType("ident", &t));
   EXPECT_EQ(t, RootFileType::kIdent);
@@ -60,15 +56,24 @@ TEST_F(HbaSourceWorkspaceTest, HbaFileSettingNamesTheFile) {
   EXPECT_FALSE(Lint("/etc/pg/postgresql.conf").auth);
 }
 
-TEST_F(HbaSourceWorkspaceTest, APgHbaConfAloneUsesThePostgresqlConfBesideIt) {
+TEST_F(HbaSourceWorkspaceTest, APgHbaConfIsItsDataDirectorysWithOnlyItsFindings) {
   fs_.Set("/d/pg_hba.conf", "hostssl all all all scram-sha-256\n");
   Analysis a = Lint("/d/pg_hba.conf");
-  EXPECT_TRUE(a.diagnostics.empty());  // ssl unknown: hostssl not judged
+  EXPECT_TRUE(a.diagnostics.empty());  // alone, ssl is unknown: hostssl not judged
   fs_.Set("/d/postgresql.conf", "ssl = off\nwork_mem = 1\n");
-  a = Lint("/d/pg_hba.conf");
-  ASSERT_EQ(a.diagnostics.size(), 1u);  // the conf's own findings are not this root's
+  WorkspaceOptions o;
+  o.fs = &fs_;
+  o.use_config = false;
+  Workspace ws(o);
+  std::vector<LintTarget> targets = ws.TargetsFor("/d/pg_hba.conf");
+  ASSERT_EQ(targets.size(), 1u);
+  EXPECT_EQ(targets[0].root, "/d");
+  EXPECT_EQ(targets[0].input.kind, InputKind::kHba);
+  std::string error;
+  ASSERT_TRUE(ws.Lint(targets[0].root, &a, &error)) << error;
+  KeepFindingsOf(targets[0], &a);
+  ASSERT_EQ(a.diagnostics.size(), 1u);  // the conf's own findings are not the file's
   EXPECT_STREQ(a.diagnostics[0].rule->code, "PGC838");
-  EXPECT_EQ(a.files.size(), 1u);
 }
 
 TEST_F(HbaSourceWorkspaceTest, FileTypeFlagReadsAnyName) {

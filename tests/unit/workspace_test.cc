@@ -290,8 +290,8 @@ TEST(WorkspaceTest, RootsIncludingAFragment) {
   EXPECT_EQ(ws.RootsIncluding(fragment), std::vector<std::string>{"/project/data"});
   EXPECT_EQ(ws.RootsIncluding(nested), std::vector<std::string>{"/project/data"});
   EXPECT_EQ(ws.RootsIncluding(deeper), std::vector<std::string>{"/project/data"});
-  EXPECT_TRUE(ws.RootsIncluding(stray).empty());
-  EXPECT_TRUE(ws.RootsIncluding(elsewhere).empty());
+  EXPECT_TRUE(ws.RootsIncluding(stray).empty()) << "not PostgreSQL configuration";
+  EXPECT_EQ(ws.RootsIncluding(elsewhere), std::vector<std::string>{elsewhere}) << "no root reads it: its own";
 }
 
 // The acceptance property of the file-system seam: over every corpus file,

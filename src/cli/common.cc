@@ -59,7 +59,7 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
     std::string key = f[0];
     sub->add_option_function<std::string>("--" + key, [o, key](const std::string& v) { o->profile[key] = v; }, f[1]);
   }
-  sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)");
+  sub->add_option("--tablespace", o->tablespaces, "NAME=STORAGE of a tablespace (repeatable)")->allow_extra_args(false);
   sub->add_option("--file-type", o->file_type,
                   "How a file PATH is read: auto (pg_hba.conf and pg_ident.conf by name), conf, hba, ident")
       ->check(CLI::IsMember({"auto", "conf", "hba", "ident"}))

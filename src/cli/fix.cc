@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "cli/common.h"
 #include "core/atomic_write.h"
@@ -69,12 +70,23 @@ int Round(const std::vector<Analysis>& analyses, OverlayFileSystem* overlay, std
   return applied_total;
 }
 
+// The refusals of each file (by message: a fix moves no line but its own):
+// what the server would refuse, before and after the fixes.
+std::map<std::string, std::set<std::string>> RefusalsByFile(const std::vector<Analysis>& analyses) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const Analysis& a : analyses)
+    for (const Diagnostic& d : a.diagnostics)
+      if (IsRefusal(d.outcome) && d.file >= 0) out[a.files[d.file].abs_path].insert(std::string(d.rule->code) + " " + d.message);
+  return out;
+}
+
 }  // namespace
 
 FixOutcome ApplySafeFixes(FixMode mode, OverlayFileSystem* overlay, const std::string& stdin_file,
                           const std::function<bool()>& relint, std::vector<Analysis>* analyses) {
   FixOutcome outcome;
   std::map<std::string, FileState> files;
+  const std::map<std::string, std::set<std::string>> before = RefusalsByFile(*analyses);
   for (int round = 0; round < kMaxRounds; ++round) {
     int n = Round(*analyses, overlay, &files);
     if (!n) break;
@@ -83,6 +95,29 @@ FixOutcome ApplySafeFixes(FixMode mode, OverlayFileSystem* overlay, const std::s
       outcome.exit_code = kExitUsage;
       return outcome;
     }
+  }
+  // A fix never writes what the server would refuse (a rename to a name the
+  // checked major lacks, a value another major reads differently): a file
+  // that gained a refusal keeps its bytes.
+  bool reverted = false;
+  const std::map<std::string, std::set<std::string>> after = RefusalsByFile(*analyses);
+  for (auto& [abs, st] : files) {
+    auto now = after.find(abs);
+    if (now == after.end()) continue;
+    auto was = before.find(abs);
+    for (const std::string& r : now->second)
+      if (was == before.end() || !was->second.count(r)) {
+        std::cerr << "pgconflint: warning: the fixes of " << EscapeControls(st.display)
+                  << " were not applied: PostgreSQL would refuse the result (" << EscapeControls(r) << ")\n";
+        overlay->Set(abs, st.original);
+        st.applied.clear();
+        reverted = true;
+        break;
+      }
+  }
+  if (reverted && !relint()) {
+    outcome.exit_code = kExitUsage;
+    return outcome;
   }
   for (const auto& [abs, st] : files) {
     std::string now;

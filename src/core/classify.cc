@@ -339,7 +339,8 @@ InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
       case FileKind::kHba: out.kind = how->top ? InputKind::kHba : InputKind::kHbaInclude; break;
       case FileKind::kIdent: out.kind = how->top ? InputKind::kIdent : InputKind::kIdentInclude; break;
     }
-    out.why = "read by " + std::to_string(out.roots.size()) + (out.roots.size() == 1 ? " root" : " roots");
+    out.why = "read by " + out.roots[0] +
+              (out.roots.size() > 1 ? " and " + std::to_string(out.roots.size() - 1) + " more roots" : "");
     return out;
   }
   // No root reaches it: it is checked on its own, as what it says it is.

@@ -173,7 +173,7 @@ class Checker {
       Suggester sug(lib);
       for (const std::string& m : set_.ModuleNames()) sug.Consider(m);
       if (sug.best().empty() || TypoDistance(lib, sug.best()) > (lib.size() >= 10 ? 2u : 1u)) continue;
-      std::string effect = at_start ? "the server refuses to start (FATAL: could not access file " + DoubleQuoted(lib) + ")"
+      std::string effect = at_start ? "the server does not start (FATAL: could not access file " + DoubleQuoted(lib) + ")"
                                     : "every new session fails (FATAL: could not access file " + DoubleQuoted(lib) + ")";
       Diagnostic d = MakeDiagnostic(
           Rule(RuleId::kLibraryNotFound), {s->file, s->value_range},

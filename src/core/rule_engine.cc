@@ -247,7 +247,7 @@ void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveCo
            s.param->name);
       a->diagnostics.back().Set(Outcome::kRefusesStart, Severity::kError);
     } else {
-      Emit(a, rule, &s, what + ": a build without it refuses the value and does not start",
+      Emit(a, rule, &s, what + "; whether the server's build has it is not known (a build without it does not start)",
            "check the server's build (pg_config --configure), and state it with --build-features (e.g. lz4,zstd "
            "or none) to have this checked",
            s.param->name);

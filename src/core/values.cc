@@ -62,7 +62,7 @@ bool CheckSettable(Analysis* a, const Setting& s) {
   }
   if (a->files[s.file].auto_conf && !p.alter_system_accepted && !s.ignored) {
     Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range},
-                                  "ALTER SYSTEM refuses " + DoubleQuoted(p.name) + " (" + p.alter_system_message +
+                                  "ALTER SYSTEM cannot set " + DoubleQuoted(p.name) + " (" + p.alter_system_message +
                                       "), so this line was written into postgresql.auto.conf by hand",
                                   "move it to postgresql.conf", p.name);
     d.Set(Outcome::kAdvisory, Severity::kWarning);

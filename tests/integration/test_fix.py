@@ -11,10 +11,15 @@ applies the safe fixes to the copies. For every file it changed:
     and line endings are kept;
   * a second `--fix` changes nothing, and `--diff` then shows nothing;
   * `--diff` on the original shows exactly the change `--fix` made (applied with patch).
+Then, without --pg-version, each copy fixed with the major pgconflint infers for it: the
+real server of that major accepts the fixed file whenever it accepted the original, and
+whenever pgconflint says nothing in it refuses to start (but for the expected differences
+of tests/integration/test_corpus.py: builds without lz4, zstd or liburing, host files).
 
 Usage: python3 tests/integration/test_fix.py [-v]
 Environment: PGCONFLINT (binary). Needs: ../shared/corpus, .cache/postgres/18, patch.
 """
+import collections
 import difflib
 import json
 import os
@@ -30,7 +35,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, HERE)
 
 import pgtools  # noqa: E402
-from test_corpus import CORPUS, ORACLE_ENV, corpus_files  # noqa: E402
+from test_corpus import CORPUS, EXPECTED_DIFFERENCES, ORACLE_ENV, corpus_files  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 PG_MAJOR = 18
@@ -165,6 +170,53 @@ class FixTest(unittest.TestCase):
         self.assertEqual({c: read(os.path.join(after, c)) for c in self.copies}, snapshot)
         r = fix(self.copies, after, "--diff")
         self.assertEqual((r.returncode, r.stdout.decode()), (0, ""))
+
+    def test_with_the_major_inferred_the_matching_server_accepts_the_fix(self):
+        work = pgtools.make_tempdir("pgconflint-fix-inferred-")
+        self.addCleanup(shutil.rmtree, work, True)
+        majors, before = {}, {}
+        for i, name in enumerate(self.files):
+            d = os.path.join(work, f"{i:03d}")
+            os.makedirs(d)
+            shutil.copyfile(os.path.join(CORPUS, name), os.path.join(d, name))
+            before[name] = read(os.path.join(d, name))
+            # --server-host yes: the servers that judge the files run on this machine.
+            r = subprocess.run([PGCONFLINT, "check", "--no-config", "--server-host", "yes", "--fix", "--fail-on",
+                                "never", "--format", "json", name], cwd=d, capture_output=True, text=True,
+                               errors="replace")
+            self.assertIn(r.returncode, (0, 1), r.stderr)
+            out = json.loads(r.stdout)
+            majors[name] = (out["pg_version"], any(root["fatal"] for root in out["roots"]))
+        pgtools.share_with_user(work)
+        datadirs = {m: pgtools.initdb(m) for m, _ in majors.values()}
+
+        def judge(item):
+            i, name = item
+            major, fatal = majors[name]
+            fixed = os.path.join(work, f"{i:03d}", name)
+            original = os.path.join(work, f"{i:03d}", "original.conf")
+            with open(original, "wb") as f:
+                f.write(before[name])
+            os.chmod(original, 0o644)
+            accepted = []
+            for path in (original, fixed):
+                argv = pgtools.as_user([pgtools.pg_bin(major), "-D", datadirs[major], "-c", f"config_file={path}",
+                                        "-C", "work_mem"])
+                accepted.append(subprocess.run(argv, capture_output=True, env=ORACLE_ENV, cwd="/",
+                                               timeout=60).returncode == 0)
+            problems = []
+            if accepted[0] and not accepted[1]:
+                problems.append(f"{name}: PostgreSQL {major} accepted it before --fix and refuses it after")
+            if not fatal and not accepted[1] and name not in EXPECTED_DIFFERENCES:
+                problems.append(f"{name}: after --fix pgconflint (major {major}) finds nothing fatal, "
+                                f"PostgreSQL {major} refuses it")
+            return problems
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            problems = [p for ps in pool.map(judge, enumerate(self.files)) for p in ps]
+        inferred = collections.Counter(m for m, _ in majors.values())
+        print(f"\n--fix with the major inferred: {dict(sorted(inferred.items()))} (major: files)")
+        self.assertGreater(len(inferred), 1, "some corpus files name their major")
+        self.assertEqual(problems, [])
 
     def test_diff_shows_what_fix_does(self):
         d = os.path.join(self.work, "diff")

@@ -1,0 +1,47 @@
+"""The editor's door of the one-verdict property (tests/integration/test_verdicts.py has
+the others): every file of every fixture tree and of the real-world corpus, opened alone in
+`pgconflint server`, gets the findings `pgconflint check FILE` reports for it, in the
+context of the roots that read it; a file that is not PostgreSQL configuration gets none.
+
+Run: PGCONFLINT=build/pgconflint /usr/bin/python3 -m pytest tests/lsp/test_verdicts.py
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from lspclient import REPO, binary
+
+sys.path.insert(0, str(REPO / "tests" / "support"))
+from verdict_trees import trees  # noqa: E402
+
+
+def check_findings(path):
+    """(line, code) of the findings `check` reports in `path` (0-based lines, as LSP)."""
+    r = subprocess.run([binary(), "check", "--format", "json", "--fail-on", "never", path], cwd=REPO,
+                       capture_output=True, text=True, errors="replace", timeout=120)
+    assert r.returncode == 0, r.stderr
+    return sorted((d["line"] - 1, d["code"]) for d in json.loads(r.stdout)["diagnostics"] if d["file"] == path)
+
+
+def test_the_editor_gives_each_file_the_findings_check_gives_it(start):
+    opened = with_findings = 0
+    for name, _, files in trees():
+        c = start(root=REPO)
+        c.initialize()
+        for rel in files:
+            path = REPO / rel
+            try:
+                text = path.read_text()
+            except UnicodeDecodeError:
+                continue  # JSON-RPC carries text: a binary fixture cannot be opened
+            c.open(path, text)
+            published = c.diagnostics(path, 1)
+            mine = sorted((d["range"]["start"]["line"], d["code"]) for d in published
+                          if not d["message"].startswith("pgconflint cannot check"))
+            assert mine == check_findings(rel), f"{rel}: the editor and check disagree"
+            with_findings += bool(mine)
+            c.notify("textDocument/didClose", {"textDocument": {"uri": Path(path).resolve().as_uri()}})
+            opened += 1
+        c.shutdown()
+    assert opened > 200 and with_findings > 100, (opened, with_findings)

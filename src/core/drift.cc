@@ -6,6 +6,7 @@
 
 #include "core/effective.h"
 #include "core/snapshot_source.h"
+#include "core/classify.h"
 #include "core/sql_quote.h"
 #include "core/value.h"
 
@@ -17,7 +18,7 @@ std::string Why(const SnapshotSetting& r) {
   const std::string at = r.sourcefile.empty() ? "" : " (" + r.sourcefile + ":" + std::to_string(r.sourceline) + ")";
   if (r.pending_restart) return "the server's files already say so, but a restart is pending";
   if (r.source == "configuration file") {
-    if (r.sourcefile.size() >= 20 && r.sourcefile.compare(r.sourcefile.size() - 20, 20, "postgresql.auto.conf") == 0)
+    if (NameOf(r.sourcefile) == NamedAs::kAutoConf)
       return "ALTER SYSTEM overrides it in postgresql.auto.conf" + at;
     return "a configuration file of the server sets it" + at;
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/classify.h"
 #include "core/sql_quote.h"
 
 namespace pgconflint {
@@ -84,8 +85,6 @@ struct Placed {
   }
 };
 
-std::string Base(const std::string& path) { return path.substr(path.rfind('/') + 1); }
-
 class Builder {
  public:
   Builder(const Snapshot& s, Analysis* a) : s_(s), a_(a) {}
@@ -132,7 +131,7 @@ class Builder {
     for (const std::string& path : order) {
       Placed& p = placed_[path];
       p.rebuilt = &(rebuilt_[path] = files[path]);
-      p.file = p.rebuilt->AddTo(a_, path, path, Base(path) == "postgresql.auto.conf", &p.offsets);
+      p.file = p.rebuilt->AddTo(a_, path, path, NameOf(path) == NamedAs::kAutoConf, &p.offsets);
     }
     if (!other.lines().empty()) {
       other_.rebuilt = &(rebuilt_["pg_settings"] = other);

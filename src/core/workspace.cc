@@ -253,6 +253,16 @@ MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& ro
 
 const RuleSet& Workspace::RulesOf(const Project& project) const { return *project.active; }
 
+bool Workspace::NamedByIncludeGlobs(const std::string& abs) {
+  std::string config = ConfigPathFor(abs);
+  if (config.empty()) return false;
+  auto it = projects_.find(config);
+  if (it != projects_.end()) return MatchesGlobs(it->second->config, it->second->config.include, abs);
+  ProjectConfig pc;
+  std::string error;  // a malformed configuration is the lint's to report
+  return LoadProjectConfig(*fs_, config, &pc, &error) && MatchesGlobs(pc, pc.include, abs);
+}
+
 void Workspace::Filter(const Project& project, Analysis* a) const {
   const ProjectConfig& config = project.config;
   // per-file-ignores globs are relative to the config file's directory.
@@ -314,21 +324,6 @@ std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::st
   out.push_back(std::make_unique<SqlScriptSource>(root, so));
   return out;
 }
-
-namespace {
-
-// How a root that is a file is read, by what the classifier found.
-RootFileType FileTypeOf(InputKind kind) {
-  switch (kind) {
-    case InputKind::kHba:
-    case InputKind::kHbaInclude: return RootFileType::kHba;
-    case InputKind::kIdent:
-    case InputKind::kIdentInclude: return RootFileType::kIdent;
-    default: return RootFileType::kConf;
-  }
-}
-
-}  // namespace
 
 // The one pipeline: classify -> sources -> collect -> passes -> checks ->
 // filter -> fold -> sort.
@@ -423,80 +418,6 @@ bool Workspace::Done(const Request& r, const Project* project, const MajorChoice
   return ok;
 }
 
-std::string Workspace::ConfigPathFor(const std::string& abs) const {
-  if (!options_.config_path.empty()) return AbsolutePath(*fs_, options_.config_path);
-  return options_.use_config ? FindProjectConfig(*fs_, abs) : "";
-}
-
-TreeIndex& Workspace::IndexFor(const std::string& abs) {
-  bool descend = true;
-  std::string base = options_.tree_base.empty() ? TreeBase(*fs_, abs, ConfigPathFor(abs), &descend)
-                                                : AbsolutePath(*fs_, options_.tree_base);
-  std::unique_ptr<TreeIndex>& index = indexes_[base + (descend ? "/" : "")];
-  if (!index)
-    index = std::make_unique<TreeIndex>(&cache_, base, descend, [this](const std::string& root) { return Reach(root); });
-  return *index;
-}
-
-std::vector<ReachedFile> Workspace::Reach(const std::string& root) {
-  Request r{root};
-  r.reach_only = true;
-  Analysis a;
-  std::string error;
-  std::vector<ReachedFile> out;
-  if (!LintRequest(r, &a, &error)) return out;
-  for (const LoadedFile& f : a.files) out.push_back({f.abs_path, f.kind, f.auto_conf, f.included_from.file < 0});
-  return out;
-}
-
-InputClass Workspace::Classify(const std::string& path) {
-  const std::string abs = AbsolutePath(*fs_, path);
-  InputClass c = ClassifyInTree(abs);
-  // --file-type says how the file is read: a root that reads it so keeps it
-  // (a pg_hba.conf in its data directory), else it is read alone that way.
-  if (options_.file_type != RootFileType::kAuto && fs_->Stat(abs).type == FileInfo::Type::kRegular &&
-      (c.kind == InputKind::kNotPostgres || FileTypeOf(c.kind) != options_.file_type)) {
-    InputKind kind = options_.file_type == RootFileType::kHba     ? InputKind::kHba
-                     : options_.file_type == RootFileType::kIdent ? InputKind::kIdent
-                                                                  : InputKind::kConfRoot;
-    return {kind, {abs}, true, "--file-type"};
-  }
-  return c;
-}
-
-InputClass Workspace::ClassifyInTree(const std::string& abs) {
-  // The project configuration's `include` globs name files as configuration.
-  bool forced = false;
-  if (std::string config = ConfigPathFor(abs); !config.empty()) {
-    auto it = projects_.find(config);
-    if (it != projects_.end()) {
-      forced = MatchesGlobs(it->second->config, it->second->config.include, abs);
-    } else {
-      ProjectConfig pc;
-      std::string error;
-      forced = LoadProjectConfig(*fs_, config, &pc, &error) && MatchesGlobs(pc, pc.include, abs);
-    }
-  }
-  return IndexFor(abs).Classify(abs, forced);
-}
-
-std::vector<std::string> Workspace::RootsIncluding(const std::string& file) { return Classify(file).roots; }
-
-std::vector<LintTarget> Workspace::TargetsFor(const std::string& path) {
-  InputClass c = Classify(path);
-  const std::string abs = AbsolutePath(*fs_, path);
-  std::vector<LintTarget> out;
-  for (const std::string& root : c.roots) {
-    LintTarget t{root, {}, c};
-    // A root asked about is reported whole; a file of a root (postgresql.conf
-    // of its data directory too), with what it includes.
-    const bool whole = root == abs || c.kind == InputKind::kDataDirectory || c.kind == InputKind::kSqlScript;
-    if (!whole) t.only.insert(abs);
-    out.push_back(std::move(t));
-  }
-  return out;
-}
-
 std::vector<std::string> Workspace::TakeNotices() {
   std::vector<std::string> out;
   out.swap(notices_);
@@ -520,158 +441,6 @@ void Workspace::ForgetAll() {
   indexes_.clear();
   projects_.clear();
   last_project_ = nullptr;
-}
-
-void KeepFindingsOf(const LintTarget& t, Analysis* a, std::set<std::string>* seen) {
-  // The files asked about, and those they include (their include chains pass
-  // through one of them).
-  std::vector<bool> mine(a->files.size(), t.only.empty());
-  if (!t.only.empty())
-    for (size_t i = 0; i < a->files.size(); ++i) {
-      if (t.only.count(a->files[i].abs_path)) {
-        mine[i] = true;
-        continue;
-      }
-      for (const IncludeSite& s : a->IncludeChain(static_cast<int>(i)))
-        if (s.file >= 0 && t.only.count(a->files[s.file].abs_path)) mine[i] = true;
-    }
-  auto is_mine = [&](int file) { return file >= 0 && mine[file]; };
-  std::vector<Diagnostic> kept;
-  for (Diagnostic& d : a->diagnostics) {
-    bool keep = d.file < 0 || is_mine(d.file) ||
-                std::any_of(d.notes.begin(), d.notes.end(), [&](const Note& n) { return is_mine(n.where.file); });
-    if (keep && seen && d.file >= 0) {
-      std::string key = a->files[d.file].abs_path + '\0' + std::to_string(d.range.begin) + '\0' +
-                        std::to_string(d.range.end) + '\0' + d.rule->code + '\0' + d.message;
-      keep = seen->insert(std::move(key)).second;
-    }
-    if (keep) kept.push_back(std::move(d));
-  }
-  a->diagnostics = std::move(kept);
-}
-
-namespace {
-
-// "# file: NAME" lines split an example into the files of a data directory.
-std::vector<std::pair<std::string, std::string>> ExampleFiles(const std::string& text) {
-  static const char kMarker[] = "# file: ";
-  std::vector<std::pair<std::string, std::string>> files{{"postgresql.conf", ""}};
-  size_t at = 0;
-  bool marked = false;
-  while (at < text.size()) {
-    size_t nl = text.find('\n', at);
-    std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl + 1 - at);
-    at = nl == std::string::npos ? text.size() : nl + 1;
-    if (line.rfind(kMarker, 0) == 0) {
-      std::string name = line.substr(sizeof kMarker - 1);
-      while (!name.empty() && (name.back() == '\n' || name.back() == '\r' || name.back() == ' ')) name.pop_back();
-      files.push_back({name, ""});
-      marked = true;
-      continue;
-    }
-    files.back().second += line;
-  }
-  if (!marked) files.resize(1);
-  return files;
-}
-
-// A data directory's files from an example's text into `fs` at `dir`; the
-// server's rows (pg_hba_file_rules.json...) into *hba / *ident. True when
-// the text held several files.
-bool PutExampleFiles(const std::string& text, const std::string& dir, OverlayFileSystem* fs,
-                     std::vector<ServerHbaRule>* hba, std::vector<ServerIdentMapping>* ident, WorkspaceOptions* o) {
-  std::vector<std::pair<std::string, std::string>> files = ExampleFiles(text);
-  std::string error;
-  for (const auto& [file, content] : files) {
-    if (file == "pg_hba_file_rules.json" && ParseServerHbaRules(content, hba, &error)) o->server_hba = hba;
-    else if (file == "pg_ident_file_mappings.json" && ParseServerIdentMappings(content, ident, &error))
-      o->server_ident = ident;
-    else fs->Set(dir + "/" + file, content);
-  }
-  return files.size() > 1;
-}
-
-}  // namespace
-
-Analysis LintText(const std::string& name, const std::string& text, const Catalog& catalog, const RuleSet& rules,
-                  const Profile& profile, const std::string& display_base) {
-  static const RealFileSystem disk;
-  OverlayFileSystem overlay(&disk);
-  WorkspaceOptions o;
-  o.fs = &overlay;
-  o.pg_version = catalog.major();
-  o.use_config = false;
-  o.rules = &rules;
-  o.profile = &profile;
-  o.display_base = display_base;
-  std::vector<ServerHbaRule> hba;
-  std::vector<ServerIdentMapping> ident;
-  const std::string abs = AbsolutePath(overlay, name), dir = ParentDirectory(abs);
-  // One file: the file as given; several: the data directory of `name`.
-  std::string root = name;
-  if (PutExampleFiles(text, dir, &overlay, &hba, &ident, &o)) root = dir;
-  else overlay.Set(abs, text);
-  Workspace ws(o);
-  Analysis a;
-  std::string error;
-  if (!ws.Lint(root, &a, &error)) {
-    a.failure = Analysis::Failure::kUsage;
-    a.failure_message = error;
-  }
-  return a;
-}
-
-Analysis LintExample(const RuleInfo& rule, const std::string& text, const RuleSet& rules, const std::string& dir,
-                     const std::string& display_base) {
-  Profile profile;
-  std::string error;  // the rules test checks every example profile
-  SetProfileFacts(&profile, rule.example_profile, &error);
-  OverlayFileSystem fs;
-  WorkspaceOptions o;
-  o.fs = &fs;
-  o.pg_version = rule.example_pg_version ? rule.example_pg_version : Catalog::DefaultMajor();
-  o.use_config = false;
-  o.rules = &rules;
-  o.profile = &profile;
-  o.display_base = display_base;
-  std::vector<ServerHbaRule> hba;
-  std::vector<ServerIdentMapping> ident;
-  const std::string kind = rule.example_kind;
-  Analysis a;
-  Snapshot server;
-  if ((kind == "snapshot" || kind == "drift") &&
-      !ReadSnapshot(kind == "snapshot" ? text : rule.example_context, &server, &error)) {
-    a.failure = Analysis::Failure::kUsage;
-    a.failure_message = error;
-    return a;
-  }
-  bool ok = true;
-  if (kind == "sql") {
-    fs.Set(dir + "/script.sql", text);
-    if (rule.example_context[0]) {
-      fs.Set(dir + "/postgresql.conf", "");
-      fs.Set(dir + "/postgresql.auto.conf", rule.example_context);
-      o.sql_cluster = dir;
-    }
-    Workspace ws(o);
-    ok = ws.Lint(dir + "/script.sql", &a, &error);
-  } else if (kind == "snapshot") {
-    Workspace ws(o);
-    ok = ws.LintSnapshot(server, &a, &error);
-  } else if (kind == "drift") {
-    fs.Set(dir + "/postgresql.conf", text);
-    Workspace ws(o);
-    ok = ws.LintDrift(dir, server, &a, &error);
-  } else {
-    PutExampleFiles(text, dir, &fs, &hba, &ident, &o);
-    Workspace ws(o);
-    ok = ws.Lint(dir, &a, &error);
-  }
-  if (!ok) {
-    a.failure = Analysis::Failure::kUsage;
-    a.failure_message = error;
-  }
-  return a;
 }
 
 }  // namespace pgconflint

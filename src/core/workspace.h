@@ -183,6 +183,10 @@ class Workspace {
   bool ProjectFor(const std::string& root, const Project** out, std::string* error);
   MajorChoice ChooseMajor(const Project& project, const std::string& root);
   const RuleSet& RulesOf(const Project& project) const;
+  /// Whether the project configuration's `include` globs name `abs` as configuration.
+  bool NamedByIncludeGlobs(const std::string& abs);
+  /// How a root that is a file is read, by what the classifier found.
+  static RootFileType FileTypeOf(InputKind kind);
   void Filter(const Project& project, Analysis* a) const;
 
   WorkspaceOptions options_;

@@ -191,6 +191,21 @@ class ServerStateTest(unittest.TestCase):
         self.assertTrue(err, "the server accepted work_mem = 'lots'")
         self.assertTrue(any(c == "PGC1102" and "work_mem" in m for c, m in self.found), self.found)
 
+    def test_a_refused_line_fails_the_next_start(self):
+        """The next restart fails with the file (postgres -C on the same configuration says so): the finding is
+        fatal, an error, and the fleet's table says so."""
+        ok, _, err = pgtools.postgres_C(self.srv.major, self.srv.datadir,
+                                        os.path.join(self.srv.datadir, "postgresql.conf"), "work_mem")
+        self.assertFalse(ok, "postgres -C accepted work_mem = 'lots'")
+        rc, out, _ = run("check", "--no-config", "--format", "json", "--fail-on", "error", "--live", conninfo(self.srv))
+        refused = [d for d in json.loads(out)["diagnostics"] if d["code"] == "PGC1102"]
+        self.assertEqual([(d["fatal"], d["severity"], d["outcome"]) for d in refused],
+                         [(True, "error", "refuses-start")])
+        self.assertEqual(rc, 1)
+        rc, out, _ = run("check", "--no-config", "--summary", "json", "--fail-on", "never", "--live",
+                         conninfo(self.srv))
+        self.assertTrue(json.loads(out)["servers"][0]["fatal"], out)
+
     def test_hba_rule_the_server_cannot_load(self):
         err = self.srv.psql("SELECT error FROM pg_hba_file_rules WHERE error IS NOT NULL").strip()
         self.assertTrue(err)

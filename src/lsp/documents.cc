@@ -135,6 +135,8 @@ void Session::DidChange(const json& params) {
     doc.includes = std::move(includes);
     doc.roots_known = false;
   }
+  // A file no root reads is what its lines say: a change may make it PostgreSQL configuration.
+  if (doc.roots.empty()) doc.roots_known = false;
   overlay_->Set(path, std::move(text));
   workspace_->Forget(path);
   if (on_save_) doc.dirty = true;
@@ -224,8 +226,9 @@ void Session::Refresh(bool publish, bool may_abort) {
     doc.roots_known = true;
     if (doc.roots.empty()) {
       unrooted.insert(&doc);
-      Log(kMessageLog, doc.uri + " is not PostgreSQL configuration: it is not checked");
+      if (!doc.said_not_postgres) Log(kMessageLog, doc.uri + " is not PostgreSQL configuration: it is not checked");
     }
+    doc.said_not_postgres = doc.roots.empty();
     touched.insert(doc.roots.begin(), doc.roots.end());
   };
   for (auto& [uri, doc] : documents_) {

@@ -78,6 +78,7 @@ class Session {
     std::vector<std::string> roots;  // the roots it was last linted in
     bool roots_known = false;        // `roots` still hold: no include directive or file changed since
     std::string includes;            // its include directive lines, to tell when they change
+    bool said_not_postgres = false;  // the log says it is not PostgreSQL configuration
   };
   struct Root {
     Analysis analysis;

@@ -241,6 +241,37 @@ class ReproducerTest(unittest.TestCase):
         self.assertTrue(any("PGC701" in x["message"]["text"] for x in result["relatedLocations"]))
 
 
+    def test_diff_finds_a_root_of_any_name_and_two_directories_in_a_work_tree(self):
+        self.tree({"old/prod-postgresql.conf": "work_mem = '4MB'\n", "new/prod-postgresql.conf": "work_mem = 4 MB\n"})
+        git(self.dir, "init", "-q", "-b", "main")
+        r = subprocess.run([PGCONFLINT, "diff", "--no-config", "--format", "json", "old", "new"], cwd=self.dir,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        roots = json.loads(r.stdout)["roots"]
+        self.assertEqual([x["root"] for x in roots], ["new/prod-postgresql.conf"])
+        self.assertEqual([d["code"] for d in roots[0]["introduced"]], ["PGC001"])
+
+    def test_hostgssenc_without_gssapi_is_a_line_the_server_skips(self):
+        # Measured: 14, 16 and 18 without GSSAPI start with such a line and load the file; the
+        # line never matches (pg_hba_file_rules shows why).
+        sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+        import pgtools
+        with pgtools.Server(18) as srv:
+            with open(os.path.join(srv.datadir, "pg_hba.conf"), "a") as f:
+                f.write("hostgssenc all all 10.0.0.0/8 scram-sha-256\n")
+            srv.psql("SELECT pg_reload_conf()")
+            rows = srv.psql("SELECT type, error FROM pg_hba_file_rules WHERE type = 'hostgssenc'").strip()
+            self.assertIn("cannot match because GSSAPI is not supported by this build", rows)
+            loaded = srv.psql("SELECT count(*) FROM pg_hba_file_rules WHERE error IS NULL").strip()
+            self.assertGreater(int(loaded), 0)
+        self.tree({"d/postgresql.conf": "", "d/pg_hba.conf": "local all all peer\n"
+                                                               "hostgssenc all all 10.0.0.0/8 scram-sha-256\n"})
+        rc, out = self.json("--gssapi", "no", "--fail-on", "error", "d")
+        self.assertEqual(rc, 0)
+        self.assertEqual([(d["code"], d["severity"], d["outcome"]) for d in out["diagnostics"]],
+                         [("PGC839", "warning", "ignores-line")])
+
+
 class PreCommitVerdictTest(unittest.TestCase):
     """Through Debian's pre-commit: each file staged alone, and all together, give one verdict."""
 

@@ -45,3 +45,17 @@ def test_the_editor_gives_each_file_the_findings_check_gives_it(start):
             opened += 1
         c.shutdown()
     assert opened > 200 and with_findings > 100, (opened, with_findings)
+
+
+def test_another_programs_conf_gets_no_diagnostics(start, tmp_path):
+    # nginx's conf.d/default.conf is not PostgreSQL configuration: the editor shows nothing, as check says nothing.
+    (tmp_path / "conf.d").mkdir()
+    path = tmp_path / "conf.d" / "default.conf"
+    path.write_text("server {\n  listen 80;\n  location / { root /var/www; }\n}\n")
+    c = start()
+    c.initialize()
+    c.open(path)
+    assert c.diagnostics(path, 1) == []
+    # Typed into a PostgreSQL fragment, it is checked.
+    c.change(path, 2, "work_mem = 64 MB\n")
+    assert [d["code"] for d in c.diagnostics(path, 2)] == ["PGC001"]

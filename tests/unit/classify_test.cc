@@ -122,14 +122,14 @@ TEST_F(ClassifyTreeTest, ARootFileWithAnyNameIncludesItsFragments) {
   d_.Write(".pgconflint.toml", "");
   d_.Write("deploy/main.conf", "include 'memory.conf'\n");
   d_.Write("deploy/memory.conf", "work_mem = '4MB'\n");
-  d_.Write("shared/common.conf", "work_mem = '8MB'\n");
-  d_.Write("clusters/a/postgresql.conf", "include '../../shared/common.conf'\n");
-  d_.Write("clusters/b/postgresql.conf", "include '../../shared/common.conf'\n");
+  d_.Write("common/base.conf", "work_mem = '8MB'\n");
+  d_.Write("clusters/a/postgresql.conf", "include '../../common/base.conf'\n");
+  d_.Write("clusters/b/postgresql.conf", "include '../../common/base.conf'\n");
   InputClass c = ClassifyIn("deploy/memory.conf");
   EXPECT_EQ(c.kind, InputKind::kConfFragment);
   EXPECT_EQ(c.roots, std::vector<std::string>{"/repo/deploy/main.conf"});
   EXPECT_EQ(ClassifyIn("deploy/main.conf").kind, InputKind::kConfRoot);
-  c = ClassifyIn("shared/common.conf");
+  c = ClassifyIn("common/base.conf");
   EXPECT_EQ(c.roots, (std::vector<std::string>{"/repo/clusters/a", "/repo/clusters/b"})) << "from another directory";
 }
 

@@ -294,8 +294,7 @@ class Loader {
             "pgconflint reads no file outside the checked tree unless asked, so that a repository cannot make "
             "it print a host file; PostgreSQL reads it on the server" +
                 std::string(strict ? " (and does not start without it)" : "") +
-                ". Pass --allow-outside-includes (or set allow-outside-includes = true in .pgconflint.toml) to "
-                "check this machine's copy");
+                ". Pass --allow-outside-includes to check this machine's copy");
     return true;
   }
 

@@ -169,8 +169,7 @@ class AuthLinter {
                              "file " + DoubleQuoted(Display(o.path)) +
                                  " is outside the tree being checked: not read, so what it adds is not checked",
                              "pgconflint reads no file outside the checked tree unless asked (the server reads its "
-                             "own copy); pass --allow-outside-includes (or set allow-outside-includes = true in "
-                             ".pgconflint.toml) to check this machine's copy"));
+                             "own copy); pass --allow-outside-includes to check this machine's copy"));
     CheckAuthConfig(auth_, facts_, a_);
     if (o_.server_hba || o_.server_ident) {
       static const std::vector<ServerHbaRule> no_hba;

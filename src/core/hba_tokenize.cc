@@ -338,7 +338,7 @@ int AddAuthFile(const AuthReadContext& ctx, const std::string& abs_path, Include
                 ReadStatus* status, std::string* error) {
   if (!ctx.allow_outside && !InsideTrees(ctx.files->fs(), abs_path, ctx.trees)) {
     *status = ReadStatus::kNotReadable;
-    *error = "outside the checked tree: --allow-outside-includes or allow-outside-includes = true reads it";
+    *error = "outside the checked tree: --allow-outside-includes reads it";
     return -1;
   }
   std::shared_ptr<const FileCache::Entry> entry = ctx.files->Get(abs_path, status, error);

@@ -169,11 +169,21 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
   if (options_.rules) p->active = options_.rules;
   for (const auto& [k, v] : options_.profile_facts)
     if (!SetProfileFact(&p->config.profile, k, v, error)) return false;
-  p->allow_outside = options_.allow_outside_includes || p->config.allow_outside_includes;
+  // A configuration found in the tree (or named inside the current
+  // directory) is the reviewed repository's: it may narrow what is read,
+  // never widen it. Only the command line, or a configuration the user
+  // names with --config from outside, reads files outside the tree.
+  const bool trusted = !options_.config_path.empty() &&
+                       !InsideTrees(*fs_, path, {fs_->RealPath(fs_->CurrentDirectory())});
+  p->allow_outside = options_.allow_outside_includes || (trusted && p->config.allow_outside_includes);
+  if (p->config.allow_outside_includes && !p->allow_outside)
+    notices_.push_back("allow-outside-includes = true in " + path +
+                       " is ignored: a repository's configuration may narrow what pgconflint reads, never widen "
+                       "it; pass --allow-outside-includes to read files outside the tree");
   if (!path.empty()) p->trees.push_back(fs_->RealPath(ParentDirectory(path)));
   // The configuration's extra-rules come from the repository: confined to
   // its directory like includes. --rules files are the user's own.
-  const ConfinedFileSystem confined(*fs_, p->trees, "(allow-outside-includes = true reads it)");
+  const ConfinedFileSystem confined(*fs_, p->trees, "(--allow-outside-includes reads it)");
   const FileSystem& config_fs = p->allow_outside || path.empty() ? *fs_ : confined;
   for (const std::string& r : p->config.extra_rules)
     if (!p->rules.AddPath(config_fs, r, error)) return false;

@@ -194,18 +194,43 @@ class HostileTest(unittest.TestCase):
                     self.assertIn("PGC305", r.stdout)
                     self.assertIn("outside the tree being checked", r.stdout)
                     self.assertNotIn("SECRET-VALUE", r.stdout + r.stderr)
-        # Allowed by the flag or by .pgconflint.toml: read.
+        # Allowed by the flag: read. The repository's .pgconflint.toml cannot allow it.
         r = self.check("--format", "full", "--allow-outside-includes", "tree/abs.conf")
         self.assertIn("SECRET-VALUE", r.stdout)
         self.assertNotIn("PGC305", r.stdout)
         self.write("tree/.pgconflint.toml", "allow-outside-includes = true\n")
         r = run("check", "--format", "full", "tree/abs.conf", cwd=self.dir)
-        self.assertIn("SECRET-VALUE", r.stdout)
+        self.assertNotIn("SECRET-VALUE", r.stdout + r.stderr)
+        self.assertIn("PGC305", r.stdout)
+        self.assertIn("allow-outside-includes = true in", r.stderr)
         # /etc/passwd: its lines never appear.
         self.write("tree/etc.conf", "include '/etc/passwd'\n")
         r = self.check("--format", "full", "tree/etc.conf")
         self.assertIn("PGC305", r.stdout)
         self.assertNotIn("root:", r.stdout)
+
+    # A pull request cannot lift its own confinement: the Action's command over a repository
+    # whose .pgconflint.toml says allow-outside-includes = true and whose postgresql.conf
+    # includes /etc/shadow and /proc/self/environ prints neither, in any output.
+    def test_a_repository_cannot_lift_its_confinement(self):
+        self.write("repo/.pgconflint.toml", "allow-outside-includes = true\n")
+        self.write("repo/deploy/postgres/postgresql.conf",
+                   "include '/etc/shadow'\ninclude_if_exists '/proc/self/environ'\nwork_mem = '4MB'\n")
+        summary = os.path.join(self.dir, "summary.md")
+        env = dict(os.environ, PGC_TEST_SECRET="hunter2-in-the-environment", GITHUB_STEP_SUMMARY=summary)
+        proc = subprocess.run([PGCONFLINT, "check", "--fail-on", "warning", "--output", "sarif=x.sarif",
+                               "--output", "github", "deploy/postgres"], cwd=os.path.join(self.dir, "repo"),
+                              capture_output=True, text=True, env=env, timeout=TIMEOUT)
+        self.assertEqual(proc.returncode, EXIT_FINDINGS, proc.stderr)
+        with open(os.path.join(self.dir, "repo", "x.sarif")) as f:
+            sarif = f.read()
+        with open(summary) as f:
+            everything = proc.stdout + proc.stderr + sarif + f.read()
+        self.assertIn("PGC305", proc.stdout)
+        self.assertIn("is ignored", proc.stderr)
+        self.assertNotIn("hunter2-in-the-environment", everything)
+        self.assertNotIn("PATH=", everything)
+        self.assertNotIn("root:", everything)
 
     # Items 5, 6, 12: scans that were quadratic.
     def test_large_inputs_stay_linear(self):

@@ -171,13 +171,24 @@ TEST(WorkspaceTest, ExtraRulesOutsideTheProjectAreNotRead) {
   Analysis a;
   std::string error;
   EXPECT_FALSE(confined.Lint(main, &a, &error));
-  EXPECT_NE(error.find("/home/user/secret.toml: outside /project: not read (allow-outside-includes = true reads it)"),
+  EXPECT_NE(error.find("/home/user/secret.toml: outside /project: not read (--allow-outside-includes reads it)"),
             std::string::npos)
       << error;
   EXPECT_EQ(error.find("hunter2"), std::string::npos);
-  // Allowed: read (and refused for what it is, not for where it is).
+  // The repository's configuration cannot lift its own confinement.
   p.Write(".pgconflint.toml", "extra-rules = [\"/home/user/secret.toml\"]\nallow-outside-includes = true\n");
-  Workspace allowed(On(p));
+  Workspace lifted(On(p));
+  EXPECT_FALSE(lifted.Lint(main, &a, &error));
+  EXPECT_NE(error.find("outside /project: not read"), std::string::npos) << error;
+  std::vector<std::string> notices = lifted.TakeNotices();
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_NE(notices[0].find("allow-outside-includes = true in /project/.pgconflint.toml is ignored"), std::string::npos);
+  // A configuration the user names from outside the current directory may: read (and refused
+  // for what it is, not for where it is).
+  p.fs().Set("/home/user/trusted.toml", "extra-rules = [\"/home/user/secret.toml\"]\nallow-outside-includes = true\n");
+  WorkspaceOptions named = On(p);
+  named.config_path = "/home/user/trusted.toml";
+  Workspace allowed(named);
   EXPECT_FALSE(allowed.Lint(main, &a, &error));
   EXPECT_EQ(error.find("outside"), std::string::npos) << error;
   // --rules is the user's own choice: read wherever it is.

@@ -63,6 +63,11 @@ inline constexpr int kMaxExprDepth = 256;
 /// needs 1). Deeper: refused (exit 2) before anything recursive sees it.
 inline constexpr int kMaxJsonDepth = 64;
 
+/// Dotted parts of one TOML key or table header (.pgconflint.toml, rule files,
+/// extension catalogs): toml++ builds each part by recursion. More: refused
+/// (exit 2) before toml++ sees it. Real files have two or three.
+inline constexpr size_t kMaxTomlKeyParts = 64;
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_LIMITS_H_

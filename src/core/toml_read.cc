@@ -1,12 +1,14 @@
 // Reading TOML (see toml_read.h). The guard is a small scanner of TOML's
-// lexical states; it looks only for the code points toml++ mishandles and
-// leaves every other verdict to toml++.
+// lexical states; it looks only for what toml++ mishandles (code points it
+// has undefined behaviour on, keys of so many dotted parts that its
+// recursion overflows the stack) and leaves every other verdict to toml++.
 #include "core/toml_read.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "core/limits.h"
 #include "core/source_file.h"
 
 namespace pgconflint {
@@ -30,6 +32,7 @@ class Scanner {
 
   bool Run(std::string* error) {
     while (i_ < text_.size()) {
+      if (!KeyParts(error)) return false;
       if ((text_[i_] == '"' || text_[i_] == '\'') && !CanOpenString()) {
         ++i_;  // a quote inside a malformed bare value: toml++ reads on as if it were not one
       } else if (StartsWith("\"\"\"")) {
@@ -133,8 +136,34 @@ class Scanner {
     return true;
   }
 
+  // Counts the dots of the key being read: from the start of a line, a '['
+  // or a '{' or ',' of an inline table, up to its '=' or ']'. toml++ builds a
+  // key of N parts by recursion N deep.
+  bool KeyParts(std::string* error) {
+    const char c = text_[i_];
+    if (c == '\n' || c == '[' || c == '{' || c == ',') {
+      in_key_ = true;
+      dots_ = 0;
+    } else if (c == '=' || c == ']') {
+      in_key_ = false;
+    } else if (c == '.' && in_key_ && ++dots_ >= kMaxTomlKeyParts) {
+      *error = std::to_string(LineOf(i_)) + ": a key of more than " + std::to_string(kMaxTomlKeyParts) +
+               " dotted parts (the TOML reader cannot take it)";
+      return false;
+    }
+    return true;
+  }
+
+  size_t LineOf(size_t at) const {
+    size_t line = 1;
+    for (size_t k = 0; k < at; ++k) line += text_[k] == '\n';
+    return line;
+  }
+
   std::string_view text_;
   size_t i_ = 0;
+  bool in_key_ = true;
+  size_t dots_ = 0;
 };
 
 }  // namespace

@@ -419,17 +419,25 @@ class HostileTest(unittest.TestCase):
     def test_malformed_files(self):
         conf = self.write("postgresql.conf", "work_mem = '4MB'\n")
         # j=1e3И: the fuzzer's finding, a code point toml++ 3.3 has undefined behaviour on.
-        for text in ["[[rule]\n", "\x00\xff", "[[rule]]\ncode = 1\n", "a = " + "[" * 100000, "j=1e3\u0418"]:
+        # A million dotted parts (2 MB): toml++ recursed once per part and overflowed the stack.
+        deep_key, deep_header = ".".join(["a"] * 1000000) + " = 1\n", "[" + ".".join(["a"] * 1000000) + "]\n"
+        for text in ["[[rule]\n", "\x00\xff", "[[rule]]\ncode = 1\n", "a = " + "[" * 100000, "j=1e3\u0418", deep_key,
+                     deep_header]:
             with self.subTest(rules=text[:20]):
                 r = run("check", "--no-config", "--rules", self.write("bad.toml", text), conf, cwd=self.dir)
                 self.assertOneLineError(r, EXIT_USAGE, "bad.toml")
         for text in ["pg-version = 1e300\n", "pg-version = 4294967314\n", "[profile]\nram = nan\n",
-                     "x = " + "[" * 100000, "pg-version = 18\u00e9\n"]:
+                     "x = " + "[" * 100000, "pg-version = 18\u00e9\n", deep_key, deep_header]:
             with self.subTest(config=text[:20]):
                 self.write("proj/.pgconflint.toml", text)
                 p = self.write("proj/postgresql.conf", "work_mem = '4MB'\n")
                 r = run("check", p, cwd=self.dir)
                 self.assertOneLineError(r, EXIT_USAGE, ".pgconflint.toml")
+        for text in [deep_key, deep_header]:
+            with self.subTest(catalog=text[:10]):
+                r = run("check", "--no-config", "--extension-catalog", self.write("cat.toml", text), conf,
+                        cwd=self.dir)
+                self.assertOneLineError(r, EXIT_USAGE, "cat.toml", "dotted parts")
         for text in ["\x00\x01\x02", "\xef\xbb\xbfwork_mem = 1\n", "= = =\n" * 1000, "'" * 100000]:
             with self.subTest(conf=text[:10]):
                 self.write("weird.conf", text)

@@ -142,3 +142,16 @@ def test_syntax_errors_everywhere_keep_positions_inside_the_file(start, tmp_path
             assert 0 <= pos["line"] <= len(lines)
             width = len(lines[pos["line"]].encode("utf-16-le")) // 2 if pos["line"] < len(lines) else 0
             assert 0 <= pos["character"] <= width, d
+
+
+def test_a_project_configuration_the_toml_reader_cannot_take(start, tmp_path):
+    # A key of a million dotted parts crashed the server as soon as a document of the project opened.
+    (tmp_path / ".pgconflint.toml").write_text(".".join(["a"] * 1000000) + " = 1\n")
+    path = write(tmp_path, "postgresql.conf", "work_mem = '64MB'\n")
+    c = start()
+    c.initialize()
+    c.open(path)
+    diags = c.diagnostics(path, 1)
+    assert len(diags) == 1 and "a key of more than 64 dotted parts" in diags[0]["message"], diags
+    assert c.request("textDocument/hover", at(path, 0, 1)) is None  # answered: nothing to show without an analysis
+    assert c.shutdown() == 0

@@ -79,6 +79,23 @@ TEST(TomlReadTest, QuoteAfterABareValueOpensNoString) {
   EXPECT_TRUE(CheckTomlText("a = [\"été\", 'été']\nb = {c = \"été\"}\n\"é\" = 1\nd.\"é\" = 2\n", &error)) << error;
 }
 
+TEST(TomlReadTest, KeysOfTooManyDottedPartsAreRefusedBeforeTheLibrary) {
+  std::string parts = "a";
+  for (int i = 0; i < 63; ++i) parts += ".a";
+  std::string error;
+  EXPECT_TRUE(CheckTomlText(parts + " = 1\n", &error)) << "64 parts: " << error;
+  EXPECT_TRUE(CheckTomlText("[" + parts + "]\n", &error)) << error;
+  EXPECT_FALSE(CheckTomlText("x = 1\n" + parts + ".a = 1\n", &error));
+  EXPECT_EQ(error, "2: a key of more than 64 dotted parts (the TOML reader cannot take it)");
+  EXPECT_FALSE(CheckTomlText("[" + parts + ".a]\n", &error));
+  EXPECT_FALSE(CheckTomlText("t = {" + parts + ".a = 1}\n", &error));
+  // Dots in values, strings and comments are no key's.
+  std::string floats = "x = [";
+  for (int i = 0; i < 100; ++i) floats += "1.5, ";
+  EXPECT_TRUE(CheckTomlText(floats + "2.5]\n", &error)) << error;
+  EXPECT_TRUE(CheckTomlText("\"" + parts + ".a\" = 1\n# " + parts + ".a\ny = \"" + parts + ".a\"\n", &error)) << error;
+}
+
 TEST(TomlReadTest, SyntaxErrorsStillComeFromToml) {
   toml::table t;
   std::string error;

@@ -128,7 +128,8 @@ void AddLiveOptions(CLI::App* check, LiveCheckOptions* o) {
   check->add_option("--connect-timeout", o->connect_timeout_s, "Seconds to wait for each connection")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
-  check->add_option("--statement-timeout", o->statement_timeout_ms, "Milliseconds for each snapshot query")
+  check->add_option("--statement-timeout", o->statement_timeout_ms,
+                    "Milliseconds for each snapshot query (no answer 2 s later ends that server's check)")
       ->check(CLI::Range(100, 3600000))
       ->capture_default_str();
 }

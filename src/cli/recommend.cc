@@ -143,6 +143,10 @@ Command AddRecommend(CLI::App* app, bool with_common_options) {
   recommend->add_option("--connect-timeout", o->live_options.connect_timeout_s, "Seconds to wait for --live")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
+  recommend->add_option("--statement-timeout", o->live_options.statement_timeout_ms,
+                        "Milliseconds for each query of --live (no answer 2 s later ends the run)")
+      ->check(CLI::Range(100, 3600000))
+      ->capture_default_str();
   return {recommend, [o] { return RunRecommend(*o); }};
 }
 

@@ -43,7 +43,8 @@ Command AddSnapshot(CLI::App* app) {
   snap->add_option("--connect-timeout", o->live.connect_timeout_s, "Seconds to wait for the connection")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
-  snap->add_option("--statement-timeout", o->live.statement_timeout_ms, "Milliseconds for each query")
+  snap->add_option("--statement-timeout", o->live.statement_timeout_ms,
+                   "Milliseconds for each query (no answer 2 s later ends the run)")
       ->check(CLI::Range(100, 3600000))
       ->capture_default_str();
   return {snap, [o] { return RunSnapshot(*o); }};

@@ -34,7 +34,11 @@ const Libpq* LoadLibpq(std::string* error) {
     Resolve(h, "PQstatus", &l->status, &missing);
     Resolve(h, "PQerrorMessage", &l->error_message, &missing);
     Resolve(h, "PQfinish", &l->finish, &missing);
-    Resolve(h, "PQexec", &l->exec, &missing);
+    Resolve(h, "PQsendQuery", &l->send_query, &missing);
+    Resolve(h, "PQsocket", &l->socket, &missing);
+    Resolve(h, "PQconsumeInput", &l->consume_input, &missing);
+    Resolve(h, "PQisBusy", &l->is_busy, &missing);
+    Resolve(h, "PQgetResult", &l->get_result, &missing);
     Resolve(h, "PQresultStatus", &l->result_status, &missing);
     Resolve(h, "PQresultErrorMessage", &l->result_error_message, &missing);
     Resolve(h, "PQntuples", &l->ntuples, &missing);

@@ -17,7 +17,11 @@ struct Libpq {
   decltype(&PQstatus) status;
   decltype(&PQerrorMessage) error_message;
   decltype(&PQfinish) finish;
-  decltype(&PQexec) exec;
+  decltype(&PQsendQuery) send_query;
+  decltype(&PQsocket) socket;
+  decltype(&PQconsumeInput) consume_input;
+  decltype(&PQisBusy) is_busy;
+  decltype(&PQgetResult) get_result;
   decltype(&PQresultStatus) result_status;
   decltype(&PQresultErrorMessage) result_error_message;
   decltype(&PQntuples) ntuples;

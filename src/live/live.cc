@@ -4,6 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "live/libpq.h"
@@ -24,9 +29,14 @@ std::string Trimmed(const char* message) {
   return s;
 }
 
+// How long pgconflint waits for a query's answer beyond the server's own
+// statement_timeout: a server (or a proxy) that stops answering must not
+// hold a job forever, and the server's timeout should normally end it first.
+constexpr int kAnswerMarginMs = 2000;
+
 class Connection {
  public:
-  Connection(const Libpq& pq, PGconn* conn) : pq_(pq), conn_(conn) {}
+  Connection(const Libpq& pq, PGconn* conn, int answer_ms) : pq_(pq), conn_(conn), answer_ms_(answer_ms) {}
   ~Connection() { pq_.finish(conn_); }
   bool Connected(std::string* error) const {
     if (conn_ && pq_.status(conn_) == CONNECTION_OK) return true;
@@ -36,17 +46,42 @@ class Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Runs `sql`; the first value of its first row, or false with *error.
+  // Runs `sql` (one or more statements); the first value of the first row
+  // of its last result, or false with *error: the first error, or no answer
+  // before the deadline (the statement timeout plus a margin; the
+  // connection is then of no further use).
   bool Value(const char* sql, std::string* value, bool* null, std::string* error) {
-    PGresult* r = pq_.exec(conn_, sql);
-    ExecStatusType st = pq_.result_status(r);
-    bool ok = st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK;
-    if (!ok) *error = Trimmed(pq_.result_error_message(r));
-    if (ok && st == PGRES_TUPLES_OK && pq_.ntuples(r) > 0) {
-      *null = pq_.getisnull(r, 0, 0);
-      *value = *null ? "" : pq_.getvalue(r, 0, 0);
+    if (!pq_.send_query(conn_, sql)) {
+      *error = Trimmed(pq_.error_message(conn_));
+      return false;
     }
-    pq_.clear(r);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(answer_ms_);
+    bool ok = true;
+    for (;;) {
+      while (pq_.is_busy(conn_)) {
+        if (!Wait(deadline)) {
+          *error = "no answer within " + std::to_string(answer_ms_) +
+                   " ms (the statement timeout and a margin): the server or the network stopped responding";
+          return false;
+        }
+        if (!pq_.consume_input(conn_)) {
+          *error = Trimmed(pq_.error_message(conn_));
+          return false;
+        }
+      }
+      PGresult* r = pq_.get_result(conn_);
+      if (!r) break;
+      ExecStatusType st = pq_.result_status(r);
+      if (ok && st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+        ok = false;
+        *error = Trimmed(pq_.result_error_message(r));
+      }
+      if (ok && st == PGRES_TUPLES_OK && pq_.ntuples(r) > 0) {
+        *null = pq_.getisnull(r, 0, 0);
+        *value = *null ? "" : pq_.getvalue(r, 0, 0);
+      }
+      pq_.clear(r);
+    }
     return ok;
   }
   bool Run(const char* sql, std::string* error) {
@@ -54,6 +89,20 @@ class Connection {
     bool null = false;
     return Value(sql, &v, &null, error);
   }
+  // Waits until the socket has something to read or the deadline passes.
+  bool Wait(std::chrono::steady_clock::time_point deadline) const {
+    const int fd = pq_.socket(conn_);
+    if (fd < 0) return false;
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      pollfd p{fd, POLLIN, 0};
+      int n = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000 * 60)));
+      if (n > 0) return true;
+      if (n < 0 && errno != EINTR) return false;
+    }
+  }
+
   std::string Label() const {
     std::string user = pq_.user(conn_), host = pq_.host(conn_), port = pq_.port(conn_), db = pq_.db(conn_);
     return user + "@" + host + ":" + port + "/" + db;
@@ -62,6 +111,7 @@ class Connection {
  private:
   const Libpq& pq_;
   PGconn* conn_;
+  int answer_ms_;
 };
 
 }  // namespace
@@ -76,7 +126,7 @@ bool LibpqSnapshotTaker::Take(const std::string& conninfo, std::string* json, st
   const std::string timeout = std::to_string(options_.connect_timeout_s);
   const char* keys[] = {"connect_timeout", "dbname", "application_name", nullptr};
   const char* values[] = {timeout.c_str(), conninfo.c_str(), "pgconflint", nullptr};
-  Connection c(*pq, pq->connectdb_params(keys, values, 1));
+  Connection c(*pq, pq->connectdb_params(keys, values, 1), options_.statement_timeout_ms + kAnswerMarginMs);
   std::string message;
   if (!c.Connected(&message)) {
     *error = "cannot connect to " + *label + ": " + message;

@@ -11,7 +11,10 @@ namespace pgconflint::live {
 
 struct LiveOptions {
   int connect_timeout_s = 10;        // libpq's connect_timeout unless the connection string sets it
-  int statement_timeout_ms = 30000;  // for each query of the snapshot
+  /// For each query of the snapshot: the server's statement_timeout, and on
+  /// this side a deadline 2 s later (a server or network that stops
+  /// answering ends the snapshot with an error, never a hang).
+  int statement_timeout_ms = 30000;
 };
 
 /// Takes snapshots with libpq: one connection per snapshot (URI or key=value

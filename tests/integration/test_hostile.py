@@ -18,8 +18,12 @@ ASan build (memory bounds times 4, no address-space limit).
 import glob
 import json
 import os
+import socket
+import struct
 import subprocess
+import sys
 import tempfile
+import threading
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -442,6 +446,123 @@ class HostileTest(unittest.TestCase):
             with self.subTest(conf=text[:10]):
                 self.write("weird.conf", text)
                 self.concise("weird.conf")
+
+
+class StallingProxy:
+    """A TCP proxy in front of a real server's Unix socket that passes the start-up through and
+    then stops forwarding what the client sends: a server (or network) that stalls once connected."""
+
+    def __init__(self, socket_path):
+        self.socket_path = socket_path
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                server.connect(self.socket_path)
+            except OSError:
+                client.close()
+                continue
+            self.held += [client, server]
+            threading.Thread(target=self.pump, args=(server, client, False), daemon=True).start()
+            threading.Thread(target=self.pump, args=(client, server, True), daemon=True).start()
+
+    @classmethod
+    def pump(cls, src, dst, from_client):
+        try:
+            cls.forward(src, dst, from_client)
+        except OSError:
+            pass  # either side closed (the test is over)
+
+    @staticmethod
+    def forward(src, dst, from_client):
+        # From the client: the SSL request and the start-up message (untyped), then typed
+        # messages until the first query ('Q'), which is held and never sent.
+        buf, typed = b"", False
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if not from_client:
+                dst.sendall(data)
+                continue
+            buf += data
+            while True:
+                if not typed:
+                    if len(buf) < 8:
+                        break
+                    n = struct.unpack("!I", buf[:4])[0]
+                    if len(buf) < n:
+                        break
+                    code = struct.unpack("!I", buf[4:8])[0]
+                    dst.sendall(buf[:n])
+                    buf = buf[n:]
+                    typed = code not in (80877103, 80877104)  # SSLRequest, GSSENCRequest: a start-up follows
+                    continue
+                if len(buf) < 5:
+                    break
+                if buf[0:1] == b"Q":
+                    return  # stall: the query is never forwarded
+                n = struct.unpack("!I", buf[1:5])[0] + 1
+                if len(buf) < n:
+                    break
+                dst.sendall(buf[:n])
+                buf = buf[n:]
+
+    def close(self):
+        self.listener.close()
+        for s in self.held:
+            s.close()
+
+
+class LiveDeadlineTest(unittest.TestCase):
+    """A server that stalls once connected ends the snapshot after the statement timeout and a
+    margin (exit 3, naming the server); a fleet goes on with the others."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+        import pgtools
+        cls.srv = pgtools.Server(18).start()
+        cls.proxy = StallingProxy(os.path.join(cls.srv.sockdir, f".s.PGSQL.{cls.srv.port}"))
+        cls.stalled = f"host=127.0.0.1 port={cls.proxy.port} user=postgres dbname=postgres sslmode=disable"
+        cls.healthy = f"host={cls.srv.sockdir} port={cls.srv.port} user=postgres dbname=postgres"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.proxy.close()
+        cls.srv.stop()
+
+    def test_check_snapshot_and_recommend_end(self):
+        for args in (["check", "--no-config", "--statement-timeout", "1000", "--live", self.stalled],
+                     ["snapshot", "--statement-timeout", "1000", self.stalled],
+                     ["recommend", "--no-config", "--ram", "16GB", "--cpus", "4", "--statement-timeout", "1000",
+                      "--live", self.stalled]):
+            with self.subTest(command=args[0]):
+                r = run(*args)
+                self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+                self.assertIn("no answer within 3000 ms", r.stderr)
+                self.assertIn(f":{self.proxy.port}/postgres", r.stderr)
+
+    def test_a_fleet_reports_the_healthy_server(self):
+        r = run("check", "--no-config", "--statement-timeout", "1000", "--format", "concise", "--fail-on", "never",
+                "--live", self.stalled, "--live", self.healthy)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("no answer within", r.stderr)
+        self.assertIn("Found", r.stdout)
 
 
 if __name__ == "__main__":

@@ -43,22 +43,15 @@ int Round(const std::vector<Analysis>& analyses, OverlayFileSystem* overlay, std
       if (fixes.empty()) continue;
       done[file.abs_path] = true;
       const std::string& text = file.source.text();
-      // ApplyFixes skips a fix that overlaps an earlier one: keep only those
-      // it takes, so that the list of what changed is exact.
-      std::vector<const Fix*> taken;
+      // A fix that overlaps one taken before waits for the next round; the
+      // list of what changed names exactly the fixes taken.
+      EditSet taken(text.size(), static_cast<int>(f));
       std::vector<std::string> titles;
-      for (size_t k = 0; k < fixes.size(); ++k) {
-        taken.push_back(fixes[k]);
-        int n = 0;
-        ApplyFixes(text, static_cast<int>(f), taken, &n);
-        if (n < static_cast<int>(taken.size())) {
-          taken.pop_back();
-          continue;
-        }
-        titles.push_back(std::to_string(file.source.LineOf(owners[k]->range.begin)) + ": " + fixes[k]->title);
-      }
-      int applied = 0;
-      std::string fixed = ApplyFixes(text, static_cast<int>(f), taken, &applied);
+      for (size_t k = 0; k < fixes.size(); ++k)
+        if (taken.Add(*fixes[k]))
+          titles.push_back(std::to_string(file.source.LineOf(owners[k]->range.begin)) + ": " + fixes[k]->title);
+      const int applied = taken.fixes();
+      std::string fixed = taken.Apply(text);
       if (!applied || fixed == text) continue;
       FileState& st = (*files)[file.abs_path];
       if (st.display.empty()) st = {file.source.path(), text, {}};

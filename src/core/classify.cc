@@ -106,6 +106,13 @@ bool HasIncludeDirective(std::string_view text) {
   return false;
 }
 
+// Whether a postgresql.conf-style text can make the server read another
+// file: an include directive, or hba_file / ident_file.
+bool NamesOtherFiles(std::string_view text) {
+  return HasIncludeDirective(text) || text.find("hba_file") != std::string_view::npos ||
+         text.find("ident_file") != std::string_view::npos;
+}
+
 }  // namespace
 
 NamedAs NameOf(std::string_view path) {
@@ -237,14 +244,7 @@ TreeIndex::TreeIndex(FileCache* cache, std::string base, bool descend, RootReade
     : cache_(cache), fs_(cache->fs()), base_(std::move(base)), descend_(descend), read_(std::move(read)),
       limits_(limits) {}
 
-bool TreeIndex::Text(const std::string& path, std::string* text) {
-  ReadStatus status;
-  std::string error;
-  std::shared_ptr<const FileCache::Entry> e = cache_->Get(path, &status, &error);
-  if (!e) return false;
-  *text = e->text;
-  return true;
-}
+std::shared_ptr<const std::string> TreeIndex::Text(const std::string& path) { return cache_->Text(path); }
 
 void TreeIndex::AddRoot(const std::string& root) {
   if (!roots_.insert(root).second) return;
@@ -268,9 +268,15 @@ void TreeIndex::Consider(const std::string& dir) {
     if (NameOf(e.name) != NamedAs::kOther) continue;
     std::string path = prefix + e.name;
     if (fs_.Stat(path).type != FileInfo::Type::kRegular || candidates_ >= limits_.max_candidates) continue;
-    std::string text;
-    if (!Text(path, &text) || LooksLike(text) != Looks::kConf) continue;
+    std::shared_ptr<const std::string> text = Text(path);
+    if (!text || LooksLike(*text) != Looks::kConf) continue;
     ++candidates_;
+    // A file that names no other file reaches only itself: no need to
+    // collect it (a large sibling would cost a lint of its own).
+    if (!NamesOtherFiles(*text)) {
+      if (roots_.insert(path).second) reach_[path].push_back({path, {path, FileKind::kConf, false, true}});
+      continue;
+    }
     AddRoot(path);
   }
 }
@@ -349,8 +355,9 @@ InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
   if (name == NamedAs::kAutoConf) return {InputKind::kAutoConf, {abs}, true, "named postgresql.auto.conf"};
   if (name == NamedAs::kHba) return {InputKind::kHba, {abs}, true, "named pg_hba.conf"};
   if (name == NamedAs::kIdent) return {InputKind::kIdent, {abs}, true, "named pg_ident.conf"};
-  std::string text;
-  if (!Text(abs, &text)) return {InputKind::kConfRoot, {abs}, true, "it cannot be read"};
+  std::shared_ptr<const std::string> read = Text(abs);
+  if (!read) return {InputKind::kConfRoot, {abs}, true, "it cannot be read"};
+  const std::string& text = *read;
   Looks looks = LooksLike(text);
   if (IsAutoConf(abs, text)) return {InputKind::kAutoConf, {abs}, true, "ALTER SYSTEM's header"};
   // Named like postgresql.conf, it is one whatever it holds (the name says

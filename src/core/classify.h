@@ -137,7 +137,7 @@ class TreeIndex {
   void Walk(const std::string& dir, int depth);
   void Consider(const std::string& dir);  // the candidates of one directory
   void Build();
-  bool Text(const std::string& path, std::string* text);
+  std::shared_ptr<const std::string> Text(const std::string& path);
 
   FileCache* cache_;
   const FileSystem& fs_;

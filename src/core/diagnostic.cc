@@ -27,44 +27,58 @@ Fix MakeFix(std::string title, FixSafety safety, Location where, std::string tex
   return f;
 }
 
-std::vector<const Edit*> CompatibleEdits(size_t size, int file, const std::vector<const Fix*>& fixes, int* applied) {
-  std::vector<const Edit*> edits;
-  int count = 0;
-  for (const Fix* f : fixes) {
-    std::vector<const Edit*> mine;
-    bool clash = false;
-    for (const Edit& e : f->edits) {
-      if (e.where.file != file) continue;
-      if (e.where.range.begin > e.where.range.end || e.where.range.end > size) clash = true;
-      for (const Edit* other : edits) {
-        const Range a = e.where.range, b = other->where.range;
-        // Overlapping, or two insertions at the same place (order unknown).
-        if ((a.begin < b.end && b.begin < a.end) || a.begin == b.begin) clash = true;
-      }
-      mine.push_back(&e);
-    }
-    if (clash || mine.empty()) continue;
-    edits.insert(edits.end(), mine.begin(), mine.end());
-    ++count;
+bool EditSet::Add(const Fix& fix) {
+  std::vector<const Edit*> mine;
+  for (const Edit& e : fix.edits) {
+    if (e.where.file != file_) continue;
+    const Range r = e.where.range;
+    if (r.begin > r.end || r.end > size_) return false;
+    // The first accepted edit starting at or after r.begin: it clashes when
+    // it starts at the same place (two insertions: order unknown) or inside
+    // r; the one before it when it reaches past r.begin.
+    auto next = by_begin_.lower_bound(r.begin);
+    if (next != by_begin_.end() && (next->first == r.begin || next->first < r.end)) return false;
+    if (next != by_begin_.begin() && std::prev(next)->second->where.range.end > r.begin) return false;
+    mine.push_back(&e);
   }
-  std::sort(edits.begin(), edits.end(),
-            [](const Edit* a, const Edit* b) { return a->where.range.begin < b->where.range.begin; });
-  if (applied) *applied = count;
-  return edits;
+  if (mine.empty()) return false;
+  for (const Edit* e : mine) by_begin_.emplace(e->where.range.begin, e);
+  ++fixes_;
+  return true;
 }
 
-std::string ApplyFixes(const std::string& text, int file, const std::vector<const Fix*>& fixes, int* applied) {
-  std::vector<const Edit*> edits = CompatibleEdits(text.size(), file, fixes, applied);
+std::vector<const Edit*> EditSet::edits() const {
+  std::vector<const Edit*> out;
+  out.reserve(by_begin_.size());
+  for (const auto& [begin, e] : by_begin_) out.push_back(e);
+  return out;
+}
+
+std::string EditSet::Apply(const std::string& text) const {
   std::string out;
   out.reserve(text.size());
   uint32_t at = 0;
-  for (const Edit* e : edits) {
+  for (const auto& [begin, e] : by_begin_) {
     out.append(text, at, e->where.range.begin - at);
     out += e->text;
     at = e->where.range.end;
   }
   out.append(text, at, std::string::npos);
   return out;
+}
+
+std::vector<const Edit*> CompatibleEdits(size_t size, int file, const std::vector<const Fix*>& fixes, int* applied) {
+  EditSet set(size, file);
+  for (const Fix* f : fixes) set.Add(*f);
+  if (applied) *applied = set.fixes();
+  return set.edits();
+}
+
+std::string ApplyFixes(const std::string& text, int file, const std::vector<const Fix*>& fixes, int* applied) {
+  EditSet set(text.size(), file);
+  for (const Fix* f : fixes) set.Add(*f);
+  if (applied) *applied = set.fixes();
+  return set.Apply(text);
 }
 
 }  // namespace pgconflint

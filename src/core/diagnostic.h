@@ -7,6 +7,7 @@
 #define PGCONFLINT_CORE_DIAGNOSTIC_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,28 @@ Diagnostic MakeDiagnostic(const RuleInfo& rule, Location where, std::string mess
 
 /// A fix with one edit.
 Fix MakeFix(std::string title, FixSafety safety, Location where, std::string text);
+
+/// The edits of the fixes accepted so far for one file, none overlapping: a
+/// fix is taken whole or not at all. Each Add costs O(log n).
+class EditSet {
+ public:
+  /// For `file` (an index into Analysis::files) of `size` bytes.
+  EditSet(size_t size, int file) : size_(size), file_(file) {}
+  /// Takes `fix` when it has an edit in the file and none of them overlaps
+  /// an accepted edit (or inserts where one starts); false otherwise.
+  bool Add(const Fix& fix);
+  int fixes() const { return fixes_; }
+  /// The accepted edits, in text order.
+  std::vector<const Edit*> edits() const;
+  /// `text` (the file's bytes) with the accepted edits applied.
+  std::string Apply(const std::string& text) const;
+
+ private:
+  size_t size_;
+  int file_;
+  int fixes_ = 0;
+  std::map<uint32_t, const Edit*> by_begin_;
+};
 
 /// Applies the edits of `fixes` that fall in `file` to `text` (the file's
 /// bytes). A fix whose edits overlap an earlier fix's is skipped whole;

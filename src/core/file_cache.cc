@@ -13,12 +13,29 @@ std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_pa
     return it->second;
   }
   std::string text;
-  *status = fs_.Read(abs_path, &text, error);
-  if (*status != ReadStatus::kOk) return nullptr;
+  if (auto t = texts_.find(abs_path); t != texts_.end()) {
+    text = *t->second;
+    texts_.erase(t);
+    *status = ReadStatus::kOk;
+  } else {
+    *status = fs_.Read(abs_path, &text, error);
+    if (*status != ReadStatus::kOk) return nullptr;
+  }
   auto entry = std::make_shared<Entry>(SourceFile(abs_path, std::move(text)));
   entry->parsed = Parse(entry->source);
   entries_[abs_path] = entry;
   return entry;
+}
+
+std::shared_ptr<const std::string> FileCache::Text(const std::string& abs_path) {
+  if (auto e = entries_.find(abs_path); e != entries_.end()) {
+    std::shared_ptr<const Entry> entry = e->second;
+    return std::shared_ptr<const std::string>(entry, &entry->text);
+  }
+  if (auto t = texts_.find(abs_path); t != texts_.end()) return t->second;
+  std::string text, error;
+  if (fs_.Read(abs_path, &text, &error) != ReadStatus::kOk) return nullptr;
+  return texts_[abs_path] = std::make_shared<const std::string>(std::move(text));
 }
 
 }  // namespace pgconflint

@@ -36,14 +36,25 @@ class FileCache {
   /// The text and parse of `abs_path` (absolute, canonical); null with
   /// *status and *error when it cannot be read.
   std::shared_ptr<const Entry> Get(const std::string& abs_path, ReadStatus* status, std::string* error);
+  /// The text of `abs_path` without parsing it (the classifier looks at the
+  /// lines of files it may never lint); read once, shared with Get. Null
+  /// when it cannot be read.
+  std::shared_ptr<const std::string> Text(const std::string& abs_path);
   /// Drops one file (it changed) or every file.
-  void Forget(const std::string& abs_path) { entries_.erase(abs_path); }
-  void Clear() { entries_.clear(); }
+  void Forget(const std::string& abs_path) {
+    entries_.erase(abs_path);
+    texts_.erase(abs_path);
+  }
+  void Clear() {
+    entries_.clear();
+    texts_.clear();
+  }
   const FileSystem& fs() const { return fs_; }
 
  private:
   const FileSystem& fs_;
   std::map<std::string, std::shared_ptr<const Entry>> entries_;
+  std::map<std::string, std::shared_ptr<const std::string>> texts_;  // read by Text, not parsed yet
 };
 
 struct CollectContext {

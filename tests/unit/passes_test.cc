@@ -135,6 +135,24 @@ TEST(ApplyFixesTest, OverlappingFixesAreSkippedWhole) {
   EXPECT_EQ(ApplyFixes("0123456789", 1, {&a}), "0123456789") << "edits of other files are not applied";
 }
 
+TEST(EditSetTest, AFixIsTakenWholeOrNotAndInTextOrder) {
+  EditSet set(20, 0);
+  Fix late = MakeFix("late", FixSafety::kSafe, {0, {10, 12}}, "L");
+  Fix early = MakeFix("early", FixSafety::kSafe, {0, {2, 4}}, "E");
+  Fix inside = MakeFix("inside", FixSafety::kSafe, {0, {3, 3}}, "I");     // an insertion inside early
+  Fix same = MakeFix("same", FixSafety::kSafe, {0, {10, 10}}, "S");       // inserts where late starts
+  Fix touching = MakeFix("touching", FixSafety::kSafe, {0, {12, 14}}, "T");  // starts where late ends
+  Fix beyond = MakeFix("beyond", FixSafety::kSafe, {0, {19, 21}}, "B");
+  EXPECT_TRUE(set.Add(late));
+  EXPECT_TRUE(set.Add(early));
+  EXPECT_FALSE(set.Add(inside));
+  EXPECT_FALSE(set.Add(same));
+  EXPECT_TRUE(set.Add(touching));
+  EXPECT_FALSE(set.Add(beyond)) << "past the end of the file";
+  EXPECT_EQ(set.fixes(), 3);
+  EXPECT_EQ(set.Apply("0123456789abcdefghij"), "01E456789LTefghij");
+}
+
 TEST(ApplyFixesTest, CompatibleEditsAreTheOnesApplyFixesMakesInTextOrder) {
   Fix late = MakeFix("late", FixSafety::kSafe, {0, {8, 9}}, "x");
   Fix early = MakeFix("early", FixSafety::kSafe, {0, {0, 4}}, "AAAA");

@@ -48,5 +48,24 @@ TEST(UnifiedDiffTest, DeletedLineAtTheStart) {
   EXPECT_EQ(UnifiedDiff("d", "x\ny\n", "y\n"), "--- a/d\n+++ b/d\n@@ -1,2 +1 @@\n-x\n y\n");
 }
 
+TEST(UnifiedDiffTest, ManyChangesFarApartStayMinimal) {
+  // 4,000 dead duplicate lines deleted from 8,000: too large for one LCS
+  // table; the unique lines anchor the patience diff, so only the deleted
+  // lines are shown as changed (the file was shown as replaced whole).
+  std::string before, after;
+  for (int i = 0; i < 4000; ++i) {
+    before += "c" + std::to_string(i) + ".x = 1\nc" + std::to_string(i) + ".x = 2\n";
+    after += "c" + std::to_string(i) + ".x = 2\n";
+  }
+  std::string d = UnifiedDiff("p", before, after);
+  size_t removed = 0, added = 0;
+  for (size_t at = 0; (at = d.find('\n', at)) != std::string::npos && at + 1 < d.size(); ++at) {
+    removed += d[at + 1] == '-' && d.compare(at + 1, 3, "---") != 0;
+    added += d[at + 1] == '+' && d.compare(at + 1, 3, "+++") != 0;
+  }
+  EXPECT_EQ(removed, 4000u);
+  EXPECT_EQ(added, 0u);
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -52,6 +52,7 @@ struct Parameter {
   std::span<const HiddenEnumValue> hidden_enumvals;
   std::span<const char* const> build_dependent_enumvals;
   std::span<const HiddenEnumValue> enumval_output;  // listed values that -C prints differently
+  std::span<const char* const> list_keywords;  // keyword lists: the keywords the server accepts (lower-case)
   bool file_value_ignored;     // a value in a file is accepted and has no effect
   const char* boot_val;
   bool has_boot_val;

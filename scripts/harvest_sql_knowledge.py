@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Harvests what pgconflint knows about PostgreSQL's SQL side from the real servers.
 
-For every major (14..18 by default) a fresh server of .cache/postgres/<major> is asked,
-and knowledge/sql.json is written with, per major:
+For every major (by default those of knowledge/majors.json) a fresh server of
+.cache/postgres/<major> is asked, and knowledge/sql.json is written with, per major:
 
   * keywords: pg_get_keywords(), by category (unreserved, col_name, type_func_name,
     reserved): which words need quoting as identifiers, which cannot be a bare value;
@@ -22,7 +22,7 @@ and knowledge/sql.json is written with, per major:
 Nothing about PostgreSQL is typed here: the probe names and values are inputs, and only
 the server's answers are recorded. Output: sorted keys, 2-space indent, written atomically.
 
-Usage: scripts/harvest_sql_knowledge.py [MAJOR...]      (default: 14 15 16 17 18)
+Usage: scripts/harvest_sql_knowledge.py [MAJOR...]      (default: the majors of knowledge/majors.json)
 """
 import argparse
 import json

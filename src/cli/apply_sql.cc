@@ -58,7 +58,9 @@ Command AddApplySql(CLI::App* app) {
   CLI::App* apply = app->add_subcommand(
       "apply-sql", "Print the postgresql.auto.conf a SQL script's ALTER SYSTEM statements would leave");
   apply->add_option("SCRIPT", o->script, "SQL script (.sql)")->required();
-  apply->add_option("--pg-version", o->common.major, "PostgreSQL major (14-18; default: the cluster's, else 18)");
+  apply->add_option("--pg-version", o->common.major,
+                    "PostgreSQL major (" + SupportedMajorsText("-") + "; default: the cluster's, else " +
+                        std::to_string(Catalog::DefaultMajor()) + ")");
   apply->add_option("--config", o->common.config, "Use this .pgconflint.toml instead of searching upwards");
   apply->add_flag("--no-config", o->common.no_config, "Ignore .pgconflint.toml files");
   AddSqlOptions(apply, &o->common);

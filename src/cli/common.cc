@@ -17,7 +17,9 @@
 namespace pgconflint::cli {
 
 void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
-  sub->add_option("--pg-version", o->major, "PostgreSQL major to check against (14-18; default: config file, else 18)")
+  sub->add_option("--pg-version", o->major,
+                  "PostgreSQL major to check against (" + SupportedMajorsText("-") + "; default: config file, else " +
+                      std::to_string(Catalog::DefaultMajor()) + ")")
       ->check(MajorValidator());
   sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
   sub->add_flag("--no-config", o->no_config, "Ignore .pgconflint.toml files");

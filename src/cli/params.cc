@@ -183,7 +183,9 @@ int RunParams(const ParamsOptions& o) {
 Command AddParams(CLI::App* app) {
   auto o = std::make_shared<ParamsOptions>();
   CLI::App* params = app->add_subcommand("params", "Show the parameter catalog");
-  params->add_option("--pg-version", o->major, "PostgreSQL major (14-18)")->check(MajorValidator())->capture_default_str();
+  params->add_option("--pg-version", o->major, "PostgreSQL major (" + SupportedMajorsText("-") + ")")
+      ->check(MajorValidator())
+      ->capture_default_str();
   params->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   params->add_flag("--extensions", o->extensions,
                    "The parameters of the modules PostgreSQL ships (NAME: a parameter or a module)");

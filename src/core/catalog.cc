@@ -105,13 +105,10 @@ const Catalog* Catalog::ForMajor(int major) {
 }
 
 std::span<const int> Catalog::SupportedMajors() {
-  static const std::vector<int> majors = [] {
-    std::vector<int> m;
-    for (size_t i = 0; i < generated::kCatalogCount; ++i) m.push_back(generated::kCatalogs[i].major());
-    return m;
-  }();
-  return majors;
+  return {generated::kSupportedMajors, generated::kCatalogCount};
 }
+
+int Catalog::DefaultMajor() { return generated::kDefaultMajor; }
 
 const Parameter* Catalog::Find(std::string_view name) const {
   // The generated table hashes the lower-cased names with FNV-1a.
@@ -161,8 +158,19 @@ std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) c
 
 std::vector<int> MajorsOf(const Parameter& p) {
   std::vector<int> out;
-  for (int m = 14; m < 14 + 8; ++m)
-    if (p.majors & (1u << (m - 14))) out.push_back(m);
+  std::span<const int> majors = Catalog::SupportedMajors();
+  for (size_t i = 0; i < majors.size(); ++i)
+    if (p.majors & (1u << i)) out.push_back(majors[i]);
+  return out;
+}
+
+std::string SupportedMajorsText(std::string_view range) {
+  std::span<const int> majors = Catalog::SupportedMajors();
+  if (majors.empty()) return "";
+  if (majors.size() > 1 && majors.back() - majors.front() == static_cast<int>(majors.size()) - 1)
+    return std::to_string(majors.front()) + std::string(range) + std::to_string(majors.back());
+  std::string out;
+  for (int m : majors) out += (out.empty() ? "" : ", ") + std::to_string(m);
   return out;
 }
 

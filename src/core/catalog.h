@@ -52,6 +52,7 @@ struct Parameter {
   std::span<const HiddenEnumValue> hidden_enumvals;
   std::span<const char* const> build_dependent_enumvals;
   std::span<const HiddenEnumValue> enumval_output;  // listed values that -C prints differently
+  std::span<const char* const> list_keywords;  // keyword lists: the keywords the server accepts (lower-case)
   bool file_value_ignored;     // a value in a file is accepted and has no effect
   const char* boot_val;
   bool has_boot_val;
@@ -61,7 +62,7 @@ struct Parameter {
   const char* file_message;    // the server's message when it does not
   bool alter_system_accepted;  // does ALTER SYSTEM accept it?
   const char* alter_system_message;
-  uint8_t majors;  // bit (major - 14): in which majors the name exists
+  uint32_t majors;  // in which majors the name exists: bit i for Catalog::SupportedMajors()[i]
 };
 
 struct Alias {
@@ -83,8 +84,10 @@ class Catalog {
  public:
   /// The catalog for `major`, or null when there is none (see SupportedMajors).
   static const Catalog* ForMajor(int major);
+  /// The majors with a catalog, ascending, and the one assumed when nothing
+  /// says which: knowledge/majors.json (generated).
   static std::span<const int> SupportedMajors();
-  static int DefaultMajor() { return 18; }
+  static int DefaultMajor();
 
   int major() const { return major_; }
   const char* server_version() const { return server_version_; }
@@ -119,8 +122,12 @@ class Catalog {
   std::span<const uint16_t> hash_;
 };
 
-/// The majors of `p.majors` (its bit per major), in order.
+/// The majors of `p.majors` (its bit per supported major), in order.
 std::vector<int> MajorsOf(const Parameter& p);
+
+/// The supported majors for a message: "14..18" when they follow each other
+/// (`range` between the first and the last), else "14, 16, 18".
+std::string SupportedMajorsText(std::string_view range = "..");
 
 /// The majors (as a list) in which a parameter named `name` exists, any spelling.
 std::vector<int> MajorsWithParameter(std::string_view name);

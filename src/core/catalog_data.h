@@ -7,8 +7,10 @@
 #include "core/catalog.h"
 
 namespace pgconflint::generated {
-extern const Catalog kCatalogs[];
+extern const Catalog kCatalogs[];   // one per supported major, in the order of kSupportedMajors
 extern const size_t kCatalogCount;
+extern const int kSupportedMajors[];  // knowledge/majors.json: ascending, kCatalogCount of them
+extern const int kDefaultMajor;
 }  // namespace pgconflint::generated
 
 #endif  // PGCONFLINT_CORE_CATALOG_DATA_H_

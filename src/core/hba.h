@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/catalog.h"
 #include "core/hba_address.h"
 #include "core/source_file.h"
 
@@ -101,7 +102,7 @@ struct IdentMap {
 
 /// Facts from outside the files that change how a line reads.
 struct AuthParseOptions {
-  int major = 18;
+  int major = Catalog::DefaultMajor();
   /// `ssl` of postgresql.conf; unknown: hostssl rules are not judged.
   std::optional<bool> ssl;
   /// Whether the server's build has GSSAPI; unknown: it is assumed to have it.

@@ -39,7 +39,7 @@ struct AuthReadContext {
   FileCache* files = nullptr;   // REQUIRES: non-null
   Analysis* analysis = nullptr; // REQUIRES: non-null; files are appended to it
   std::string display_base;     // as CollectContext::display_base
-  int major = 18;
+  int major = Catalog::DefaultMajor();
   /// Files whose real path lies outside these directories are not read
   /// (ReadStatus::kNotReadable, saying why) unless allow_outside: a
   /// repository's hba_file = '/etc/shadow' must not echo a host file.

@@ -77,28 +77,38 @@ void AutovacuumWorkMem(const HookContext& c, const Parameter&, const std::string
   }
 }
 
-// PG18 log_connections: a list of aspects, or one complete boolean word.
-void LogConnections(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
-  if (c.major() < 18 || p.type != VarType::kString) return;
+// One of the keywords the server of this major accepts in the parameter's list
+// (harvested: list_keywords), compared without regard to case as the server does.
+bool IsListKeyword(const Parameter& p, std::string_view item) {
+  for (const char* w : p.list_keywords)
+    if (EqualsIgnoreCase(item, w)) return true;
+  return false;
+}
+
+// PG18 log_connections: a list of aspects, or one of its keywords that are
+// boolean words (those of the boolean parameter up to 17), alone.
+void LogConnections(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (p.type != VarType::kString || p.list_keywords.empty()) return;
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) {
     Refuse(p, t, "List syntax is invalid.", out);
     return;
   }
-  static const char* const kBoolWords[] = {"on", "off", "true", "false", "yes", "no", "1", "0"};
-  static const char* const kAspects[] = {"receipt", "authentication", "authorization",
-                                         "setup_durations", "all"};
-  if (items.size() == 1)
-    for (const char* w : kBoolWords)
-      if (EqualsIgnoreCase(items[0], w)) return;
-  for (const std::string& item : items) {
-    bool known = false;
-    for (const char* a : kAspects) known |= EqualsIgnoreCase(item, a);
-    if (!known) {
+  auto boolean_word = [&p](const std::string& item) {
+    bool b;
+    return IsListKeyword(p, item) && ParseBool(item, &b);
+  };
+  // As the server: only the first item is tried as a boolean word.
+  if (!items.empty() && boolean_word(items[0])) {
+    if (items.size() == 1) return;
+    Refuse(p, t, "Cannot specify log_connections option \"" + items[0] + "\" in a list with other options.", out);
+    return;
+  }
+  for (const std::string& item : items)
+    if (!IsListKeyword(p, item) || boolean_word(item)) {
       Refuse(p, t, "Invalid option \"" + item + "\".", out);
       return;
     }
-  }
 }
 
 // check_datestyle: output style and field order, canonical "ISO, MDY".
@@ -154,22 +164,20 @@ void DateStyle(const HookContext&, const Parameter& p, const std::string& t, Par
   out->normalized = style + ", " + order;
 }
 
-// Lists of keywords (log_destination, restrict_nonsystem_relation_kind, ...).
-template <const char* const* kWords, size_t kCount>
+// Lists of keywords (log_destination, restrict_nonsystem_relation_kind, ...):
+// every item one of the parameter's keywords in this major.
 void KeywordList(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
+  if (p.list_keywords.empty()) return;  // no harvested keywords: cannot judge
   std::vector<std::string> items;
   if (!SplitIdentifierList(t, ',', &items)) {
     Refuse(p, t, "List syntax is invalid.", out);
     return;
   }
-  for (const std::string& item : items) {
-    bool known = false;
-    for (size_t i = 0; i < kCount; ++i) known |= EqualsIgnoreCase(item, kWords[i]);
-    if (!known) {
+  for (const std::string& item : items)
+    if (!IsListKeyword(p, item)) {
       Refuse(p, t, "Unrecognized key word: \"" + item + "\".", out);
       return;
     }
-  }
 }
 
 void IdentifierListSyntax(const HookContext&, const Parameter& p, const std::string& t, ParsedValue* out) {
@@ -613,11 +621,6 @@ void SynchronousStandbyNames(const HookContext&, const Parameter& p, const std::
   }
 }
 
-const char* const kLogDestinations[] = {"stderr", "csvlog", "jsonlog", "syslog"};
-const char* const kRelationKinds[] = {"view", "foreign-table"};
-const char* const kSelfGrant[] = {"set", "inherit"};
-const char* const kIoDirect[] = {"data", "wal", "wal_init"};
-
 const std::unordered_map<std::string_view, Hook>& Hooks() {
   static const std::unordered_map<std::string_view, Hook> hooks = {
       {"io_max_concurrency", IoMaxConcurrency},
@@ -633,10 +636,10 @@ const std::unordered_map<std::string_view, Hook>& Hooks() {
       {"autovacuum_work_mem", AutovacuumWorkMem},
       {"log_connections", LogConnections},
       {"datestyle", DateStyle},
-      {"log_destination", KeywordList<kLogDestinations, std::size(kLogDestinations)>},
-      {"restrict_nonsystem_relation_kind", KeywordList<kRelationKinds, std::size(kRelationKinds)>},
-      {"createrole_self_grant", KeywordList<kSelfGrant, std::size(kSelfGrant)>},
-      {"debug_io_direct", KeywordList<kIoDirect, std::size(kIoDirect)>},
+      {"log_destination", KeywordList},
+      {"restrict_nonsystem_relation_kind", KeywordList},
+      {"createrole_self_grant", KeywordList},
+      {"debug_io_direct", KeywordList},
       {"search_path", IdentifierListSyntax},
       {"wal_consistency_checking", IdentifierListSyntax},
       {"temp_tablespaces", IdentifierListSyntax},

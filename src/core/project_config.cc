@@ -112,7 +112,7 @@ class ConfigReader {
       // Only an integer node: toml++'s integer read of a float converts out of range.
       const toml::value<int64_t>* v = n->as_integer();
       if (!v || !std::in_range<int>(v->get()) || !Catalog::ForMajor(static_cast<int>(v->get())))
-        return Fail(n, "pg-version must be one of 14..18");
+        return Fail(n, "pg-version must be one of " + SupportedMajorsText());
       out_->pg_version = static_cast<int>(v->get());
     }
     if (const toml::node* n = t_.get("fail-on")) {

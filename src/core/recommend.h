@@ -58,7 +58,7 @@ struct TableClass {
 };
 
 struct Recommendation {
-  int major = 18;
+  int major = Catalog::DefaultMajor();
   Profile profile;  // with the defaults filled in (workload, connections)
   std::vector<std::string> assumptions;
   std::vector<StorageRow> matrix;  // every storage type, in storage.toml's order

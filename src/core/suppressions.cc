@@ -37,7 +37,7 @@ std::vector<Active> Collect(const RuleSet& rules, Analysis* a) {
       if (d.kind == Directive::Kind::kPgVersion) {
         if (!d.pg_version || !Catalog::ForMajor(d.pg_version))
           AddMeta(a, rules, RuleId::kMalformedSuppression, f, d.comment,
-                  "pg-version=" + d.version_text + " names no supported major", "use one of 14..18");
+                  "pg-version=" + d.version_text + " names no supported major", "use one of " + SupportedMajorsText());
         continue;
       }
       std::vector<std::string> known;

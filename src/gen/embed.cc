@@ -1,16 +1,22 @@
 // Build-time generator: turns knowledge/pg*.json and rules/*.toml into C++
 // tables, so that the pgconflint binary parses nothing at start-up.
 //
-//   pgconflint_embed --out DIR --knowledge F.json... --extensions F.json... --rules F.toml...
+//   pgconflint_embed --out DIR [--majors majors.json] --knowledge F.json... [--extensions F.json...]
+//                    [--rules F.toml...] [--text F...]
 //
-// Writes DIR/knowledge_data.cc, DIR/extension_data.cc, DIR/rules_data.cc and
-// DIR/rule_ids.h, each only when its content changed (so that a rebuild stays
-// incremental).
+// With --majors (knowledge/majors.json: the supported majors and the default),
+// writes DIR/knowledge_data.cc and DIR/extension_data.cc, the catalogs of the
+// majors it lists (one --knowledge and one --extensions file each); with
+// --rules, DIR/rules_data.cc and DIR/rule_ids.h (names checked against the
+// --knowledge files); with --text, DIR/texts_data.cc. Each file is written only
+// when its content changed (so that a rebuild stays incremental).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -165,6 +171,13 @@ std::string ParameterEntry(std::ostringstream& o, const json& p, const std::stri
     o << "};\n";
     output_span = "std::span<const HiddenEnumValue>(" + id + "_output)";
   }
+  std::string keywords_span = "{}";
+  if (p.contains("list_keywords") && p["list_keywords"].is_array() && !p["list_keywords"].empty()) {
+    o << "const char* const " << id << "_keywords[] = {";
+    for (const auto& v : p["list_keywords"]) o << Lit(v.get<std::string>()) << ", ";
+    o << "};\n";
+    keywords_span = "std::span<const char* const>(" + id + "_keywords)";
+  }
   auto [kind, amount] = ParseUnit(Str(p, "unit"));
   const json fs = p.value("file_setting", json::object());
   const json as = p.value("alter_system", json::object());
@@ -181,7 +194,7 @@ std::string ParameterEntry(std::ostringstream& o, const json& p, const std::stri
         << Lit(Str(p, "short_desc")) << ", " << Lit(Str(p, "extra_desc")) << ", "
         << Lit(Str(p, "min_val")) << ", " << Lit(Str(p, "max_val")) << ", "
         << Num(Str(p, "min_val")) << ", " << Num(Str(p, "max_val")) << ", " << enum_span
-        << ", " << hidden_span << ", " << build_span << ", " << output_span << ", "
+        << ", " << hidden_span << ", " << build_span << ", " << output_span << ", " << keywords_span << ", "
         << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << Lit(Str(p, "boot_val")) << ", "
         << (has_boot ? "true" : "false") << ", "
         << (p.value("in_pg_settings", true) ? "true" : "false") << ", "
@@ -202,14 +215,65 @@ std::vector<json> ReadKnowledge(const std::vector<std::string>& files) {
   return docs;
 }
 
-std::string GenerateKnowledge(std::vector<json> docs) {
-  std::sort(docs.begin(), docs.end(),
-            [](const json& a, const json& b) { return a["major"] < b["major"]; });
-  // In which majors does each (lower-cased) name exist?
-  std::map<std::string, unsigned> majors;
+// knowledge/majors.json: the supported majors, ascending, and the default one.
+struct Majors {
+  std::vector<int> list;
+  int default_major = 0;
+
+  // The bit of `major` in Parameter::majors: its index in the list.
+  unsigned Bit(int major) const {
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i] == major) return 1u << i;
+    throw std::runtime_error("major " + std::to_string(major) + " is not in the list of majors");
+  }
+};
+
+Majors ReadMajors(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  const json doc = json::parse(in);
+  Majors m;
+  for (const json& e : doc.at("majors")) {
+    int major = e.at("major").get<int>();
+    if (!m.list.empty() && major <= m.list.back()) throw std::runtime_error(path + ": majors must be ascending");
+    m.list.push_back(major);
+  }
+  m.default_major = doc.at("default").get<int>();
+  if (m.list.empty() || m.list.size() > 32) throw std::runtime_error(path + ": 1 to 32 majors (Parameter::majors)");
+  if (std::find(m.list.begin(), m.list.end(), m.default_major) == m.list.end())
+    throw std::runtime_error(path + ": the default major is not in the list");
+  return m;
+}
+
+// `docs` (knowledge/pg*.json or knowledge/extensions/pg*.json) in the order of
+// the list, one per listed major and no other.
+std::vector<json> InListOrder(const std::vector<json>& docs, const Majors& majors, const std::string& what) {
+  std::vector<json> out;
+  for (int major : majors.list) {
+    size_t n = 0;
+    for (const json& d : docs)
+      if (d.at("major").get<int>() == major) {
+        out.push_back(d);
+        ++n;
+      }
+    if (n != 1) throw std::runtime_error(std::to_string(n) + " " + what + " files of major " + std::to_string(major));
+  }
+  if (out.size() != docs.size()) throw std::runtime_error(what + " files of majors the list of majors does not name");
+  return out;
+}
+
+// In which majors does each (lower-cased) name exist? Bits as Majors::Bit.
+std::map<std::string, unsigned> MajorBits(const std::vector<json>& docs, const Majors& majors) {
+  std::map<std::string, unsigned> bits;
   for (const auto& d : docs)
     for (const auto& p : d["parameters"])
-      majors[Lower(p["name"].get<std::string>())] |= 1u << (d["major"].get<int>() - 14);
+      bits[Lower(p["name"].get<std::string>())] |= majors.Bit(d["major"].get<int>());
+  return bits;
+}
+
+std::string GenerateKnowledge(const std::vector<json>& files, const Majors& list) {
+  const std::vector<json> docs = InListOrder(files, list, "knowledge");
+  std::map<std::string, unsigned> majors = MajorBits(docs, list);
 
   std::ostringstream o;
   o << "// Generated by pgconflint_embed from knowledge/*.json. Do not edit.\n"
@@ -277,18 +341,17 @@ std::string GenerateKnowledge(std::vector<json> docs) {
              << pfx << "hash)),\n";
   }
   o << "}  // namespace\n\nconst Catalog kCatalogs[] = {\n" << catalogs.str() << "};\n"
-    << "const size_t kCatalogCount = " << docs.size() << ";\n\n}  // namespace pgconflint::generated\n";
+    << "const size_t kCatalogCount = " << docs.size() << ";\nconst int kSupportedMajors[] = {";
+  for (int m : list.list) o << m << ", ";
+  o << "};\nconst int kDefaultMajor = " << list.default_major << ";\n\n}  // namespace pgconflint::generated\n";
   return o.str();
 }
 
 // knowledge/extensions/pg*.json -> the ExtensionCatalog tables
 // (core/extension_catalog.h), one per major, parameters through ParameterEntry.
-std::string GenerateExtensions(std::vector<json> docs) {
-  std::sort(docs.begin(), docs.end(), [](const json& a, const json& b) { return a["major"] < b["major"]; });
-  std::map<std::string, unsigned> majors;
-  for (const auto& d : docs)
-    for (const auto& p : d["parameters"])
-      majors[Lower(p["name"].get<std::string>())] |= 1u << (d["major"].get<int>() - 14);
+std::string GenerateExtensions(const std::vector<json>& files, const Majors& list) {
+  const std::vector<json> docs = InListOrder(files, list, "extensions");
+  std::map<std::string, unsigned> majors = MajorBits(docs, list);
   std::ostringstream o, catalogs;
   o << "// Generated by pgconflint_embed from knowledge/extensions/*.json. Do not edit.\n"
        "#include \"core/extension_catalog.h\"\n\nnamespace pgconflint::generated {\nnamespace {\n";
@@ -467,13 +530,16 @@ void GenerateRules(const std::vector<std::string>& files, const std::vector<json
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out;
+  std::string out, majors_file;
   std::vector<std::string> knowledge, rules, texts, extensions;
   std::vector<std::string>* list = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc) {
       out = argv[++i];
+      list = nullptr;
+    } else if (a == "--majors" && i + 1 < argc) {
+      majors_file = argv[++i];
       list = nullptr;
     } else if (a == "--knowledge") {
       list = &knowledge;
@@ -486,7 +552,8 @@ int main(int argc, char** argv) {
     } else if (list) {
       list->push_back(a);
     } else {
-      std::cerr << "usage: pgconflint_embed --out DIR --knowledge F... --rules F...\n";
+      std::cerr << "usage: pgconflint_embed --out DIR [--majors F] --knowledge F... [--extensions F...] "
+                   "[--rules F...] [--text F...]\n";
       return 2;
     }
   }
@@ -496,23 +563,34 @@ int main(int argc, char** argv) {
     std::vector<json> docs = ReadKnowledge(knowledge);
     std::sort(extensions.begin(), extensions.end());
     std::vector<json> extension_docs = ReadKnowledge(extensions);
-    std::string data, ids;
-    GenerateRules(rules, docs, &data, &ids);
-    // Text files embedded verbatim (knowledge/storage.toml), parsed on use.
-    std::string text_cc = "// Generated by pgconflint_embed. Do not edit.\nnamespace pgconflint::generated {\n";
-    for (const std::string& f : texts) {
-      std::string base = f.substr(f.rfind('/') + 1);
-      text_cc += "extern const char k" + Ident(base) + "[];\nconst char k" + Ident(base) + "[] = " + Lit(ReadText(f)) + ";\n";
+    std::vector<std::pair<std::string, std::string>> files;  // name in DIR, content
+    if (!majors_file.empty()) {
+      const Majors majors = ReadMajors(majors_file);
+      files.emplace_back("knowledge_data.cc", GenerateKnowledge(docs, majors));
+      files.emplace_back("extension_data.cc", GenerateExtensions(extension_docs, majors));
     }
-    text_cc += "}  // namespace pgconflint::generated\n";
-    if (!WriteIfChanged(out + "/texts_data.cc", text_cc) ||
-        !WriteIfChanged(out + "/knowledge_data.cc", GenerateKnowledge(docs)) ||
-        !WriteIfChanged(out + "/extension_data.cc", GenerateExtensions(std::move(extension_docs))) ||
-        !WriteIfChanged(out + "/rules_data.cc", data) ||
-        !WriteIfChanged(out + "/rule_ids.h", ids)) {
-      std::cerr << "pgconflint_embed: cannot write into " << out << "\n";
-      return 1;
+    if (!rules.empty()) {
+      std::string data, ids;
+      GenerateRules(rules, docs, &data, &ids);
+      files.emplace_back("rules_data.cc", data);
+      files.emplace_back("rule_ids.h", ids);
     }
+    if (!texts.empty()) {
+      // Text files embedded verbatim (knowledge/storage.toml), parsed on use.
+      std::string text_cc = "// Generated by pgconflint_embed. Do not edit.\nnamespace pgconflint::generated {\n";
+      for (const std::string& f : texts) {
+        std::string base = f.substr(f.rfind('/') + 1);
+        text_cc += "extern const char k" + Ident(base) + "[];\nconst char k" + Ident(base) + "[] = " +
+                   Lit(ReadText(f)) + ";\n";
+      }
+      text_cc += "}  // namespace pgconflint::generated\n";
+      files.emplace_back("texts_data.cc", text_cc);
+    }
+    for (const auto& [name, content] : files)
+      if (!WriteIfChanged(out + "/" + name, content)) {
+        std::cerr << "pgconflint_embed: cannot write into " << out << "\n";
+        return 1;
+      }
   } catch (const std::exception& e) {
     std::cerr << "pgconflint_embed: " << e.what() << "\n";
     return 1;

@@ -5,10 +5,11 @@
 // through Workspace::Lint of a data directory held in memory (the fuzzer
 // never reads or writes host files).
 //
-// The input's first byte picks the major (14-18) and whether postgresql.conf
-// turns ssl on; the rest is split at NUL bytes into pg_hba.conf, pg_ident.conf
-// and two files the first two may name (`@users`, `include extra.conf`,
-// `include_dir conf.d`). A crash, a sanitizer report or a timeout is a finding.
+// The input's first byte picks the major (one of Catalog::SupportedMajors())
+// and whether postgresql.conf turns ssl on; the rest is split at NUL bytes
+// into pg_hba.conf, pg_ident.conf and two files the first two may name
+// (`@users`, `include extra.conf`, `include_dir conf.d`). A crash, a sanitizer
+// report or a timeout is a finding.
 //
 // Built with clang-14 when PGCONFLINT_FUZZ is on (tests/fuzz/CMakeLists.txt,
 // which also runs it briefly in the test suite: fuzz.hba).
@@ -16,11 +17,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/analysis.h"
+#include "core/catalog.h"
 #include "core/file_system.h"
 #include "core/hba.h"
 #include "core/hba_docs.h"
@@ -64,8 +67,9 @@ void ProbeEditorData(const Analysis& a) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const UnknownHost host;
   if (size == 0) return 0;
-  const int major = 14 + data[0] % 5;
-  const bool ssl = (data[0] / 5) % 2;
+  const std::span<const int> majors = Catalog::SupportedMajors();
+  const int major = majors[data[0] % majors.size()];
+  const bool ssl = (data[0] / majors.size()) % 2;
   std::vector<std::string> files =
       SplitAtNul(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), 4);
   OverlayFileSystem fs(nullptr, "/fuzz");

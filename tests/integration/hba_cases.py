@@ -9,12 +9,21 @@ server does. Cases are written by hand, family by family, from hba.c's rules
 tokens of every family.
 
 `majors` restricts a case to the majors it means something for (include records exist
-from 16); a case without it runs on 14-18, where the older majors read the same text
-their own way (a regex is a plain name in 14 and 15, an include line is a bad record).
+from 16: `since(16)`); a case without it runs on every major the runner tests, where the
+older majors read the same text their own way (a regex is a plain name in 14 and 15, an
+include line is a bad record).
 """
 import dataclasses
 import random
 import time
+
+
+def since(first):
+    """The majors from `first` on (a case's `majors`; `major in since(16)`)."""
+    return range(first, 100)
+
+
+EVERY_MAJOR = since(1)
 
 
 def reload_log(srv, log):
@@ -41,16 +50,16 @@ class Case:
     kind: str                  # "hba" or "ident"
     text: str                  # the main file
     files: dict = dataclasses.field(default_factory=dict)  # relpath -> text, or None for a directory
-    majors: tuple = (14, 15, 16, 17, 18)
+    majors: object = EVERY_MAJOR   # the majors it is for: a tuple, or since(N)
     id: str = ""
 
 
 def _hba(cls, *lines, files=None, majors=None):
-    return Case(cls, "hba", "".join(l + "\n" for l in lines), files or {}, majors or (14, 15, 16, 17, 18))
+    return Case(cls, "hba", "".join(l + "\n" for l in lines), files or {}, majors or EVERY_MAJOR)
 
 
 def _ident(cls, *lines, files=None, majors=None):
-    return Case(cls, "ident", "".join(l + "\n" for l in lines), files or {}, majors or (14, 15, 16, 17, 18))
+    return Case(cls, "ident", "".join(l + "\n" for l in lines), files or {}, majors or EVERY_MAJOR)
 
 
 def tokenizer_cases():
@@ -249,7 +258,7 @@ def regex_cases():
 
 
 def include_cases():
-    m16 = (16, 17, 18)
+    m16 = since(16)
     return [
         _hba("include", "include inc.conf", files={"inc.conf": "local all all trust\n"}, majors=m16),
         _hba("include", "include missing.conf", majors=m16),
@@ -275,7 +284,7 @@ def include_cases():
                                                        "sub/more.conf": "local all all trust\n"}, majors=m16),
         _hba("include", "include inc.conf", "local all all md5", files={"inc.conf": "bogus line\n"}, majors=m16),
         _hba("include", "include inc.conf", files={"inc.conf": "# only a comment\n"}, majors=m16),
-        _hba("include", "include", majors=(14, 15, 16, 17, 18)),
+        _hba("include", "include"),
         _hba("include", "include inc.conf", files={"inc.conf": "local all all trust\n"}, majors=(14, 15)),
         _ident("include", "include inc.conf", files={"inc.conf": "m sys pg\n"}, majors=m16),
         _ident("include", "include_if_exists missing.conf", "m a b", majors=m16),

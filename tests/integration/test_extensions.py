@@ -19,7 +19,7 @@ real servers.
    - archive_library loads its module: basic_archive archives into its directory (15+).
 
 Usage: python3 tests/integration/test_extensions.py [-v]
-Environment: PGCONFLINT (binary); EXTENSIONS_MAJORS (default 14,15,16,17,18).
+Environment: PGCONFLINT (binary); EXTENSIONS_MAJORS (default: pgtools.MAJORS).
 """
 import json
 import os
@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 import pgtools  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
-MAJORS = tuple(int(m) for m in os.environ.get("EXTENSIONS_MAJORS", "14,15,16,17,18").split(",") if m.strip())
+MAJORS = tuple(int(m) for m in os.environ.get("EXTENSIONS_MAJORS", ",".join(map(str, pgtools.MAJORS))).split(",") if m.strip())
 FIELDS = ("vartype", "unit", "context", "min_val", "max_val", "enumvals", "boot_val", "category", "short_desc",
           "extra_desc")
 LOG_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \S+ \[\d+\] ")

@@ -370,14 +370,14 @@ class DerivedValuesTest(unittest.TestCase):
 Case = collections.namedtuple("Case", "fixture rule majors expect flags env")
 # expect: {major: regex of the server's FATAL message, or None when it must start}. The
 # regexes are matched against the log with double quotes removed (17 quotes names, 16 not).
-WAL_SIZE = {m: r"max_wal_size must be at least twice wal_segment_size" for m in range(14, 19)}
-MIN_WAL = {m: r"min_wal_size must be at least twice wal_segment_size" for m in range(14, 19)}
+WAL_SIZE = {m: r"max_wal_size must be at least twice wal_segment_size" for m in pgtools.MAJORS}
+MIN_WAL = {m: r"min_wal_size must be at least twice wal_segment_size" for m in pgtools.MAJORS}
 STREAMING = {m: r"WAL streaming \(max_wal_senders > 0\) requires wal_level (to be )?replica or logical"
-             for m in range(14, 19)}
-ARCHIVAL = {m: r"WAL archival cannot be enabled when wal_level is minimal" for m in range(14, 19)}
+             for m in pgtools.MAJORS}
+ARCHIVAL = {m: r"WAL archival cannot be enabled when wal_level is minimal" for m in pgtools.MAJORS}
 SUMMARIZE = {m: r"WAL cannot be summarized when wal_level is minimal" for m in (17, 18)}
 RESERVED = {m: r"superuser_reserved_connections \(\d+\)( plus reserved_connections \(\d+\))? must be less "
-               r"than max_connections \(\d+\)" for m in range(14, 19)}
+               r"than max_connections \(\d+\)" for m in pgtools.MAJORS}
 # 18 checks MaxBackends once, after reading the file. Up to 17 each of max_connections,
 # autovacuum_max_workers, max_worker_processes and max_wal_senders has a check hook that adds
 # the others' current values (so the file order matters), and 17 checks again in
@@ -390,11 +390,11 @@ def hook(param):
     return rf"invalid value for parameter {param}: \d+"
 
 
-def same(regex, majors=range(14, 19)):
+def same(regex, majors=pgtools.MAJORS):
     return {m: regex for m in majors}
 
 
-ALL = (14, 15, 16, 17, 18)
+ALL = pgtools.MAJORS
 CASES = [
     Case("pgc504_max_wal_size_16MB", "PGC504", ALL, WAL_SIZE, (), None),
     Case("pgc504_max_wal_size_31MB", "PGC504", ALL, WAL_SIZE, (), None),

@@ -8,6 +8,7 @@ on a free loopback port and a private Unix socket, and are always stopped
 """
 import atexit
 import contextlib
+import json
 import os
 import pwd
 import shutil
@@ -18,7 +19,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEST_USER = os.environ.get("PGCONFLINT_TEST_USER", "pgconflint-test")
-MAJORS = (14, 15, 16, 17, 18)
+
+# The supported majors, their npm packages and the default: knowledge/majors.json, the only place.
+with open(os.path.join(ROOT, "knowledge", "majors.json")) as _f:
+    _MAJORS_DOC = json.load(_f)
+MAJORS = tuple(m["major"] for m in _MAJORS_DOC["majors"])
+DEFAULT_MAJOR = _MAJORS_DOC["default"]
+NPM_PACKAGE = _MAJORS_DOC["npm_package"]
 
 
 def pg_home(major):

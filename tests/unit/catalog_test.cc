@@ -214,11 +214,22 @@ TEST(CatalogTest, MajorsWithParameterFollowsTheHarvest) {
 TEST(CatalogTest, MajorsBitsAgreeWithTheCatalogs) {
   for (int m : Catalog::SupportedMajors())
     for (const Parameter& p : Catalog::ForMajor(m)->parameters()) {
-      uint8_t bits = 0;
-      for (int x : MajorsWithParameter(p.name)) bits |= static_cast<uint8_t>(1u << (x - 14));
-      EXPECT_EQ(p.majors, bits) << m << " " << p.name;
-      EXPECT_TRUE(p.majors & (1u << (m - 14))) << m << " " << p.name;
+      EXPECT_EQ(MajorsOf(p), MajorsWithParameter(p.name)) << m << " " << p.name;
+      std::vector<int> of = MajorsOf(p);
+      EXPECT_NE(std::find(of.begin(), of.end(), m), of.end()) << m << " " << p.name;
     }
+}
+
+// knowledge/majors.json is the list: the catalogs, their order and the default.
+TEST(CatalogTest, SupportedMajorsAreThoseOfMajorsJson) {
+  std::ifstream in(std::string(PGC_SOURCE_DIR) + "/knowledge/majors.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  std::vector<int> listed;
+  for (const auto& e : doc["majors"]) listed.push_back(e["major"].get<int>());
+  std::span<const int> supported = Catalog::SupportedMajors();
+  EXPECT_EQ(std::vector<int>(supported.begin(), supported.end()), listed);
+  EXPECT_EQ(Catalog::DefaultMajor(), doc["default"].get<int>());
+  EXPECT_EQ(SupportedMajorsText(), std::to_string(listed.front()) + ".." + std::to_string(listed.back()));
 }
 
 // The definition: Levenshtein distance (ASCII case folded) to every

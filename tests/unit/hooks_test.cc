@@ -277,6 +277,75 @@ TEST(HooksTest, MaxStackDepthLeavesHalfAMegabyteOfTheStackLimit) {
   EXPECT_TRUE(CheckHook(FakeHost(16u << 20, true), "max_stack_depth", "7681kB").ok()) << "a larger stack";
 }
 
+// --- Keyword lists: the keywords of the major checked (list_keywords) ----------------
+
+// postgres -C: 14 refuses jsonlog, 15-18 accept it; this Linux build refuses
+// Windows' eventlog in every major.
+TEST(HooksTest, LogDestinationTakesTheKeywordsOfTheMajor) {
+  static const LocalHost host(true);
+  ParsedValue v = CheckHook(host, "log_destination", "jsonlog", 14);
+  EXPECT_FALSE(v.ok());
+  EXPECT_EQ(v.message, "invalid value for parameter \"log_destination\": \"jsonlog\"");
+  EXPECT_EQ(v.hint, "Unrecognized key word: \"jsonlog\".");
+  EXPECT_EQ(CheckHook(host, "log_destination", "stderr, JSONLOG", 14).hint, "Unrecognized key word: \"jsonlog\".");
+  EXPECT_TRUE(CheckHook(host, "log_destination", "stderr,csvlog", 14).ok());
+  for (int major : Catalog::SupportedMajors()) {
+    if (major > 14) {
+      ParsedValue j = CheckHook(host, "log_destination", "jsonlog", major);
+      EXPECT_TRUE(j.ok()) << major << ": " << j.hint;
+      EXPECT_EQ(j.normalized, "jsonlog") << major;
+      EXPECT_TRUE(CheckHook(host, "log_destination", "stderr, \"JSONLOG\"", major).ok()) << major;
+    }
+    EXPECT_EQ(CheckHook(host, "log_destination", "eventlog", major).hint, "Unrecognized key word: \"eventlog\".")
+        << major;
+  }
+}
+
+// Every keyword a major's server accepted is accepted, alone and in a list, and
+// a word it does not know is refused, for each keyword-list parameter of that major.
+TEST(HooksTest, KeywordListsTakeTheirHarvestedKeywords) {
+  static const LocalHost host(true);
+  for (int major : Catalog::SupportedMajors())
+    for (const char* name : {"log_destination", "restrict_nonsystem_relation_kind", "createrole_self_grant",
+                             "debug_io_direct"}) {
+      const Parameter* p = Catalog::ForMajor(major)->Find(name);
+      if (!p) continue;  // createrole_self_grant, debug_io_direct: 16+
+      ASSERT_FALSE(p->list_keywords.empty()) << major << " " << name;
+      std::string all;
+      for (const char* w : p->list_keywords) {
+        EXPECT_TRUE(CheckHook(host, name, w, major).ok()) << major << " " << name << " = " << w;
+        all += (all.empty() ? "" : ", ") + std::string(w);
+      }
+      EXPECT_TRUE(CheckHook(host, name, all, major).ok()) << major << " " << name << " = " << all;
+      ParsedValue v = CheckHook(host, name, all + ", pgconflint_probe", major);
+      EXPECT_FALSE(v.ok()) << major << " " << name;
+    }
+}
+
+// log_connections is a boolean up to 17 and a list of aspects in 18, where the
+// boolean words are accepted alone only (postgres -C of 17 and 18).
+TEST(HooksTest, LogConnectionsAspectsAreThoseOf18) {
+  static const LocalHost host(true);
+  EXPECT_FALSE(CheckHook(host, "log_connections", "receipt", 17).ok());
+  EXPECT_TRUE(CheckHook(host, "log_connections", "t", 17).ok());
+  EXPECT_TRUE(CheckHook(host, "log_connections", "receipt, \"Authorization\"", 18).ok());
+  EXPECT_TRUE(CheckHook(host, "log_connections", "ON", 18).ok());
+  EXPECT_TRUE(CheckHook(host, "log_connections", "", 18).ok());
+  const std::pair<const char*, const char*> refused[] = {
+      {"t", "Invalid option \"t\"."},
+      {"receipt,on", "Invalid option \"on\"."},
+      {"ON,receipt", "Cannot specify log_connections option \"on\" in a list with other options."},
+      {"yes,all", "Cannot specify log_connections option \"yes\" in a list with other options."},
+      {"on, on", "Cannot specify log_connections option \"on\" in a list with other options."},
+      {"of,receipt", "Invalid option \"of\"."},
+  };
+  for (const auto& [value, detail] : refused) {
+    ParsedValue v = CheckHook(host, "log_connections", value, 18);
+    EXPECT_FALSE(v.ok()) << value;
+    EXPECT_EQ(v.hint, detail) << value;
+  }
+}
+
 // --- SplitIdentifierList --------------------------------------------------------
 
 TEST(HooksTest, SplitIdentifierList) {

@@ -2,6 +2,7 @@
 // offending key, with a suggestion where one is close.
 #include "core/rule_file.h"
 
+#include "core/catalog.h"
 #include "core/profile.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +20,7 @@ RuleFileOptions Options(bool builtin = false) {
   RuleFileOptions o;
   o.builtin = builtin;
   o.parameters = &kParameters;
-  o.majors = {14, 15, 16, 17, 18};
+  o.majors.assign(Catalog::SupportedMajors().begin(), Catalog::SupportedMajors().end());
   o.check_profile = [](const std::string& facts, std::string* error) {
     Profile p;
     return SetProfileFacts(&p, facts, error);

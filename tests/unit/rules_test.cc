@@ -13,40 +13,16 @@
 
 #include "core/analysis.h"
 #include "core/workspace.h"
+#include "test_support.h"
 
 namespace pgconflint {
 namespace {
 
-// The profile an example declares ("ram=4GB,cpus=2").
-Profile ExampleProfile(const RuleInfo& rule) {
-  Profile p;
-  std::string error;
-  EXPECT_TRUE(SetProfileFacts(&p, rule.example_profile, &error)) << rule.code << ": " << error;
-  return p;
-}
-
-bool Fires(const RuleInfo& rule, const std::string& text) {
-  static const RuleSet rules;
-  ExampleProfile(rule);  // checks the declared profile
-  // Examples are analysed as their example_kind says (a postgresql.conf, a
-  // SQL script, a server snapshot, a file against a snapshot) in an empty
-  // temp directory, so that relative includes resolve to files that do not
-  // exist.
-  char dir[] = "/tmp/pgconflint-example-XXXXXX";
-  if (!mkdtemp(dir)) return false;
-  Analysis a = LintExample(rule, text, rules, dir);
-  rmdir(dir);
-  EXPECT_EQ(a.failure, Analysis::Failure::kNone) << rule.code << ": " << a.failure_message;
-  for (const Diagnostic& d : a.diagnostics)
-    if (d.rule == &rule) return true;
-  return false;
-}
-
 TEST(RulesTest, EveryBadExampleFiresAndEveryGoodExampleDoesNot) {
   ASSERT_FALSE(BuiltinRules().empty());
   for (const RuleInfo& r : BuiltinRules()) {
-    EXPECT_TRUE(Fires(r, r.bad)) << r.code << " " << r.name << ": bad example does not fire";
-    EXPECT_FALSE(Fires(r, r.good)) << r.code << " " << r.name << ": good example fires";
+    EXPECT_TRUE(test::ExampleFires(r, r.bad)) << r.code << " " << r.name << ": bad example does not fire";
+    EXPECT_FALSE(test::ExampleFires(r, r.good)) << r.code << " " << r.name << ": good example fires";
   }
 }
 

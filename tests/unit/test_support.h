@@ -1,12 +1,15 @@
 // Helpers the unit tests share: sizes in bytes, the catalog of 18, the codes
 // of an analysis, a file's bytes, a machine profile, the workloads, the
-// built-in rules. One definition each: the test files are compiled in unity
+// built-in rules and whether a rule's example fires it. One definition each: the test files are compiled in unity
 // batches, where a helper of the same name in two files would clash.
 #ifndef PGCONFLINT_TESTS_UNIT_TEST_SUPPORT_H_
 #define PGCONFLINT_TESTS_UNIT_TEST_SUPPORT_H_
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +20,7 @@
 #include "core/catalog.h"
 #include "core/profile.h"
 #include "core/rules.h"
+#include "core/workspace.h"
 
 namespace pgconflint::test {
 
@@ -65,6 +69,26 @@ inline const std::vector<Workload>& AllWorkloads() {
 inline const RuleSet& TheRuleSet() {
   static const RuleSet rules;
   return rules;
+}
+
+/// Whether `text`, linted as `rule`'s examples are (LintExample: as its
+/// example_kind says, with its example profile, in an empty temp directory so
+/// that relative includes resolve to files that do not exist), gets a finding
+/// of `rule`. Under `major`; 0: the rule's example_pg_version, else the default.
+inline bool ExampleFires(const RuleInfo& rule, const std::string& text, int major = 0) {
+  Profile profile;
+  std::string error;
+  EXPECT_TRUE(SetProfileFacts(&profile, rule.example_profile, &error)) << rule.code << ": " << error;
+  RuleInfo as = rule;
+  if (major) as.example_pg_version = major;
+  char dir[] = "/tmp/pgconflint-example-XXXXXX";
+  if (!mkdtemp(dir)) return false;
+  Analysis a = LintExample(as, text, TheRuleSet(), dir);
+  rmdir(dir);
+  EXPECT_EQ(a.failure, Analysis::Failure::kNone) << rule.code << ": " << a.failure_message;
+  for (const Diagnostic& d : a.diagnostics)
+    if (d.rule == &Rule(rule.id)) return true;
+  return false;
 }
 
 }  // namespace pgconflint::test

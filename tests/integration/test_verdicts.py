@@ -97,14 +97,14 @@ class OneVerdictTest(unittest.TestCase):
             with self.subTest(tree=name), tempfile.TemporaryDirectory() as t:
                 empty, head = os.path.join(t, "empty"), os.path.join(t, "head")
                 os.mkdir(empty)
-                shutil.copytree(os.path.join(ROOT, root), os.path.join(head, "tree"))
+                shutil.copytree(os.path.join(ROOT, name), os.path.join(head, "tree"))
                 r = subprocess.run([PGCONFLINT, "diff", "--no-config", "--dirs", "--format", "json", "--fail-on",
                                     "never", empty, head], cwd=t, capture_output=True, text=True, timeout=300)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 introduced = collections.defaultdict(list)
                 for rc in json.loads(r.stdout)["roots"]:
                     for d in rc["introduced"]:
-                        introduced[os.path.normpath(os.path.join(root, os.path.relpath(d["file"], "tree")))].append(
+                        introduced[os.path.normpath(os.path.join(name, os.path.relpath(d["file"], "tree")))].append(
                             key(d))
                 whole = json.loads(check("--format", "json", root).stdout)
                 expected = findings(whole, key)

@@ -25,6 +25,13 @@ def trees():
     for d in (sorted(glob.glob(os.path.join(FIXTURES, "rules", "*.datadir")))
               + sorted(glob.glob(os.path.join(FIXTURES, "sql", "*.cluster")))):
         out.append((_rel(d), _rel(d), _files_below(d)))
+    verdicts = os.path.join(FIXTURES, "verdicts")
+    for name, root in [("hba-includes", "hba-includes"), ("auto-conf-override", "auto-conf-override"),
+                       ("included-tuning", "included-tuning/data"),
+                       ("package-layout", "package-layout/etc/postgresql/16/main"),
+                       ("any-name", "any-name/prod-postgresql.conf")]:
+        out.append((_rel(os.path.join(verdicts, name)), _rel(os.path.join(verdicts, root)),
+                    [f for f in _files_below(os.path.join(verdicts, name))]))
     flat = [_rel(p) for p in sorted(glob.glob(os.path.join(FIXTURES, "rules", "*.conf")))]
     flat += _files_below(os.path.join(FIXTURES, "rules", "includes.d"))
     out.append(("tests/fixtures/rules", None, flat))

@@ -41,6 +41,21 @@ bool WriteAll(int fd, const std::string& content) {
 
 bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error) {
   const std::string target = ResolveTarget(path);
+  // What the file is must survive its new bytes: its owner, group and mode
+  // (`sudo pgconflint check --fix` must not hand postgres's 0600 file to
+  // root), its hard links (a rename would split them) and its being read-only.
+  struct stat st;
+  const bool exists = stat(target.c_str(), &st) == 0;
+  if (exists && st.st_nlink > 1) {
+    *error = path + ": has " + std::to_string(st.st_nlink) +
+             " hard links, which replacing it would separate from it; not written (edit it in place, or "
+             "remove the other links first)";
+    return false;
+  }
+  if (exists && access(target.c_str(), W_OK) != 0) {
+    *error = path + ": not writable (" + strerror(errno) + "); not written";
+    return false;
+  }
   std::string tmp = target + ".tmp-pgconflint-XXXXXX";
   int fd = mkstemp(tmp.data());
   if (fd < 0) {
@@ -49,9 +64,8 @@ bool WriteFileAtomically(const std::string& path, const std::string& content, st
   }
   // mkstemp creates 0600; give the result the old file's mode, or what a
   // plain open(O_CREAT, 0666) would have given.
-  struct stat st;
   mode_t mode;
-  if (stat(target.c_str(), &st) == 0) {
+  if (exists) {
     mode = st.st_mode & 07777;
   } else {
     mode_t mask = umask(0);
@@ -64,12 +78,27 @@ bool WriteFileAtomically(const std::string& path, const std::string& content, st
     unlink(tmp.c_str());
     return false;
   };
+  // The owner and group first (fchown may clear set-id bits), then the mode.
+  if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) != 0) {
+    const int e = errno;
+    close(fd);
+    unlink(tmp.c_str());
+    *error = path + ": cannot keep its owner " + std::to_string(st.st_uid) + ":" + std::to_string(st.st_gid) + " (" +
+             strerror(e) + "); not written";
+    return false;
+  }
   if (fchmod(fd, mode) != 0) return fail(path);
   if (!WriteAll(fd, content) || fsync(fd) != 0) return fail(path);
   int rc = close(fd);
   fd = -1;
   if (rc != 0) return fail(path);
   if (rename(tmp.c_str(), target.c_str()) != 0) return fail(path);
+  // The rename itself is durable once the directory is.
+  std::string dir = target.substr(0, target.rfind('/'));
+  if (int d = open(dir.empty() ? "/" : dir.c_str(), O_RDONLY | O_DIRECTORY); d >= 0) {
+    fsync(d);
+    close(d);
+  }
   return true;
 }
 

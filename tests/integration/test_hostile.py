@@ -236,6 +236,45 @@ class HostileTest(unittest.TestCase):
         self.assertNotIn("PATH=", everything)
         self.assertNotIn("root:", everything)
 
+    # `sudo pgconflint check --fix DATADIR` keeps the owner, group and mode of what it fixes
+    # (the server, running as its own user, must still read its 0600 file), refuses to split
+    # hard links, and an unprivileged user cannot replace a read-only file through it.
+    def test_fix_keeps_what_the_file_is(self):
+        if os.geteuid() != 0:
+            self.skipTest("needs root, as CI runs the suites")
+        sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+        import pgtools
+        import pwd
+        user = pwd.getpwnam(pgtools.ensure_user())
+        data = os.path.join(self.dir, "data")
+        conf = self.write("data/postgresql.conf", "work_mem = 32 MB\n")
+        self.write("data/PG_VERSION", "18\n")
+        os.chown(data, user.pw_uid, user.pw_gid)
+        os.chown(conf, user.pw_uid, user.pw_gid)
+        os.chmod(conf, 0o600)
+        r = run("check", "--no-config", "--fix", "--format", "concise", "data", cwd=self.dir)
+        self.assertIn(r.returncode, (EXIT_OK, EXIT_FINDINGS), r.stderr)
+        st = os.stat(conf)
+        self.assertEqual((st.st_uid, st.st_gid, st.st_mode & 0o7777), (user.pw_uid, user.pw_gid, 0o600))
+        with open(conf) as f:
+            self.assertEqual(f.read(), "work_mem = '32MB'\n")
+        # Hard links: not written, exit 3, the file as it was.
+        os.link(conf, os.path.join(self.dir, "data", "also.conf"))
+        self.write("data/postgresql.conf", "work_mem = 32 MB\n")
+        r = run("check", "--no-config", "--fix", "data", cwd=self.dir)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("hard links", r.stderr)
+        with open(conf) as f:
+            self.assertEqual(f.read(), "work_mem = 32 MB\n")
+        os.unlink(os.path.join(self.dir, "data", "also.conf"))
+        # Read-only to its unprivileged owner: not replaced through a writable directory.
+        os.chmod(conf, 0o444)
+        os.chmod(self.dir, 0o777)
+        proc = subprocess.run(pgtools.as_user([PGCONFLINT, "check", "--no-config", "--fix", "data"]), cwd=self.dir,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("not writable", proc.stderr)
+
     # Items 5, 6, 12: scans that were quadratic.
     def test_large_inputs_stay_linear(self):
         cases = {

@@ -68,5 +68,32 @@ TEST_F(AtomicWriteTest, FailureLeavesNothing) {
   EXPECT_EQ(Entries(), 0u);
 }
 
+TEST_F(AtomicWriteTest, KeepsTheOwnerAndGroup) {
+  if (geteuid() != 0) GTEST_SKIP() << "only root can give a file to another owner";
+  std::string error;
+  fs::path f = dir_ / "postgresql.conf";
+  ASSERT_TRUE(WriteFileAtomically(f.string(), "a = 1\n", &error)) << error;
+  ASSERT_EQ(chown(f.c_str(), 4242, 4343), 0);
+  ASSERT_EQ(chmod(f.c_str(), 0600), 0);
+  ASSERT_TRUE(WriteFileAtomically(f.string(), "a = 2\n", &error)) << error;
+  struct stat st;
+  ASSERT_EQ(stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 4242u) << "sudo --fix handed postgres's file to root";
+  EXPECT_EQ(st.st_gid, 4343u);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(Slurp(f), "a = 2\n");
+}
+
+TEST_F(AtomicWriteTest, AFileWithHardLinksIsNotSplitFromThem) {
+  std::string error;
+  fs::path f = dir_ / "postgresql.conf", other = dir_ / "copy.conf";
+  ASSERT_TRUE(WriteFileAtomically(f.string(), "a = 1\n", &error)) << error;
+  ASSERT_EQ(link(f.c_str(), other.c_str()), 0);
+  EXPECT_FALSE(WriteFileAtomically(f.string(), "a = 2\n", &error));
+  EXPECT_NE(error.find("has 2 hard links"), std::string::npos) << error;
+  EXPECT_EQ(Slurp(f), "a = 1\n");
+  EXPECT_EQ(Entries(), 2u) << "no temp file left";
+}
+
 }  // namespace
 }  // namespace pgconflint

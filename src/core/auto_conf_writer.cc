@@ -23,19 +23,6 @@ bool ReadAutoConf(const ParsedFile& parsed, const SourceFile& source, int file, 
   return true;
 }
 
-void ResetAutoConfValue(std::vector<AutoConfEntry>* entries, std::string_view name) {
-  // guc_name_compare: ASCII case-insensitive.
-  const std::string key = AsciiLower(name);
-  entries->erase(std::remove_if(entries->begin(), entries->end(),
-                                [&](const AutoConfEntry& e) { return AsciiLower(e.name) == key; }),
-                 entries->end());
-}
-
-void SetAutoConfValue(std::vector<AutoConfEntry>* entries, AutoConfEntry entry) {
-  ResetAutoConfValue(entries, entry.name);
-  entries->push_back(std::move(entry));
-}
-
 std::string WriteAutoConf(const std::vector<AutoConfEntry>& entries) {
   std::string out(kAutoConfHeader);
   for (const AutoConfEntry& e : entries) out += e.name + " = '" + EscapeAutoConfValue(e.value) + "'\n";

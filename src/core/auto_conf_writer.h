@@ -34,12 +34,6 @@ inline constexpr std::string_view kAutoConfHeader =
 /// ALTER SYSTEM then refuses to write it.
 bool ReadAutoConf(const ParsedFile& parsed, const SourceFile& source, int file, std::vector<AutoConfEntry>* out);
 
-/// replace_auto_config_value: removes every entry whose name equals
-/// `entry.name` ignoring ASCII case, then appends `entry`.
-void SetAutoConfValue(std::vector<AutoConfEntry>* entries, AutoConfEntry entry);
-/// The same removal without the append (RESET name, SET name TO DEFAULT).
-void ResetAutoConfValue(std::vector<AutoConfEntry>* entries, std::string_view name);
-
 /// The bytes write_auto_conf_file writes for `entries`.
 std::string WriteAutoConf(const std::vector<AutoConfEntry>& entries);
 

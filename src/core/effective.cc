@@ -43,17 +43,25 @@ EffectiveConfig::EffectiveConfig(const Analysis& analysis) : analysis_(analysis)
 
 EffectiveConfig::EffectiveConfig(const Analysis& analysis, const Scope& scope)
     : analysis_(analysis), scoped_(true), scope_(scope) {
-  for (size_t i = 0; i < analysis.settings.size(); ++i) {
-    const Setting& s = analysis.settings[i];
-    const Origin& o = s.origin;
-    if (!s.applied || !o.scoped()) continue;
-    if ((!o.database.empty() && o.database != scope.database) || (!o.role.empty() && o.role != scope.role)) continue;
-    // process_settings: database and role, then role, database, every session.
-    int rank = !o.database.empty() && !o.role.empty() ? 3 : !o.role.empty() ? 2 : !o.database.empty() ? 1 : 0;
-    std::string key = AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name));
-    auto [it, inserted] = by_scope_.try_emplace(key, rank, i);
-    if (!inserted && rank >= it->second.first) it->second = {rank, i};
-  }
+  for (size_t i = 0; i < analysis.settings.size(); ++i) AddRow(i);
+}
+
+EffectiveConfig::EffectiveConfig(const Analysis& analysis, const Scope& scope, const std::vector<size_t>& rows)
+    : analysis_(analysis), scoped_(true), scope_(scope) {
+  for (size_t i : rows) AddRow(i);
+}
+
+void EffectiveConfig::AddRow(size_t i) {
+  const Setting& s = analysis_.settings[i];
+  const Origin& o = s.origin;
+  if (!s.applied || !o.scoped()) return;
+  if ((!o.database.empty() && o.database != scope_.database) || (!o.role.empty() && o.role != scope_.role)) return;
+  rows_.push_back(i);
+  // process_settings: database and role, then role, database, every session.
+  int rank = !o.database.empty() && !o.role.empty() ? 3 : !o.role.empty() ? 2 : !o.database.empty() ? 1 : 0;
+  std::string key = AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name));
+  auto [it, inserted] = by_scope_.try_emplace(key, rank, i);
+  if (!inserted && rank >= it->second.first) it->second = {rank, i};
 }
 
 const Setting* EffectiveConfig::SettingFor(std::string_view name) const {

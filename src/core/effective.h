@@ -36,11 +36,18 @@ class EffectiveConfig {
   /// for the database and the role wins over one for the role, then the
   /// database, then every session (ALTER ROLE ALL).
   EffectiveConfig(const Analysis& analysis, const Scope& scope);
+  /// The same from the rows that may apply to `scope` (indices into
+  /// analysis.settings, in reading order): what a caller that looks at many
+  /// scopes indexed once (RunRules), instead of a scan per scope.
+  EffectiveConfig(const Analysis& analysis, const Scope& scope, const std::vector<size_t>& rows);
 
   const Catalog& catalog() const { return *analysis_.catalog; }
   const Analysis& analysis() const { return analysis_; }
   /// The scope, or null for the cluster's configuration.
   const Scope* scope() const { return scoped_ ? &scope_ : nullptr; }
+  /// In a scope: the indices of the settings of its own rows (the
+  /// pg_db_role_setting rows that apply to it), in reading order.
+  const std::vector<size_t>& rows() const { return rows_; }
 
   /// The setting that decides `name`, or null when it keeps its boot value.
   const Setting* SettingFor(std::string_view name) const;
@@ -65,6 +72,8 @@ class EffectiveConfig {
   bool scoped_ = false;
   Scope scope_;
   std::unordered_map<std::string, std::pair<int, size_t>> by_scope_;  // lower name -> (precedence, setting)
+  std::vector<size_t> rows_;
+  void AddRow(size_t i);
 };
 
 /// The typed value of `param` for configured text `value` (as -C prints it).

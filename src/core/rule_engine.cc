@@ -131,6 +131,18 @@ using Evaluator = void (*)(const RuleInfo&, const RuleEnv&, const EffectiveConfi
 
 std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
 
+// The settings an evaluator walks: every one for the cluster's
+// configuration; in a scope only its own rows, as the cluster's run saw the
+// rest (16,000 ALTER ROLE statements made every scope walk every setting).
+template <typename F>
+void ForSettings(const EffectiveConfig& eff, const Analysis& a, F f) {
+  if (!eff.scope()) {
+    for (const Setting& s : a.settings) f(s);
+    return;
+  }
+  for (size_t i : eff.rows()) f(a.settings[i]);
+}
+
 // Worst-case memory (core/memory_model.h) against the profile's RAM, with the breakdown.
 void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveConfig& eff, const EngineOptions& o,
                       Analysis* a) {
@@ -160,19 +172,19 @@ void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveC
 // file asks for an automatic one (wal_buffers = -1).
 void RestartPending(const RuleInfo& rule, const EffectiveConfig& eff, const std::map<std::string, std::string>& running,
                     Analysis* a) {
-  for (const Setting& s : a->settings) {
-    if (!s.applied || !s.param || s.param->context != Context::kPostmaster || !s.value) continue;
-    if (&s != eff.SettingFor(s.param->name)) continue;  // only the deciding line
+  ForSettings(eff, *a, [&](const Setting& s) {
+    if (!s.applied || !s.param || s.param->context != Context::kPostmaster || !s.value) return;
+    if (&s != eff.SettingFor(s.param->name)) return;  // only the deciding line
     auto it = running.find(s.param->name);
-    if (it == running.end() || it->second == *s.value) continue;
+    if (it == running.end() || it->second == *s.value) return;
     std::optional<DerivedValue> derived = eff.Derived(s.param->name);
-    if (derived && *s.value == "-1" && TypedValue(*s.param, it->second).number == derived->value.number) continue;
+    if (derived && *s.value == "-1" && TypedValue(*s.param, it->second).number == derived->value.number) return;
     Emit(a, rule, &s,
          std::string(s.param->name) + " is " + ShownWithUnit(*s.param, *s.value) +
              " in the file but the running server uses " + ShownWithUnit(*s.param, it->second) +
              ": a reload will not apply it (context postmaster)",
          "schedule a restart; until then pg_settings.pending_restart is true", s.param->name);
-  }
+  });
 }
 
 // Without running values: per postgresql.auto.conf, one finding listing the
@@ -180,10 +192,11 @@ void RestartPending(const RuleInfo& rule, const EffectiveConfig& eff, const std:
 // applies (whether one is pending cannot be known from the file).
 void RestartNeededForAlterSystem(const RuleInfo& rule, const EffectiveConfig& eff, Analysis* a) {
   std::map<int, std::vector<const Setting*>> by_file;
-  for (const Setting& s : a->settings)
+  ForSettings(eff, *a, [&](const Setting& s) {
     if (s.applied && s.param && s.param->context == Context::kPostmaster && a->files[s.file].auto_conf &&
         &s == eff.SettingFor(s.param->name))
       by_file[s.file].push_back(&s);
+  });
   for (const auto& [file, list] : by_file) {
     std::string names;
     for (const Setting* s : list) names += (names.empty() ? "" : ", ") + std::string(s->param->name);
@@ -213,33 +226,33 @@ void RestartRequired(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig
 // enable_* planner methods turned off for every session.
 void PlannerMethodDisabled(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions&,
                            Analysis* a) {
-  for (const Setting& s : a->settings) {
-    if (!s.applied || !s.param || s.param->type != VarType::kBool || !s.value || *s.value != "off") continue;
+  ForSettings(eff, *a, [&](const Setting& s) {
+    if (!s.applied || !s.param || s.param->type != VarType::kBool || !s.value || *s.value != "off") return;
     std::string_view name = s.param->name;
-    if (!StartsWith(name, "enable_") || std::string_view(s.param->boot_val) != "on") continue;
-    if (&s != eff.SettingFor(name)) continue;
+    if (!StartsWith(name, "enable_") || std::string_view(s.param->boot_val) != "on") return;
+    if (&s != eff.SettingFor(name)) return;
     Emit(a, rule, &s,
          std::string(name) + " is off for every session: the planner avoids these plans wherever another plan "
                              "exists, however much cheaper they would be (" + s.param->short_desc + ")",
          "remove it from the configuration; to compare plans, SET " + std::string(name) +
              " = off in one session, or per role or database where a workload needs it",
          std::string(name));
-  }
+  });
 }
 
 // Enum values that exist only in builds with an optional library
 // (io_method = io_uring, wal_compression = lz4...), against the build
 // features the profile states.
-void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig&, const EngineOptions& o,
+void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveConfig& eff, const EngineOptions& o,
                          Analysis* a) {
   const std::optional<std::set<std::string>>& features = o.profile->build_features;
-  for (const Setting& s : a->settings) {
-    if (s.ignored || !s.param || !s.value || s.param->type != VarType::kEnum) continue;
+  ForSettings(eff, *a, [&](const Setting& s) {
+    if (s.ignored || !s.param || !s.value || s.param->type != VarType::kEnum) return;
     const BuildFeature* f = FeatureFor(s.param->name, *s.value);
-    if (!f) continue;
+    if (!f) return;
     std::string what = std::string(s.param->name) + " = " + *s.value + " needs a server built with " + f->name +
                        " (configure --with-" + f->name + ")";
-    if (features && features->count(f->name)) continue;
+    if (features && features->count(f->name)) return;
     if (features) {
       Emit(a, rule, &s, what + ", and the profile says this build lacks it: PostgreSQL refuses to start",
            "use a value every build has, or a server built with " + std::string(f->name) +
@@ -253,7 +266,7 @@ void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveCo
            s.param->name);
       a->diagnostics.back().Set(Outcome::kAdvisory, Severity::kInfo);
     }
-  }
+  });
 }
 
 struct NamedEvaluator {
@@ -271,13 +284,21 @@ constexpr NamedEvaluator kEvaluators[] = {
 
 }  // namespace
 
-RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running)
-    : eff_(eff), profile_(profile), running_(running) {
+std::set<std::string> RuleEnv::RefusedParameters(const Analysis& a) {
   // A parameter whose applied line has a value the server refuses: the
   // server would not start, so nothing is reasoned from it.
-  for (const Setting& s : eff.analysis().settings)
-    if (s.param && !s.ignored && !s.problem.empty()) refused_.insert(s.param->name);
+  std::set<std::string> out;
+  for (const Setting& s : a.settings)
+    if (s.param && !s.ignored && !s.problem.empty()) out.insert(s.param->name);
+  return out;
 }
+
+RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running)
+    : RuleEnv(eff, profile, running, RefusedParameters(eff.analysis())) {}
+
+RuleEnv::RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running,
+                 std::set<std::string> refused)
+    : eff_(eff), profile_(profile), running_(running), refused_(std::move(refused)) {}
 
 bool RuleEnv::IsSet(std::string_view name) const { return eff_.SettingFor(name) != nullptr; }
 
@@ -351,8 +372,30 @@ ExprValue RuleEnv::Lookup(std::string_view name, bool* known) const {
 
 namespace {
 
-void RunRulesWith(const EngineOptions& o, const EffectiveConfig& eff, Analysis* a) {
-  RuleEnv env(eff, *o.profile, o.running);
+// Whether a declarative rule can have a finding that a scope's own rows
+// cause: only at a row of the scope that decides one of its anchors or of the
+// parameters its condition reads (KeepScoped keeps no other).
+bool CanFireAtOwnRows(const RuleInfo& rule, const CompiledExpr& cond, const std::set<std::string>& own) {
+  std::string_view anchors = rule.anchor;
+  while (!anchors.empty()) {
+    size_t nl = anchors.find('\n');
+    std::string_view name = anchors.substr(0, std::min(nl, anchors.find('|')));
+    anchors = nl == std::string_view::npos ? std::string_view() : anchors.substr(nl + 1);
+    if (own.count(AsciiLower(name))) return true;
+  }
+  for (const std::string& id : cond.identifiers()) {
+    std::string_view n = id;
+    if (StartsWith(n, "effective.")) n.remove_prefix(10);
+    if (own.count(AsciiLower(n))) return true;
+  }
+  return false;
+}
+
+// `own`: in a scope, the lower-cased parameters its own rows set; null for
+// the cluster's configuration.
+void RunRulesWith(const EngineOptions& o, const EffectiveConfig& eff, const std::set<std::string>& refused,
+                  const std::set<std::string>* own, Analysis* a) {
+  RuleEnv env(eff, *o.profile, o.running, refused);
   const int major = a->catalog->major();
   for (const RuleInfo* rule : o.rules->rules()) {
     if (!rule->versions.Contains(major)) continue;
@@ -362,27 +405,26 @@ void RunRulesWith(const EngineOptions& o, const EffectiveConfig& eff, Analysis* 
       continue;
     }
     const CompiledExpr* cond = o.rules->Condition(rule);
-    if (!cond || !cond->Eval(env).is_true()) continue;
+    if (!cond || (own && !CanFireAtOwnRows(*rule, *cond, *own)) || !cond->Eval(env).is_true()) continue;
     std::string about;
     const Setting* at = FindAnchor(*rule, cond, eff, env, &about);
     Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "", about);
   }
 }
 
+// Where a finding stands, for telling the same finding twice apart.
+using FindingPlace = std::tuple<const RuleInfo*, int, uint32_t>;
+
 // Keeps the findings added since `first` that a setting of `scope` itself
-// causes (once each), their message prefixed with the scope.
-void KeepScoped(const Scope& scope, size_t first, Analysis* a) {
+// causes (at one of `own`, its own rows' positions), once each (`reported`
+// holds those of the configuration and the scopes before), their message
+// prefixed with the scope.
+void KeepScoped(const Scope& scope, size_t first, const std::set<std::pair<int, uint32_t>>& own,
+                std::set<FindingPlace>* reported, Analysis* a) {
   std::vector<Diagnostic> kept;
   for (size_t i = first; i < a->diagnostics.size(); ++i) {
     Diagnostic& d = a->diagnostics[i];
-    bool ours = false;
-    for (const Setting& s : a->settings)
-      ours = ours || (s.origin.scoped() && Scope{s.origin.database, s.origin.role} == scope && s.file == d.file &&
-                      s.name_range.begin == d.range.begin);
-    for (size_t k = 0; ours && k < first; ++k)
-      ours = !(a->diagnostics[k].rule == d.rule && a->diagnostics[k].file == d.file &&
-               a->diagnostics[k].range.begin == d.range.begin);
-    if (!ours) continue;
+    if (!own.count({d.file, d.range.begin}) || !reported->insert({d.rule, d.file, d.range.begin}).second) continue;
     d.message = "for " + scope.Describe() + ": " + d.message;
     kept.push_back(std::move(d));
   }
@@ -395,7 +437,8 @@ void KeepScoped(const Scope& scope, size_t first, Analysis* a) {
 void RunRules(const EngineOptions& o, Analysis* a) {
   if (a->failure != Analysis::Failure::kNone || !a->catalog || a->files.empty()) return;
   const size_t first = a->diagnostics.size();
-  RunRulesWith(o, EffectiveConfig(*a), a);
+  const std::set<std::string> refused = RuleEnv::RefusedParameters(*a);
+  RunRulesWith(o, EffectiveConfig(*a), refused, nullptr, a);
   if (!o.report_defaults) {
     // No setting caused these: they are about defaults the input does not hold.
     // A user rule's finding stays: it is never dropped.
@@ -406,7 +449,32 @@ void RunRules(const EngineOptions& o, Analysis* a) {
                                         unanchored),
                          a->diagnostics.end());
   }
-  for (const Scope& scope : a->Scopes()) {
+  // The pg_db_role_setting rows by their exact scope, indexed once: a scope's
+  // rows are those of its own, of its role, of its database and of every session.
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> by_scope;
+  for (size_t i = 0; i < a->settings.size(); ++i)
+    if (a->settings[i].origin.scoped())
+      by_scope[{a->settings[i].origin.database, a->settings[i].origin.role}].push_back(i);
+  if (by_scope.empty()) return;
+  std::set<FindingPlace> reported;
+  for (const Diagnostic& d : a->diagnostics) reported.insert({d.rule, d.file, d.range.begin});
+  for (const auto& [key, own_rows] : by_scope) {
+    const Scope scope{key.first, key.second};
+    std::vector<size_t> rows;
+    for (const auto& k : {key, std::make_pair(std::string(), key.second), std::make_pair(key.first, std::string()),
+                          std::make_pair(std::string(), std::string())}) {
+      auto it = by_scope.find(k);
+      if (it != by_scope.end()) rows.insert(rows.end(), it->second.begin(), it->second.end());
+    }
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    std::set<std::string> own;
+    std::set<std::pair<int, uint32_t>> own_places;
+    for (size_t i : own_rows) {
+      const Setting& s = a->settings[i];
+      own.insert(AsciiLower(s.param ? std::string_view(s.param->name) : std::string_view(s.name)));
+      own_places.insert({s.file, s.name_range.begin});
+    }
     // A database whose default tablespace has a storage in the profile is
     // checked against that storage.
     EngineOptions so = o;
@@ -418,8 +486,8 @@ void RunRules(const EngineOptions& o, Analysis* a) {
       so.profile = &profile;
     }
     const size_t before = a->diagnostics.size();
-    RunRulesWith(so, EffectiveConfig(*a, scope), a);
-    KeepScoped(scope, before, a);
+    RunRulesWith(so, EffectiveConfig(*a, scope, rows), refused, &own, a);
+    KeepScoped(scope, before, own_places, &reported, a);
   }
 }
 

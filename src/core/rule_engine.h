@@ -42,6 +42,11 @@ class RuleEnv : public ExprEnv {
   RuleEnv(const EffectiveConfig& eff, const Profile& profile,
           const std::map<std::string, std::string>* running);
   RuleEnv(const EffectiveConfig& eff, Profile&& temporary, const std::map<std::string, std::string>* running) = delete;
+  /// The same with the refused parameters computed once (RefusedParameters).
+  RuleEnv(const EffectiveConfig& eff, const Profile& profile, const std::map<std::string, std::string>* running,
+          std::set<std::string> refused);
+  /// The parameters whose applied line has a value the server refuses.
+  static std::set<std::string> RefusedParameters(const Analysis& a);
   ExprValue Lookup(std::string_view name, bool* known) const override;
   bool IsSet(std::string_view name) const override;
   /// Whether the server would refuse the value of parameter `name` (its

@@ -49,11 +49,11 @@ class Runner {
   void Run(const std::vector<SqlStatement>& statements) {
     for (const SqlStatement& st : statements) {
       if (st.kind == Kind::kBegin) {
-        if (!in_block_) saved_ = state_;
+        if (!in_block_) Begin();
         in_block_ = true;
       } else if (st.kind == Kind::kEndTransaction) {
         // COMMIT of an aborted block rolls back, like ROLLBACK.
-        if (in_block_ && (aborted_ || !st.commit)) state_ = saved_;
+        if (in_block_) End(!aborted_ && st.commit);
         in_block_ = aborted_ = false;
       } else if (!(in_block_ && aborted_)) {  // else "current transaction is aborted"
         if (!Execute(st) && in_block_) aborted_ = true;
@@ -62,6 +62,31 @@ class Runner {
   }
 
  private:
+  // A transaction block: every change is journaled, and undone at its end
+  // unless it commits (in time of the changes, not of the state).
+  void Begin() {
+    session_size_ = state_.session.size();
+    Each([](auto& rows) { rows.Begin(); });
+  }
+  void End(bool commit) {
+    if (!commit) state_.session.resize(session_size_);
+    Each([commit](auto& rows) { commit ? rows.Commit() : rows.Rollback(); });
+  }
+  template <class F>
+  void Each(F f) {
+    f(state_.auto_conf);
+    f(state_.scoped);
+    f(state_.tablespaces);
+    f(state_.tablespace_names);
+    f(state_.database_tablespaces);
+  }
+
+  static std::string Key(std::initializer_list<std::string_view> parts) {
+    std::string key;
+    for (std::string_view p : parts) key.append(p).push_back('\0');  // no identifier holds a NUL
+    return key;
+  }
+
   bool Execute(const SqlStatement& st) {
     if (!st.error.empty()) return Refuse(RuleId::kSqlSyntaxError, st.error_range, st.error, SyntaxHelp(st));
     switch (st.kind) {
@@ -71,7 +96,9 @@ class Runner {
       case Kind::kSession: return Session(st);
       case Kind::kCreateTablespace:
       case Kind::kAlterTablespace: return Tablespace(st);
-      case Kind::kDatabaseTablespace: state_.database_tablespaces[st.database] = st.tablespace; return true;
+      case Kind::kDatabaseTablespace:
+        state_.database_tablespaces.Set(st.database, {st.database, st.tablespace});
+        return true;
       default: return true;
     }
   }
@@ -145,7 +172,7 @@ class Runner {
                     "ALTER SYSTEM fails: the existing postgresql.auto.conf has a line it cannot parse",
                     "repair postgresql.auto.conf by hand");
     if (st.action == Action::kResetAll) {
-      state_.auto_conf.clear();
+      state_.auto_conf.Clear();
       return true;
     }
     const Parameter* p = Lookup(cat_, st.name);
@@ -154,7 +181,7 @@ class Runner {
       return Refuse(RuleId::kParameterCannotBeChanged, st.name_range, p->alter_system_message,
                     "remove the statement: no SQL can change this parameter", p->name);
     if (!st.is_set()) {
-      ResetAutoConfValue(&state_.auto_conf, st.name);
+      state_.auto_conf.Erase(AsciiLower(st.name));
       return true;
     }
     std::string value;
@@ -163,7 +190,9 @@ class Runner {
       return Refuse(RuleId::kInvalidValue, st.value_range, facts_.Message("newline"),
                     "postgresql.auto.conf holds one setting per line: write the value without a line break",
                     p ? std::string(p->name) : st.name);
-    SetAutoConfValue(&state_.auto_conf, Entry(st, std::move(value)));
+    // replace_auto_config_value: every entry of the name (ASCII case
+    // ignored) goes, the new one is appended.
+    state_.auto_conf.Set(AsciiLower(st.name), Entry(st, std::move(value)));
     return true;
   }
 
@@ -172,8 +201,7 @@ class Runner {
   bool CustomAllowed(const SqlStatement& st) {
     if (!IsCustom(st.name)) {
       std::string lower = AsciiLower(st.name);
-      bool in_file = std::any_of(state_.auto_conf.begin(), state_.auto_conf.end(),
-                                 [&](const AutoConfEntry& e) { return AsciiLower(e.name) == lower; });
+      bool in_file = state_.auto_conf.Find(lower) != nullptr;
       if (!st.is_set() && in_file)
         return Refuse(RuleId::kAlterSystemCannotFixAutoConf, st.name_range,
                       facts_.Message("unknown", {{"name", st.name}}) +
@@ -206,17 +234,12 @@ class Runner {
                   (*out)->name);
   }
 
-  static bool SameName(const StatementValue& v, std::string_view name) { return AsciiLower(v.name) == AsciiLower(name); }
-
   bool Scoped(const SqlStatement& st) {
     Origin origin{st.kind == Kind::kAlterDatabase ? Origin::Kind::kAlterDatabase : Origin::Kind::kAlterRole,
                   st.database, st.role};
-    auto same_scope = [&](const StatementValue& v) {
-      return v.origin.database == origin.database && v.origin.role == origin.role;
-    };
-    std::vector<StatementValue>& rows = state_.scoped;
+    const std::string scope = Key({st.database, st.role});
     if (st.action == Action::kResetAll) {
-      rows.erase(std::remove_if(rows.begin(), rows.end(), same_scope), rows.end());
+      state_.scoped.EraseGroup(scope);
       return true;
     }
     const Parameter* p = nullptr;
@@ -224,10 +247,9 @@ class Runner {
     std::string value;
     if (st.action == Action::kFromCurrent) return true;  // the session's value: unknown here
     if (st.is_set() && !Value(st, p, &value)) return false;
-    auto old = std::find_if(rows.begin(), rows.end(),
-                            [&](const StatementValue& v) { return same_scope(v) && SameName(v, st.name); });
-    if (old != rows.end()) rows.erase(old);
-    if (st.is_set()) rows.push_back({origin, st.name, value, file_, st.name_range, st.value_range, ""});
+    const std::string key = scope + AsciiLower(st.name);
+    if (st.is_set()) state_.scoped.Set(key, {origin, st.name, value, file_, st.name_range, st.value_range, ""}, scope);
+    else state_.scoped.Erase(key);
     return true;
   }
 
@@ -244,19 +266,16 @@ class Runner {
 
   // The script names tablespace st.tablespace (kept once, where first named).
   void Named(const SqlStatement& st) {
-    auto& names = state_.tablespace_names;
-    if (std::none_of(names.begin(), names.end(), [&](const TablespaceRef& t) { return t.name == st.tablespace; }))
-      names.push_back({st.tablespace, file_, st.range});
+    if (!state_.tablespace_names.Find(st.tablespace))
+      state_.tablespace_names.Set(st.tablespace, {st.tablespace, file_, st.range});
   }
 
   bool Tablespace(const SqlStatement& st) {
-    std::vector<StatementValue>& opts = state_.tablespaces;
-    auto option_of = [&](const std::string& name) {
-      return [&st, name](const StatementValue& v) { return v.tablespace == st.tablespace && v.name == name; };
-    };
+    KeyedRows<StatementValue>& opts = state_.tablespaces;
+    auto option = [&](const std::string& name) { return Key({st.tablespace, name}); };
     if (st.kind == Kind::kAlterTablespace && st.action == Action::kReset) {
       Named(st);
-      for (const SqlOption& o : st.options) opts.erase(std::remove_if(opts.begin(), opts.end(), option_of(o.name)), opts.end());
+      for (const SqlOption& o : st.options) opts.Erase(option(o.name));
       return true;
     }
     if (st.kind == Kind::kCreateTablespace && in_block_ && facts_.HasMessage("ts_in_transaction"))
@@ -264,13 +283,11 @@ class Runner {
                     "run it outside BEGIN ... COMMIT");
     if (!TablespaceOptionsValid(st)) return false;
     Named(st);
-    if (st.kind == Kind::kCreateTablespace)
-      opts.erase(std::remove_if(opts.begin(), opts.end(), [&](const StatementValue& v) { return v.tablespace == st.tablespace; }),
-                 opts.end());
-    for (const SqlOption& o : st.options) {
-      opts.erase(std::remove_if(opts.begin(), opts.end(), option_of(o.name)), opts.end());
-      opts.push_back({{Origin::Kind::kFile, "", ""}, o.name, o.value, file_, o.name_range, o.value_range, st.tablespace});
-    }
+    if (st.kind == Kind::kCreateTablespace) opts.EraseGroup(st.tablespace);
+    for (const SqlOption& o : st.options)
+      opts.Set(option(o.name),
+               {{Origin::Kind::kFile, "", ""}, o.name, o.value, file_, o.name_range, o.value_range, st.tablespace},
+               st.tablespace);
     return true;
   }
 
@@ -320,7 +337,7 @@ class Runner {
   SqlState& state_;
   Analysis* a_;
   bool in_block_ = false, aborted_ = false;
-  SqlState saved_;
+  size_t session_size_ = 0;  // SETs before the block
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "core/analysis.h"
 #include "core/auto_conf_writer.h"
 #include "core/host.h"
+#include "core/keyed_rows.h"
 #include "core/sql_knowledge.h"
 #include "core/sql_statements.h"
 
@@ -32,15 +33,17 @@ struct StatementValue {
   std::string tablespace;   // tablespace options only
 };
 
-/// The cluster's state as far as a script changes it.
+/// The cluster's state as far as a script changes it. Keyed, so that a
+/// statement costs O(1) on average however many roles, databases or
+/// tablespaces the script names (core/keyed_rows.h).
 struct SqlState {
-  std::vector<AutoConfEntry> auto_conf;
-  bool auto_conf_parses = true;     // ALTER SYSTEM can read the existing file
-  std::vector<StatementValue> scoped;       // pg_db_role_setting rows, one entry per parameter
+  KeyedRows<AutoConfEntry> auto_conf;  // by name in lower case (guc_name_compare)
+  bool auto_conf_parses = true;        // ALTER SYSTEM can read the existing file
+  KeyedRows<StatementValue> scoped;    // pg_db_role_setting rows, by scope and name; grouped by scope
   std::vector<StatementValue> session;      // SET, set_config()
-  std::vector<StatementValue> tablespaces;  // options of each tablespace
-  std::vector<TablespaceRef> tablespace_names;  // each tablespace created or altered, once
-  std::map<std::string, std::string> database_tablespaces;
+  KeyedRows<StatementValue> tablespaces;    // options, by tablespace and option; grouped by tablespace
+  KeyedRows<TablespaceRef> tablespace_names;  // each tablespace created or altered, once, where first named
+  KeyedRows<std::pair<std::string, std::string>> database_tablespaces;  // database -> tablespace
   /// From the configuration the script runs against: allow_alter_system
   /// (nullopt: unknown) and the custom names it defines (lower case).
   std::optional<bool> allow_alter_system;

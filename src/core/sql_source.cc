@@ -54,7 +54,7 @@ void TakeFile(int idx, Analysis* a, SqlState* state, Originals* originals) {
     e.line = s.line;
     e.name_range = s.name_range;
     e.value_range = s.value_range;
-    state->auto_conf.push_back(e);
+    state->auto_conf.Append(AsciiLower(e.name), e);
     (*originals)[{idx, s.name_range.begin}] = std::move(s);
   }
   a->settings = std::move(kept);
@@ -77,7 +77,7 @@ Setting SettingOf(const Analysis& a, const StatementValue& v) {
 // postgresql.auto.conf is read last, and per-database/role and session
 // values never decide the cluster's.
 void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
-  for (const AutoConfEntry& e : state.auto_conf) {
+  for (const AutoConfEntry& e : state.auto_conf.Rows()) {
     auto it = originals->find({e.file, e.name_range.begin});
     if (!e.from_statement && it != originals->end()) {
       a->settings.push_back(std::move(it->second));
@@ -93,12 +93,13 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
     v.value_range = e.value_range;
     a->settings.push_back(SettingOf(*a, v));
   }
-  for (const StatementValue& v : state.scoped) a->settings.push_back(SettingOf(*a, v));
+  state.scoped.ForEach([&](const StatementValue& v) { a->settings.push_back(SettingOf(*a, v)); });
   for (const StatementValue& v : state.session) a->settings.push_back(SettingOf(*a, v));
-  for (const StatementValue& v : state.tablespaces)
+  state.tablespaces.ForEach([&](const StatementValue& v) {
     a->tablespace_settings.push_back({v.tablespace, v.name, v.value, v.file, v.name_range, v.value_range});
-  a->tablespaces = state.tablespace_names;
-  for (const auto& [db, ts] : state.database_tablespaces) a->database_tablespaces[db] = ts;
+  });
+  a->tablespaces = state.tablespace_names.Rows();
+  state.database_tablespaces.ForEach([&](const auto& d) { a->database_tablespaces[d.first] = d.second; });
 }
 
 }  // namespace
@@ -151,7 +152,7 @@ void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
   std::vector<SqlStatement> statements = ParseSqlStatements(text, ScanSql(text, so), *facts);
   RunSqlStatements(statements, *facts, ctx.host ? *ctx.host : kUnknownHost, file, &state, a);
   AppendState(state, &originals, a);
-  if (options_.auto_conf_out) *options_.auto_conf_out = WriteAutoConf(state.auto_conf);
+  if (options_.auto_conf_out) *options_.auto_conf_out = WriteAutoConf(state.auto_conf.Rows());
 }
 
 }  // namespace pgconflint

@@ -15,7 +15,8 @@
   with a unit, ALTER SYSTEM in a transaction block, a parameter that cannot be changed, a
   postmaster parameter per database, a bad tablespace option) are refused by the real
   server too, and their near misses are accepted.
-* scopes (ScopeTest): a script of ALTER SYSTEM/DATABASE/ROLE (IN DATABASE, ALL) SET is run on
+* scopes (ScopeTest): a script of ALTER SYSTEM/DATABASE/ROLE (IN DATABASE, ALL) SET, RESET
+  and RESET ALL, with transaction blocks committed, rolled back and aborted, is run on
   PostgreSQL 18; for every database x role, `show --database D --role R` prints the value a
   new session of R in D starts with (SHOW).
 
@@ -231,7 +232,23 @@ ALTER ROLE app IN DATABASE shop SET work_mem = '64MB';
 ALTER ROLE ALL SET statement_timeout = '1min';
 ALTER DATABASE shop SET statement_timeout = '2min';
 ALTER ROLE app SET statement_timeout = '3min';
+BEGIN;
+ALTER ROLE other SET work_mem = '128MB';
+ROLLBACK;
+BEGIN;
+ALTER ROLE other SET statement_timeout = '4min';
+ALTER ROLE other SET no_such_parameter = 1;
+ALTER ROLE other SET work_mem = '96MB';
+COMMIT;
+ALTER ROLE other IN DATABASE shop SET work_mem = '256MB';
+ALTER ROLE other IN DATABASE shop RESET ALL;
+BEGIN;
+ALTER ROLE app IN DATABASE shop RESET ALL;
+ALTER ROLE app RESET statement_timeout;
+COMMIT;
 """
+# The one statement of SCOPED_SCRIPT the server refuses (its block is rolled back).
+SCOPED_SCRIPT_ERROR = 'unrecognized configuration parameter "no_such_parameter"'
 
 
 class ScopeTest(unittest.TestCase):
@@ -246,8 +263,10 @@ class ScopeTest(unittest.TestCase):
             with pgtools.Server(18) as srv:
                 srv.psql("CREATE ROLE app LOGIN; CREATE ROLE other LOGIN")
                 srv.psql("CREATE DATABASE shop")
-                rc, err = run_psql_script(srv, SCOPED_SCRIPT + "SELECT pg_reload_conf();\n")
-                self.assertEqual(rc, 0, err)
+                rc, err = run_psql_script(srv, SCOPED_SCRIPT + "SELECT pg_reload_conf();\n", stop_on_error=False)
+                errors = [line for line in err.splitlines() if "ERROR" in line]
+                self.assertEqual(len(errors), 2, err)  # the refusal, then "current transaction is aborted"
+                self.assertIn(SCOPED_SCRIPT_ERROR, errors[0])
                 time.sleep(0.5)
                 for db in ("postgres", "shop"):
                     for role in ("postgres", "app", "other"):

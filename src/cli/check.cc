@@ -161,7 +161,7 @@ int RunServers(const CheckOptions& o) {
   std::vector<ServerRow> rows;
   int major = 0;
   int rc = CheckServers(o.common, o.live, o.paths, &analyses, &rows, &major);
-  if (rc == kExitUsage) return rc;
+  if (rc == kExitUsage && analyses.empty()) return rc;
   if (!o.live.summary.empty()) {
     RenderSummary(rows, o.live.summary, std::cout);
   } else {

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/catalog.h"
 #include "core/file_system.h"
 #include "core/snapshot.h"
 #include "live/live.h"
@@ -91,8 +92,10 @@ ServerRow RowFor(const Snapshot& s, const std::vector<Analysis>& mine, bool drif
 }
 
 // Lints one server (or each path against it); false on a configuration error.
+// A root that could not be read (a major without knowledge) raises
+// *exit_code to 2 (3 for an I/O error), as `check PATH` does.
 bool LintServer(Workspace* ws, const Snapshot& s, const std::vector<std::string>& paths,
-                std::vector<Analysis>* analyses, std::vector<ServerRow>* rows) {
+                std::vector<Analysis>* analyses, std::vector<ServerRow>* rows, int* exit_code) {
   std::vector<Analysis> mine;
   std::string error;
   if (paths.empty()) {
@@ -104,9 +107,13 @@ bool LintServer(Workspace* ws, const Snapshot& s, const std::vector<std::string>
     if (!ws->LintDrift(p, s, &mine.back(), &error)) return PrintError(error), false;
     mine.back().root = p + " vs " + s.server;
   }
-  for (const Analysis& a : mine)
-    if (a.failure != Analysis::Failure::kNone) PrintError(a.failure_message);
   rows->push_back(RowFor(s, mine, !paths.empty()));
+  for (const Analysis& a : mine) {
+    if (a.failure == Analysis::Failure::kNone) continue;
+    PrintError(s.server + ": " + a.failure_message);
+    rows->back().error = a.failure_message;
+    *exit_code = std::max(*exit_code, a.failure == Analysis::Failure::kIo ? kExitInternal : kExitUsage);
+  }
   for (Analysis& a : mine) analyses->push_back(std::move(a));
   return true;
 }
@@ -159,15 +166,18 @@ int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const s
       exit_code = kExitInternal;
       continue;
     }
-    if (!*major) *major = common.major ? common.major : s.major();
-    if (!LintServer(&ws, s, paths, analyses, rows)) return kExitUsage;
+    if (!*major && (common.major || Catalog::ForMajor(s.major())))
+      *major = common.major ? common.major : s.major();
+    if (!LintServer(&ws, s, paths, analyses, rows, &exit_code)) return kExitUsage;
   }
   return exit_code;
 }
 
 void RenderSummary(const std::vector<ServerRow>& rows, const std::string& format, std::ostream& out) {
   auto cells = [](const ServerRow& r) {
-    if (!r.error.empty()) return std::vector<std::string>{r.server, "-", "-", "-", "-", "-", "-", "down: " + r.error};
+    if (!r.error.empty())
+      return std::vector<std::string>{r.server, r.version.empty() ? "-" : r.version, "-", "-", "-", "-", "-",
+                                      (r.version.empty() ? "down: " : "not checked: ") + r.error};
     return std::vector<std::string>{r.server, r.version, r.fatal ? "yes" : "no", std::to_string(r.errors),
                                     std::to_string(r.warnings), std::to_string(r.pending_restarts),
                                     r.drift < 0 ? "-" : std::to_string(r.drift), "ok"};
@@ -177,7 +187,7 @@ void RenderSummary(const std::vector<ServerRow>& rows, const std::string& format
     nlohmann::ordered_json arr = nlohmann::ordered_json::array();
     for (const ServerRow& r : rows)
       arr.push_back({{"server", r.server}, {"version", r.version.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.version)},
-                     {"reachable", r.error.empty()}, {"error", r.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.error)},
+                     {"reachable", r.error.empty() || !r.version.empty()}, {"error", r.error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.error)},
                      {"fatal", r.fatal}, {"errors", r.errors}, {"warnings", r.warnings}, {"info", r.info},
                      {"pending_restarts", r.pending_restarts},
                      {"drift", r.drift < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(r.drift)}});

@@ -32,7 +32,7 @@ struct LiveCheckOptions {
 struct ServerRow {
   std::string server;   // label, never with a password
   std::string version;  // "" when unreachable
-  std::string error;    // why it could not be checked; "" when it was
+  std::string error;    // why it could not be checked (unreachable, or a major without knowledge); "" when it was
   bool fatal = false;
   int errors = 0, warnings = 0, info = 0, pending_restarts = 0;
   int drift = -1;  // PGC1103 findings; -1 when no PATH was compared
@@ -45,7 +45,8 @@ void AddLiveOptions(CLI::App* check, LiveCheckOptions* o);
 /// and lints each: the server itself, or with `paths` the drift of each path
 /// against it. A server that cannot be reached is reported on stderr and in
 /// its row; the others go on. Returns the exit code so far: kExitOk,
-/// kExitUsage (bad options, configuration) or kExitInternal (a server failed).
+/// kExitUsage (bad options, configuration, a server whose snapshot could not
+/// be checked: a major without knowledge) or kExitInternal (a server failed).
 int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const std::vector<std::string>& paths,
                  std::vector<Analysis>* analyses, std::vector<ServerRow>* rows, int* major);
 

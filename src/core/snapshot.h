@@ -82,7 +82,9 @@ struct Snapshot {
 ///    "tablespaces": [...], "databases": [...], "hba_rules": [...] | null,
 ///    "ident_mappings": [...] | null}
 /// where each section is the output of its query (src/live/queries.cc,
-/// scripts/snapshot.sql). False with *error when it is not a snapshot.
+/// scripts/snapshot.sql). False with *error when it is not a snapshot, or
+/// one of its sections or fields has another type than its query gives it
+/// (*error says where: "settings[3].sourceline: expected an integer, ...").
 /// Never throws.
 bool ReadSnapshot(std::string_view json, Snapshot* out, std::string* error);
 

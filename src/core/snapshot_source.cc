@@ -17,13 +17,23 @@ struct Line {
   Range name, value;  // relative to the line's start
 };
 
+// A line break in a snapshot's text (a hostile or damaged snapshot) written
+// as \n or \r, so that each row stays on its line.
+std::string OneLine(const std::string& s) {
+  if (s.find_first_of("\r\n") == std::string::npos) return s;
+  std::string out;
+  for (char c : s) out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : std::string(1, c);
+  return out;
+}
+
 // `name = 'value'`, optionally followed by a comment.
 Line SettingText(const std::string& name, const std::string& value, const std::string& comment = "") {
   Line l;
-  l.text = name + " = " + QuoteLiteral(value);
-  l.name = {0, static_cast<uint32_t>(name.size())};
-  l.value = {static_cast<uint32_t>(name.size() + 3), static_cast<uint32_t>(l.text.size())};
-  if (!comment.empty()) l.text += "  # " + comment;
+  const std::string shown = OneLine(name);
+  l.text = shown + " = " + OneLine(QuoteLiteral(value));
+  l.name = {0, static_cast<uint32_t>(shown.size())};
+  l.value = {static_cast<uint32_t>(shown.size() + 3), static_cast<uint32_t>(l.text.size())};
+  if (!comment.empty()) l.text += "  # " + OneLine(comment);
   return l;
 }
 
@@ -41,14 +51,13 @@ class RebuiltFile {
   int AddTo(Analysis* a, const std::string& abs, const std::string& display, bool auto_conf,
             std::map<int, uint32_t>* offsets) const {
     std::string text;
-    int at = 1;
+    std::vector<uint32_t> numbers;  // only the reported lines are held (SourceFile numbers them)
     for (const auto& [n, l] : lines_) {
-      for (; at < n; ++at) text += '\n';
       (*offsets)[n] = static_cast<uint32_t>(text.size());
+      numbers.push_back(static_cast<uint32_t>(n));
       text += l.text + '\n';
-      at = n + 1;
     }
-    a->files.push_back({abs, SourceFile(display, text), ParsedFile(), {}, 0, auto_conf});
+    a->files.push_back({abs, SourceFile(display, text, std::move(numbers)), ParsedFile(), {}, 0, auto_conf});
     return static_cast<int>(a->files.size() - 1);
   }
   const std::map<int, Line>& lines() const { return lines_; }
@@ -253,7 +262,7 @@ class Builder {
       std::string path = !file_name.empty() ? file_name : setting ? setting->setting
                                                                   : is_ident ? "pg_ident.conf" : "pg_hba.conf";
       if (text.empty()) text = "# (a line the server could not read)";
-      hba_errors_.push_back({path, files[path].Put(line, {text, {}, {}}), error, is_ident});
+      hba_errors_.push_back({path, files[path].Put(line, {OneLine(text), {}, {}}), error, is_ident});
     };
     if (s_.hba_rules)
       for (const ServerHbaRule& r : *s_.hba_rules)
@@ -397,7 +406,8 @@ std::map<std::string, std::string> RunningValues(const Snapshot& snapshot) {
 void SnapshotSource::Collect(const CollectContext&, Analysis* a) const {
   if (!a->catalog) {
     a->failure = Analysis::Failure::kUsage;
-    a->failure_message = "no knowledge of PostgreSQL " + std::to_string(snapshot_.major());
+    a->failure_message = "no knowledge of PostgreSQL " + std::to_string(snapshot_.major()) + " (supported: " +
+                         SupportedMajorsText() + ")";
     return;
   }
   Builder(snapshot_, a).Run();

@@ -89,21 +89,42 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
   contents_ = std::move(contents);
 }
 
-uint32_t SourceFile::LineOf(uint32_t offset) const {
+SourceFile::SourceFile(std::string path, std::string text, std::vector<uint32_t> line_numbers)
+    : SourceFile(std::move(path), std::move(text)) {
+  auto contents = std::make_shared<Contents>(*contents_);
+  contents->line_numbers = std::move(line_numbers);
+  contents->line_numbers.resize(contents->line_starts.size(),
+                                contents->line_numbers.empty() ? 1 : contents->line_numbers.back() + 1);
+  contents_ = std::move(contents);
+}
+
+uint32_t SourceFile::PhysicalLineOf(uint32_t offset) const {
   auto it = std::upper_bound(contents_->line_starts.begin(), contents_->line_starts.end(), offset);
   return static_cast<uint32_t>(it - contents_->line_starts.begin());
 }
 
+uint32_t SourceFile::PhysicalLine(uint32_t line) const {
+  const std::vector<uint32_t>& numbers = contents_->line_numbers;
+  if (numbers.empty()) return line <= contents_->line_starts.size() ? line : 0;
+  auto it = std::lower_bound(numbers.begin(), numbers.end(), line);
+  return it == numbers.end() ? 0 : static_cast<uint32_t>(it - numbers.begin()) + 1;
+}
+
+uint32_t SourceFile::LineOf(uint32_t offset) const {
+  uint32_t physical = PhysicalLineOf(offset);
+  return contents_->line_numbers.empty() ? physical : contents_->line_numbers[physical - 1];
+}
+
 uint32_t SourceFile::LineStart(uint32_t line) const {
-  line = std::clamp<uint32_t>(line, 1, line_count());
-  return contents_->line_starts[line - 1];
+  uint32_t physical = PhysicalLine(std::clamp<uint32_t>(line, 1, line_count()));
+  return contents_->line_starts[(physical ? physical : contents_->line_starts.size()) - 1];
 }
 
 Position SourceFile::PositionOf(uint32_t offset, ColumnUnit unit) const {
   offset = std::min<uint32_t>(offset, static_cast<uint32_t>(contents_->text.size()));
-  uint32_t line = LineOf(offset);
-  uint32_t start = contents_->line_starts[line - 1];
-  return {line, 1 + ColumnWidth(std::string_view(contents_->text).substr(start, offset - start), unit)};
+  uint32_t physical = PhysicalLineOf(offset);
+  uint32_t start = contents_->line_starts[physical - 1];
+  return {LineOf(offset), 1 + ColumnWidth(std::string_view(contents_->text).substr(start, offset - start), unit)};
 }
 
 uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
@@ -125,9 +146,11 @@ uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
 std::string_view SourceFile::LineText(uint32_t line) const {
   const std::vector<uint32_t>& starts = contents_->line_starts;
   const std::string& text = contents_->text;
-  if (line == 0 || line > starts.size()) return {};
-  uint32_t b = starts[line - 1];
-  uint32_t e = line < starts.size() ? starts[line] : static_cast<uint32_t>(text.size());
+  if (line == 0 || line > line_count()) return {};
+  const uint32_t physical = PhysicalLine(line);
+  if (physical == 0 || LineOf(starts[physical - 1]) != line) return {};  // a line between the rows
+  uint32_t b = starts[physical - 1];
+  uint32_t e = physical < starts.size() ? starts[physical] : static_cast<uint32_t>(text.size());
   std::string_view s(text.data() + b, e - b);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
   return s;

@@ -55,6 +55,12 @@ uint32_t ColumnWidth(std::string_view s, ColumnUnit unit);
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text);
+  /// A file that holds some lines of another: physical line i of `text` is
+  /// line `line_numbers[i]` (strictly increasing, from 1), the lines between
+  /// them are empty. A snapshot's files are rebuilt so: a row at line
+  /// 1,000,000,000 costs one line, not a billion.
+  /// REQUIRES: line_numbers has one entry per line of `text`.
+  SourceFile(std::string path, std::string text, std::vector<uint32_t> line_numbers);
   /// The text and line table of `same` under another path, shared (no copy).
   /// Copies of a SourceFile share them too: a file included many times, or
   /// kept by a cache and an analysis, is held once.
@@ -82,13 +88,21 @@ class SourceFile {
   uint32_t LineStart(uint32_t line) const;
   /// The text of 1-based `line` without its line terminator.
   std::string_view LineText(uint32_t line) const;
-  uint32_t line_count() const { return static_cast<uint32_t>(contents_->line_starts.size()); }
+  uint32_t line_count() const {
+    return contents_->line_numbers.empty() ? static_cast<uint32_t>(contents_->line_starts.size())
+                                           : contents_->line_numbers.back();
+  }
 
  private:
   struct Contents {
     std::string text;
-    std::vector<uint32_t> line_starts;  // byte offset of each line's first byte
+    std::vector<uint32_t> line_starts;   // byte offset of each physical line's first byte
+    std::vector<uint32_t> line_numbers;  // the number of each physical line; empty: 1, 2, 3...
   };
+  // 1-based physical line of byte `offset`, and the physical line that holds
+  // `line` (or the first after it; 0 past the last).
+  uint32_t PhysicalLineOf(uint32_t offset) const;
+  uint32_t PhysicalLine(uint32_t line) const;
   std::string path_;
   std::shared_ptr<const Contents> contents_;  // immutable, shared by copies
 };

@@ -316,6 +316,55 @@ class HostileTest(unittest.TestCase):
                 self.assertEqual(r.returncode, code, r.stdout[-500:] + r.stderr)
                 self.assertBounded(r, 400)
 
+    # Issue 22: one number in a snapshot allocated gigabytes (a file_settings row at line
+    # 1,000,000,000: 6 GB, 38 s); a snapshot of the wrong shape or of a major without
+    # knowledge ended with exit 0 and nothing checked.
+    def snapshot(self, name, **fields):
+        doc = {"pgconflint_snapshot": 1, "server": "example",
+               "info": {"server_version_num": 180004, "superuser": True}, "settings": [],
+               "file_settings": [{"sourcefile": "/srv/pg/postgresql.conf", "sourceline": 1000000000, "seqno": 1,
+                                  "name": "work_mem", "setting": "64mb", "applied": False,
+                                  "error": "invalid value for parameter \"work_mem\": \"64mb\""}]}
+        doc.update(fields)
+        return self.write(name, json.dumps(doc))
+
+    def test_snapshot_line_numbers_cost_nothing(self):
+        self.snapshot("far.json")
+        for fmt in ["concise", "json", "full", "sarif"]:
+            with self.subTest(format=fmt):
+                r = self.check("--snapshot", "far.json", "--format", fmt)
+                self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+                self.assertIn("1000000000", r.stdout)
+                self.assertBounded(r, 50)
+
+    def test_snapshot_of_the_wrong_shape_or_an_unknown_major(self):
+        cases = {
+            "settings-object.json": ({"settings": {"a": 1}}, "settings: expected an array of rows, got an object"),
+            "row-types.json": ({"settings": [{"name": "work_mem", "sourceline": "7"}]},
+                               "settings[0].sourceline: expected an integer, got a string"),
+            "sections.json": ({"db_role_settings": "x"}, "db_role_settings: expected an array of rows, got a string"),
+            "hba.json": ({"hba_rules": {"a": 1}}, "hba_rules: expected a JSON array of rows"),
+        }
+        for name, (fields, message) in cases.items():
+            with self.subTest(name=name):
+                self.snapshot(name, **fields)
+                for fmt in ["concise", "json"]:
+                    r = self.check("--snapshot", name, "--format", fmt)
+                    self.assertOneLineError(r, EXIT_USAGE, name, message)
+                    self.assertEqual(r.stdout, "")
+        for version in (90624, 130010):
+            with self.subTest(version=version):
+                self.snapshot("old.json", info={"server_version_num": version})
+                self.snapshot("good.json")
+                r = self.check("--snapshot", "old.json", "--snapshot", "good.json", "--format", "concise")
+                self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
+                self.assertIn(f"no knowledge of PostgreSQL {version // 10000} (supported: ", r.stderr)
+                self.assertIn("PGC1102", r.stdout)  # the other server is still checked
+                self.assertRegex(r.stdout, r"not checked: no knowledge of PostgreSQL")
+                r = self.check("--snapshot", "old.json", "--format", "json")
+                self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
+                self.assertTrue(json.loads(r.stdout)["roots"][0]["fatal"])
+
     # Item 7: memory stays a small multiple of input + output.
     def test_memory_of_a_large_file(self):
         self.write("big.conf", "work_mem = 4MB\n" * (1 << 16))  # 1 MiB, a finding per line

@@ -109,32 +109,60 @@ TEST(SnapshotTest, RowsWithoutALineNumberDoNotThrow) {
   EXPECT_TRUE(codes.count("PGC1104")) << "the hba error";
 }
 
-// Wrong types where values belong are read as absent, not thrown.
-TEST(SnapshotTest, WrongTypesDoNotThrow) {
+// A snapshot of the wrong shape is refused with where it is wrong, never
+// read as a server with nothing to check (nor thrown).
+TEST(SnapshotTest, WrongShapesAreRefusedWithWhere) {
+  const std::string head = R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 160000}, )";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"("settings": {"a": 1}})", "settings: expected an array of rows, got an object"},
+      {R"("settings": [1]})", "settings[0]: expected an object (one row), got an integer"},
+      {R"("settings": [{"name": "a"}, {"name": 2}]})", "settings[1].name: expected a string, got an integer"},
+      {R"("settings": [{"name": "a", "sourceline": "7"}]})", "settings[0].sourceline: expected an integer, got a string"},
+      {R"("settings": [{"name": "a", "pending_restart": "t"}]})",
+       "settings[0].pending_restart: expected a boolean, got a string"},
+      {R"("file_settings": "x"})", "file_settings: expected an array of rows, got a string"},
+      {R"("db_role_settings": [{"settings": [1]}]})",
+       "db_role_settings[0].settings: expected an array of strings, got an integer"},
+      {R"("tablespaces": [{"name": null, "options": 3}]})",
+       "tablespaces[0].options: expected an array of strings, got an integer"},
+      {R"("hba_rules": {"a": 1}})", "hba_rules: expected a JSON array of rows"},
+      {R"("server": ["x"]})", "snapshot.server: expected a string, got an array"},
+  };
+  for (const auto& [tail, want] : cases) {
+    Snapshot s;
+    std::string error;
+    EXPECT_NO_THROW(EXPECT_FALSE(ReadSnapshot(head + tail, &s, &error)) << tail);
+    EXPECT_EQ(error, want) << tail;
+  }
   Snapshot s;
   std::string error;
-  EXPECT_NO_THROW(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 160000},
-      "settings": [1, "x", {"name": 2}], "file_settings": {"a": 1}, "db_role_settings": "x",
-      "tablespaces": [{"name": null, "options": 3}]})",
-                               &s, &error));
+  EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": [160000]})", &s, &error));
+  EXPECT_EQ(error, "info: expected an object, got an array");
+  // Missing and null fields and sections keep their defaults.
+  ASSERT_TRUE(ReadSnapshot(head + R"("settings": [{"name": "a", "unit": null}], "file_settings": null})", &s, &error))
+      << error;
+  EXPECT_EQ(s.settings.size(), 1u);
+  EXPECT_FALSE(s.file_settings.has_value());
 }
 
-// Numbers out of an int's range are absent, never converted (found by
+// Numbers out of an int's range are refused, never converted (found by
 // fuzz_server: a float past int was undefined behaviour; a large integer
-// would wrap to a plausible line number).
-TEST(SnapshotTest, NumbersOutOfRangeAreAbsent) {
+// would wrap to a plausible line number). In the server's hba rows, which
+// --server-hba reads too, they are absent.
+TEST(SnapshotTest, NumbersOutOfRangeAreNeverConverted) {
   Snapshot s;
   std::string error;
   EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 1.7e82}})", &s, &error));
-  EXPECT_EQ(error, "the snapshot has no server_version_num");
+  EXPECT_EQ(error, "info.server_version_num: expected an integer, got a number with a fraction");
+  EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 170004},
+      "settings": [{"name": "work_mem", "setting": "4096", "sourceline": 4294967299}]})",
+                            &s, &error));
+  EXPECT_EQ(error, "settings[0].sourceline: expected an integer within 32 bits, got an integer");
   ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 170004},
-      "settings": [{"name": "work_mem", "setting": "4096", "sourceline": 4294967299}],
       "hba_rules": [{"line_number": 4294967297, "rule_number": -4294967295, "type": "local"},
                     {"line_number": 18446744073709551615, "type": "local"}, {"line_number": 2.5, "type": "local"}]})",
                            &s, &error))
       << error;
-  ASSERT_EQ(s.settings.size(), 1u);
-  EXPECT_EQ(s.settings[0].sourceline, 0);
   ASSERT_TRUE(s.hba_rules.has_value());
   ASSERT_EQ(s.hba_rules->size(), 3u);
   for (const ServerHbaRule& r : *s.hba_rules) EXPECT_EQ(r.line_number, 0);

@@ -140,5 +140,24 @@ RC_GTEST_PROP(SourceFileTest, RoundTripAtCharacterBoundaries, ()) {
   }
 }
 
+// A file holding some lines of another (a snapshot's rebuilt file): each
+// physical line answers to its number; the lines between are empty.
+TEST(SourceFileTest, SparseLinesKeepTheirNumbers) {
+  SourceFile f("p.conf", "a = 1\nbb = 2\n", {7, 1000000000});
+  EXPECT_EQ(f.line_count(), 1000000001u);  // the empty line after the final newline
+  EXPECT_EQ(f.LineOf(0), 7u);
+  EXPECT_EQ(f.LineOf(6), 1000000000u);
+  EXPECT_EQ(f.PositionOf(7).line, 1000000000u);
+  EXPECT_EQ(f.PositionOf(7).column, 2u);
+  EXPECT_EQ(f.LineText(7), "a = 1");
+  EXPECT_EQ(f.LineText(1000000000), "bb = 2");
+  EXPECT_EQ(f.LineText(8), "");
+  EXPECT_EQ(f.LineText(1), "");
+  EXPECT_EQ(f.LineStart(1000000000), 6u);
+  EXPECT_EQ(f.LineStart(1), 0u);  // before the first line held: its start
+  EXPECT_EQ(f.OffsetOf({1000000000, 3}, ColumnUnit::kUtf8), 8u);
+  EXPECT_EQ(f.OffsetOf({2000000000, 1}, ColumnUnit::kUtf8), 13u);
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -11,49 +11,49 @@
 namespace pgconflint {
 namespace {
 
-using Row = std::pair<std::string, int>;  // key, value
+using KeyedPair = std::pair<std::string, int>;  // key, value
 
-std::vector<Row> RowsOf(const KeyedRows<Row>& rows) { return rows.Rows(); }
+std::vector<KeyedPair> KeyedPairsOf(const KeyedRows<KeyedPair>& rows) { return rows.Rows(); }
 
 TEST(KeyedRowsTest, SetMovesTheKeyToTheEndAsAListWould) {
-  KeyedRows<Row> rows;
+  KeyedRows<KeyedPair> rows;
   rows.Set("a", {"a", 1});
   rows.Set("b", {"b", 2});
   rows.Set("a", {"a", 3});
-  EXPECT_EQ(RowsOf(rows), (std::vector<Row>{{"b", 2}, {"a", 3}}));
+  EXPECT_EQ(KeyedPairsOf(rows), (std::vector<KeyedPair>{{"b", 2}, {"a", 3}}));
   ASSERT_NE(rows.Find("a"), nullptr);
   EXPECT_EQ(rows.Find("a")->second, 3);
   EXPECT_EQ(rows.Find("c"), nullptr);
 }
 
 TEST(KeyedRowsTest, AppendKeepsEveryRowOfAKeyAndSetReplacesThemAll) {
-  KeyedRows<Row> rows;
+  KeyedRows<KeyedPair> rows;
   rows.Append("a", {"a", 1});
   rows.Append("b", {"b", 2});
   rows.Append("a", {"a", 3});
   EXPECT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows.Find("a")->second, 3);
   rows.Set("a", {"a", 4});
-  EXPECT_EQ(RowsOf(rows), (std::vector<Row>{{"b", 2}, {"a", 4}}));
+  EXPECT_EQ(KeyedPairsOf(rows), (std::vector<KeyedPair>{{"b", 2}, {"a", 4}}));
 }
 
 TEST(KeyedRowsTest, EraseGroupErasesOnlyItsRows) {
-  KeyedRows<Row> rows;
+  KeyedRows<KeyedPair> rows;
   rows.Set("g1/a", {"a", 1}, "g1");
   rows.Set("g2/a", {"a", 2}, "g2");
   rows.Set("g1/b", {"b", 3}, "g1");
   rows.EraseGroup("g1");
-  EXPECT_EQ(RowsOf(rows), (std::vector<Row>{{"a", 2}}));
+  EXPECT_EQ(KeyedPairsOf(rows), (std::vector<KeyedPair>{{"a", 2}}));
   rows.EraseGroup("none");
   EXPECT_EQ(rows.size(), 1u);
 }
 
 TEST(KeyedRowsTest, RollbackRestoresTheRowsAndTheirOrder) {
-  KeyedRows<Row> rows;
+  KeyedRows<KeyedPair> rows;
   rows.Append("a", {"a", 1});
   rows.Append("a", {"a", 2});
   rows.Set("b", {"b", 3}, "g");
-  std::vector<Row> before = RowsOf(rows);
+  std::vector<KeyedPair> before = KeyedPairsOf(rows);
   rows.Begin();
   rows.Set("a", {"a", 9});
   rows.EraseGroup("g");
@@ -61,13 +61,13 @@ TEST(KeyedRowsTest, RollbackRestoresTheRowsAndTheirOrder) {
   rows.Clear();
   rows.Set("b", {"b", 5});
   rows.Rollback();
-  EXPECT_EQ(RowsOf(rows), before);
+  EXPECT_EQ(KeyedPairsOf(rows), before);
   rows.EraseGroup("g");  // the group index came back too
-  EXPECT_EQ(RowsOf(rows), (std::vector<Row>{{"a", 1}, {"a", 2}}));
+  EXPECT_EQ(KeyedPairsOf(rows), (std::vector<KeyedPair>{{"a", 1}, {"a", 2}}));
 }
 
 TEST(KeyedRowsTest, CommitKeepsTheChanges) {
-  KeyedRows<Row> rows;
+  KeyedRows<KeyedPair> rows;
   rows.Set("a", {"a", 1});
   rows.Begin();
   rows.Set("a", {"a", 2});
@@ -75,7 +75,7 @@ TEST(KeyedRowsTest, CommitKeepsTheChanges) {
   rows.Begin();
   rows.Erase("a");
   rows.Rollback();
-  EXPECT_EQ(RowsOf(rows), (std::vector<Row>{{"a", 2}}));
+  EXPECT_EQ(KeyedPairsOf(rows), (std::vector<KeyedPair>{{"a", 2}}));
 }
 
 // Against a plain list of (key, group, row) with the same operations: any
@@ -84,9 +84,9 @@ TEST(KeyedRowsTest, CommitKeepsTheChanges) {
 RC_GTEST_PROP(KeyedRowsProperty, BehavesAsAList, ()) {
   struct Entry {
     std::string key, group;
-    Row row;
+    KeyedPair row;
   };
-  KeyedRows<Row> rows;
+  KeyedRows<KeyedPair> rows;
   std::vector<Entry> list, saved;
   bool open = false;
   const int steps = *rc::gen::inRange(0, 400);
@@ -139,10 +139,10 @@ RC_GTEST_PROP(KeyedRowsProperty, BehavesAsAList, ()) {
         }
         break;
     }
-    std::vector<Row> expected;
+    std::vector<KeyedPair> expected;
     for (const Entry& e : list) expected.push_back(e.row);
     RC_ASSERT(rows.Rows() == expected);
-    const Row* found = rows.Find(key);
+    const KeyedPair* found = rows.Find(key);
     auto last = std::find_if(list.rbegin(), list.rend(), [&](const Entry& e) { return e.key == key; });
     RC_ASSERT((found == nullptr) == (last == list.rend()));
     if (found) RC_ASSERT(*found == last->row);

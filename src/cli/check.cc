@@ -169,7 +169,7 @@ int RunServers(const CheckOptions& o) {
     ro.pg_version = major ? major : Catalog::DefaultMajor();
     ro.color = UseColor(o.color);
     ro.tool_version = PGCONFLINT_VERSION;
-    int written = WriteOutputs(outputs, analyses, ro, "", std::cout);
+    int written = WriteOutputs(outputs, &analyses, ro, "", std::cout);
     if (written != kExitOk) return written;
     if (rows.size() > 1 && o.format != "json") {
       std::cout << "\n";
@@ -261,7 +261,7 @@ int RunCheck(CheckOptions& o) {
   const char* summary = std::getenv("GITHUB_STEP_SUMMARY");
   // With --fix on standard input, standard output is the fixed text.
   std::ostream& report = o.fix && !o.stdin_filename.empty() ? std::cerr : std::cout;
-  int written = WriteOutputs(outputs, analyses, ro, summary ? summary : "", report);
+  int written = WriteOutputs(outputs, &analyses, ro, summary ? summary : "", report);
   if (written != kExitOk) return written;
   if (exit_code != kExitOk) return exit_code;
   return AtOrAbove(analyses, fail_on) ? kExitFindings : kExitOk;

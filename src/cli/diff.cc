@@ -10,12 +10,14 @@
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/git.h"
 #include "core/classify.h"
 #include "core/fingerprint.h"
+#include "core/secrets.h"
 #include "report/change_report.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -186,7 +188,10 @@ int RunDiff(DiffOptions& o) {
   ro.base_after = after.dir;
   ro.marker = o.marker;
   ro.report.tool_version = PGCONFLINT_VERSION;
-  RenderChange(plan, o.format, ro, std::cout);
+  // The plan quotes values of both sides: their passwords are masked.
+  std::ostringstream rendered;
+  RenderChange(plan, o.format, ro, rendered);
+  std::cout << MaskSecrets(rendered.str());
   if (!std::cout.flush()) return kExitInternal;
   if (fail_on == "never") return kExitOk;
   Severity threshold = Severity::kWarning;

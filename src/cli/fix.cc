@@ -7,6 +7,7 @@
 
 #include "cli/common.h"
 #include "core/atomic_write.h"
+#include "core/secrets.h"
 #include "report/text.h"
 #include "report/unified_diff.h"
 
@@ -119,7 +120,9 @@ FixOutcome ApplySafeFixes(FixMode mode, OverlayFileSystem* overlay, const std::s
     if (now == st.original) continue;
     ++outcome.files;
     if (mode == FixMode::kDiff) {
-      std::cout << UnifiedDiff(EscapeControls(st.display), st.original, now);
+      // Printed into logs: a password in a changed or context line is masked
+      // (--fix writes the file itself).
+      std::cout << MaskSecrets(UnifiedDiff(EscapeControls(st.display), st.original, now));
       continue;
     }
     if (abs == stdin_file) {

@@ -11,6 +11,7 @@
 
 #include "cli/common.h"
 #include "core/atomic_write.h"
+#include "core/secrets.h"
 
 namespace pgconflint::cli {
 namespace {
@@ -60,8 +61,10 @@ bool ParseOutput(const std::string& spec, OutputSpec* out, std::string* error) {
   return true;
 }
 
-int WriteOutputs(const std::vector<OutputSpec>& outputs, const std::vector<Analysis>& analyses,
+int WriteOutputs(const std::vector<OutputSpec>& outputs, std::vector<Analysis>* redacted,
                  const ReportOptions& options, const std::string& step_summary, std::ostream& standard_output) {
+  for (Analysis& a : *redacted) RedactSecrets(&a);
+  const std::vector<Analysis>& analyses = *redacted;
   int rc = kExitOk;
   bool github = false;
   // Files first: a file that cannot be written is reported before anything

@@ -28,7 +28,9 @@ bool ParseOutput(const std::string& spec, OutputSpec* out, std::string* error);
 /// and the result is kExitInternal after saying why. When an output is the
 /// `github` format and `step_summary` (the value of $GITHUB_STEP_SUMMARY) is
 /// set, the markdown report is appended to that file too.
-int WriteOutputs(const std::vector<OutputSpec>& outputs, const std::vector<Analysis>& analyses,
+/// Every password in the analyses is masked first (core/secrets.h): no
+/// format prints one.
+int WriteOutputs(const std::vector<OutputSpec>& outputs, std::vector<Analysis>* analyses,
                  const ReportOptions& options, const std::string& step_summary, std::ostream& standard_output);
 
 }  // namespace pgconflint::cli

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/effective.h"
+#include "core/secrets.h"
 #include "core/value.h"
 #include "report/text.h"
 
@@ -132,6 +133,7 @@ int RunShow(ShowOptions& o) {
   if (int rc = LintOne(&ws, o.path, &a); rc != kExitOk) return rc;
   std::vector<std::string> unknown;
   Scope scope;
+  RedactSecrets(&a);  // primary_conninfo's password is shown as *****
   RenderShow(a, o.names, o.format == "json", std::cout, &unknown, ScopeOf(o, &scope));
   if (!std::cout.flush()) return kExitInternal;
   for (const std::string& n : unknown)

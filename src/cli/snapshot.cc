@@ -7,10 +7,22 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/secrets.h"
 #include "live/live.h"
 
 namespace pgconflint::cli {
 namespace {
+
+// The document with every password masked (primary_conninfo's, an
+// extension's conninfo parameter's): a snapshot is written to files and logs.
+void MaskStrings(nlohmann::ordered_json* v) {
+  if (v->is_string()) {
+    std::string masked = MaskSecrets(v->get_ref<const std::string&>());
+    if (masked != v->get_ref<const std::string&>()) *v = masked;
+  } else if (v->is_structured()) {
+    for (auto& e : *v) MaskStrings(&e);
+  }
+}
 
 struct SnapshotOptions {
   std::string conninfo;
@@ -25,8 +37,9 @@ int RunSnapshot(const SnapshotOptions& o) {
     return kExitInternal;
   }
   try {
-    std::cout << nlohmann::ordered_json::parse(json).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json);
+    MaskStrings(&doc);
+    std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } catch (const std::exception& e) {
     PrintError(label + ": the server's answer is not valid JSON: " + e.what());
     return kExitInternal;

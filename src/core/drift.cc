@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/effective.h"
+#include "core/secrets.h"
 #include "core/snapshot_source.h"
 #include "core/classify.h"
 #include "core/sql_quote.h"
@@ -52,7 +53,8 @@ void CompareWithServer(const Snapshot& server, Analysis* repo) {
     const Setting* s = eff.SettingFor(p->name);
     if (!s && !ClusterSource(r)) continue;  // neither side sets it
     std::optional<std::string> ours = eff.Configured(p->name);
-    if (!ours || *ours == r.setting) continue;
+    // A snapshot written by `pgconflint snapshot` holds its passwords masked.
+    if (!ours || *ours == r.setting || MaskSecrets(*ours) == r.setting) continue;
     Location where = s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{};
     repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where,
                              std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" +

@@ -98,6 +98,14 @@ SourceFile::SourceFile(std::string path, std::string text, std::vector<uint32_t>
   contents_ = std::move(contents);
 }
 
+SourceFile SourceFile::WithText(std::string text) const {
+  SourceFile copy(path_, *this);
+  auto contents = std::make_shared<Contents>(*contents_);
+  contents->text = std::move(text);
+  copy.contents_ = std::move(contents);
+  return copy;
+}
+
 uint32_t SourceFile::PhysicalLineOf(uint32_t offset) const {
   auto it = std::upper_bound(contents_->line_starts.begin(), contents_->line_starts.end(), offset);
   return static_cast<uint32_t>(it - contents_->line_starts.begin());

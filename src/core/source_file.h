@@ -66,6 +66,10 @@ class SourceFile {
   /// kept by a cache and an analysis, is held once.
   SourceFile(std::string path, const SourceFile& same) : path_(std::move(path)), contents_(same.contents_) {}
 
+  /// The same file with `text` in place of its own, line numbers kept.
+  /// REQUIRES: `text` has the same line breaks at the same offsets.
+  SourceFile WithText(std::string text) const;
+
   const std::string& path() const { return path_; }
   const std::string& text() const { return contents_->text; }
   std::string_view Slice(Range r) const {

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 
+#include "core/secrets.h"
 #include "live/libpq.h"
 #include "live/queries.h"
 
@@ -22,7 +22,7 @@ std::string JsonString(const std::string& s) {
   return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// libpq messages end with a newline; never hold a password.
+// libpq messages end with a newline.
 std::string Trimmed(const char* message) {
   std::string s = message ? message : "";
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -118,7 +118,16 @@ class Connection {
 
 bool LibpqSnapshotTaker::Take(const std::string& conninfo, std::string* json, std::string* label,
                               std::string* error) const {
-  *label = MaskConninfo(conninfo);
+  if (TakeUnscrubbed(conninfo, json, label, error)) return true;
+  // libpq echoes parts of a connection string it cannot parse (`invalid
+  // percent-encoded token: "hunter2%zz"`, a malformed URI whole).
+  *error = ScrubSecrets(*error, SecretsIn(conninfo));
+  return false;
+}
+
+bool LibpqSnapshotTaker::TakeUnscrubbed(const std::string& conninfo, std::string* json, std::string* label,
+                                        std::string* error) const {
+  *label = MaskSecrets(conninfo);
   const Libpq* pq = LoadLibpq(error);
   if (!pq) return false;
   // Later keywords win: the connection string may set connect_timeout, but
@@ -154,51 +163,6 @@ bool LibpqSnapshotTaker::Take(const std::string& conninfo, std::string* json, st
   c.Run("COMMIT", &message);
   *json = doc + "}";
   return true;
-}
-
-std::string MaskConninfo(const std::string& conninfo) {
-  static const char* kMask = "*****";
-  std::string s = conninfo;
-  if (s.rfind("postgresql://", 0) == 0 || s.rfind("postgres://", 0) == 0) {
-    // scheme://user:password@host... and ?password=...&sslpassword=...
-    size_t authority = s.find("//") + 2;
-    size_t at = s.find('@', authority), slash = s.find('/', authority);
-    size_t colon = s.find(':', authority);
-    if (at != std::string::npos && (slash == std::string::npos || at < slash) && colon < at)
-      s.replace(colon + 1, at - colon - 1, kMask);
-    for (const char* key : {"password=", "sslpassword="}) {
-      for (size_t p = s.find(key); p != std::string::npos; p = s.find(key, p + 1)) {
-        if (p == 0 || (s[p - 1] != '?' && s[p - 1] != '&')) continue;
-        size_t v = p + strlen(key), end = s.find('&', v);
-        s.replace(v, (end == std::string::npos ? s.size() : end) - v, kMask);
-      }
-    }
-    return s;
-  }
-  // key = value pairs; a value may be quoted with '' and \ escapes.
-  std::string out;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t eq = s.find('=', i);
-    if (eq == std::string::npos) return out + s.substr(i);
-    std::string key = s.substr(i, eq - i);
-    size_t k = key.find_last_not_of(" \t");
-    std::string bare = k == std::string::npos ? "" : key.substr(key.find_first_not_of(" \t"), k + 1 - key.find_first_not_of(" \t"));
-    size_t v = s.find_first_not_of(" \t", eq + 1);
-    if (v == std::string::npos) v = s.size();
-    size_t end = v;
-    if (end < s.size() && s[end] == '\'') {
-      for (++end; end < s.size() && s[end] != '\''; ++end)
-        if (s[end] == '\\') ++end;
-      end = std::min(end + 1, s.size());
-    } else {
-      while (end < s.size() && s[end] != ' ' && s[end] != '\t') ++end;
-    }
-    out += s.substr(i, v - i);
-    out += (bare == "password" || bare == "sslpassword") ? std::string(kMask) : s.substr(v, end - v);
-    i = end;
-  }
-  return out;
 }
 
 }  // namespace pgconflint::live

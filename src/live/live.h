@@ -25,15 +25,15 @@ struct LiveOptions {
 class LibpqSnapshotTaker : public SnapshotTaker {
  public:
   explicit LibpqSnapshotTaker(LiveOptions options = {}) : options_(options) {}
+  /// *label is the connection string masked (core/secrets.h) until the
+  /// server names itself; *error holds no secret of `conninfo`, even where
+  /// libpq's message echoes it.
   bool Take(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const override;
 
  private:
+  bool TakeUnscrubbed(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const;
   LiveOptions options_;
 };
-
-/// `conninfo` with the values of password and sslpassword (key=value form)
-/// and the password of a URI replaced by *****: safe to print.
-std::string MaskConninfo(const std::string& conninfo);
 
 }  // namespace pgconflint::live
 

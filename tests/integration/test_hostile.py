@@ -236,6 +236,46 @@ class HostileTest(unittest.TestCase):
         self.assertNotIn("PATH=", everything)
         self.assertNotIn("root:", everything)
 
+    # Passwords in connection strings (primary_conninfo, an extension's conninfo, a URI) never
+    # reach an output: not in a message, a note ("set again here"), a fix, a rendered source
+    # line, a value (show, diff) or a diff of fixes; a password echoed without its keyword is
+    # masked too. --fix itself writes the file as it is.
+    def test_passwords_are_never_printed(self):
+        conf = ("primary_conninfo = 'host=a user=r password=hunter2 sslmode=require'\n"
+                "primary_conninfo = 'host=b PASSWORD=hunter3'\n"  # set again: PGC303 quotes both
+                "primary_slot_name = 'postgres://u:hunter4@db/x'\n"
+                "work_mem = '4MB'\n"
+                "primary_conninfo = 'host=c sslpassword=''hunter5'' password=hunter6'\n")
+        self.write("pw/postgresql.conf", conf)
+        secrets = ["hunter2", "hunter3", "hunter4", "hunter5", "hunter6"]
+        outputs = []
+        for fmt in ["full", "concise", "json", "sarif", "github", "gitlab", "markdown", "junit", "checkstyle",
+                    "rdjson", "rdjsonl"]:
+            r = self.check("--format", fmt, "--fail-on", "never", "pw")
+            self.assertEqual(r.returncode, EXIT_OK, fmt + r.stderr)
+            outputs.append((fmt, r.stdout + r.stderr))
+        full = dict(outputs)["full"]
+        self.assertIn("PGC303", full)  # the duplicate is reported, its value masked
+        self.assertIn("password=*****", full)
+        r = self.check("--diff", "pw")
+        self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+        self.assertIn("-primary_conninfo = 'host=a", r.stdout)  # the overridden lines go, in context
+        outputs.append(("--diff", r.stdout + r.stderr))
+        r = run("show", "--no-config", "--format", "json", os.path.join(self.dir, "pw"), "primary_conninfo")
+        self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+        self.assertIn("*****", r.stdout)
+        outputs.append(("show", r.stdout + r.stderr))
+        for fmt, text in outputs:
+            for secret in secrets:
+                self.assertNotIn(secret, text, f"{fmt} prints {secret}")
+        # --fix writes the real file: its passwords stay.
+        r = self.check("--fix", "pw")
+        with open(os.path.join(self.dir, "pw", "postgresql.conf")) as f:
+            fixed = f.read()
+        self.assertEqual(fixed, "".join(conf.splitlines(True)[2:]))
+        for secret in secrets:
+            self.assertNotIn(secret, r.stdout + r.stderr)
+
     # `sudo pgconflint check --fix DATADIR` keeps the owner, group and mode of what it fixes
     # (the server, running as its own user, must still read its 0600 file), refuses to split
     # hard links, and an unprivileged user cannot replace a read-only file through it.
@@ -678,6 +718,53 @@ class LiveDeadlineTest(unittest.TestCase):
         self.assertEqual(r.returncode, 3, r.stderr)
         self.assertIn("no answer within", r.stderr)
         self.assertIn("Found", r.stdout)
+
+
+class LivePasswordTest(unittest.TestCase):
+    """A server's primary_conninfo holds a password: snapshot and check --live mask it in every
+    output; libpq's messages that echo a connection string are scrubbed."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+        import pgtools
+        cls.srv = pgtools.Server(18).start()
+        cls.conninfo = f"host={cls.srv.sockdir} port={cls.srv.port} user=postgres dbname=postgres"
+        subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", cls.conninfo, "-c",
+                        "ALTER SYSTEM SET primary_conninfo = 'host=up user=r password=hunter7'"],
+                       check=True, capture_output=True, timeout=TIMEOUT)
+        subprocess.run(["psql", "-X", "-q", cls.conninfo, "-c", "SELECT pg_reload_conf()"],
+                       check=True, capture_output=True, timeout=TIMEOUT)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def test_snapshot_and_check_live(self):
+        r = run("snapshot", self.conninfo)
+        self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+        self.assertIn("password=*****", r.stdout)
+        self.assertNotIn("hunter7", r.stdout + r.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            snap = os.path.join(tmp, "s.json")
+            with open(snap, "w") as f:
+                f.write(r.stdout)
+            for fmt in ["full", "json", "sarif"]:
+                for source in (["--live", self.conninfo], ["--snapshot", snap]):
+                    with self.subTest(format=fmt, source=source[0]):
+                        c = run("check", "--no-config", "--fail-on", "never", "--format", fmt, *source)
+                        self.assertEqual(c.returncode, EXIT_OK, c.stderr)
+                        self.assertNotIn("hunter7", c.stdout + c.stderr)
+
+    def test_libpq_messages_are_scrubbed(self):
+        for conninfo in ["postgresql://u:hunter8%zz@127.0.0.1:1/x",
+                         f"host=127.0.0.1 port=1 user=u PASSWORD=hunter8 connect_timeout=2",
+                         "postgresql://u:hunter8@[::1/x", "host=x password=hunter8 bogus_option=1"]:
+            with self.subTest(conninfo=conninfo):
+                r = run("check", "--no-config", "--live", conninfo)
+                self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+                self.assertIn("pgconflint: error:", r.stderr)
+                self.assertNotIn("hunter8", r.stdout + r.stderr)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 
 #include "core/classify.h"
 #include "core/limits.h"
+#include "core/outside_tree.h"
 #include "core/settings_source.h"
 #include "core/syntax_diagnostics.h"
 #include "core/strings.h"
@@ -279,22 +280,8 @@ class Loader {
   // server's host, and the verdict must not depend on the machine running
   // pgconflint.
   bool Outside(const std::string& abs, bool dir, bool strict, const Site& site) {
-    // A link in the tree is shown with where it leads; another path as written.
-    std::string tree;
-    bool in_tree = false;
-    for (const std::string& t : trees_) {
-      tree += (tree.empty() ? "" : ", ") + t;
-      in_tree = in_tree || abs.compare(0, t.size() + 1, t + "/") == 0;
-    }
-    std::string real = in_tree ? fs_.RealPath(abs) : abs;
-    AddDiag(RuleId::kIncludeOutsideTree, site.file, site.range,
-            std::string(dir ? "configuration directory " : "configuration file ") + DoubleQuoted(Display(abs)) +
-                (real == abs ? "" : " (resolving to " + DoubleQuoted(real) + ")") +
-                " is outside the tree being checked (" + tree + "): not read",
-            "pgconflint reads no file outside the checked tree unless asked, so that a repository cannot make "
-            "it print a host file; PostgreSQL reads it on the server" +
-                std::string(strict ? " (and does not start without it)" : "") +
-                ". Pass --allow-outside-includes to check this machine's copy");
+    a_->incomplete_tree = true;
+    a_->Add(OutsideTreeDiagnostic(fs_, abs, Display(abs), dir, strict, trees_, {site.file, site.range}));
     return true;
   }
 

@@ -10,6 +10,7 @@
 #include "core/hba_checks.h"
 #include "core/strings.h"
 #include "core/hba_server.h"
+#include "core/outside_tree.h"
 #include "core/passes.h"
 
 namespace pgconflint {
@@ -122,6 +123,20 @@ class AuthLinter {
 
   int Open(const Located& f, FileKind kind) {
     if (f.path.empty()) return -1;
+    // A data directory's own file that is a link leading out of the tree:
+    // never read, and said, as for postgresql.auto.conf (an hba_file
+    // elsewhere is PGC844 at its line, below; a root file fails).
+    std::string real;
+    if (!ctx_.allow_outside && !f.setting && !InsideTrees(fs_, f.path, trees_, &real)) {
+      if (!a_->files.empty()) {
+        a_->Add(OutsideTreeDiagnostic(fs_, f.path, f.display, false, false, trees_, Location{}));
+      } else {  // the root itself, as a postgresql.conf root: a usage error
+        a_->failure = Analysis::Failure::kUsage;
+        a_->failure_message = f.display + ": resolves to " + real +
+                              ", outside the tree being checked; not read (--allow-outside-includes reads it)";
+      }
+      return -1;
+    }
     ReadStatus status;
     std::string error;
     AuthReadContext rc{ctx_.files, a_, ctx_.display_base, auth_.options.major, trees_, ctx_.allow_outside};
@@ -165,11 +180,7 @@ class AuthLinter {
       }
     }
     for (const OutsideRead& o : outside)
-      a_->Add(MakeDiagnostic(Rule(RuleId::kIncludeOutsideTree), {o.file, o.line},
-                             "file " + DoubleQuoted(Display(o.path)) +
-                                 " is outside the tree being checked: not read, so what it adds is not checked",
-                             "pgconflint reads no file outside the checked tree unless asked (the server reads its "
-                             "own copy); pass --allow-outside-includes to check this machine's copy"));
+      a_->Add(OutsideTreeDiagnostic(fs_, o.path, Display(o.path), false, false, trees_, {o.file, o.line}));
     CheckAuthConfig(auth_, facts_, a_);
     if (o_.server_hba || o_.server_ident) {
       static const std::vector<ServerHbaRule> no_hba;

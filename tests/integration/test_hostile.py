@@ -213,6 +213,26 @@ class HostileTest(unittest.TestCase):
         self.assertIn("PGC305", r.stdout)
         self.assertNotIn("root:", r.stdout)
 
+    # A data directory's pg_hba.conf or pg_ident.conf that is a link leading out of the tree is
+    # PGC305, as postgresql.auto.conf is (it was skipped without a word, its trust line unseen);
+    # named as the root, it is a usage error.
+    def test_auth_files_leaving_the_tree(self):
+        self.write("outside/hba", "host all all 0.0.0.0/0 trust # OUTSIDE-LINE\n")
+        self.write("data/PG_VERSION", "18\n")
+        self.write("data/postgresql.conf", "work_mem = '4MB'\n")
+        for name in ["pg_hba.conf", "pg_ident.conf"]:
+            os.symlink("../outside/hba", os.path.join(self.dir, "data", name))
+        r = self.check("--format", "concise", "data")
+        self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+        for name in ["pg_hba.conf", "pg_ident.conf"]:
+            self.assertIn(f'"data/{name}" (resolving to "{self.dir}/outside/hba") is outside the tree', r.stdout)
+        self.assertNotIn("OUTSIDE-LINE", r.stdout + r.stderr)
+        r = self.check("data/pg_hba.conf")
+        self.assertOneLineError(r, EXIT_USAGE, "outside the tree being checked")
+        r = self.check("--format", "concise", "--allow-outside-includes", "data")
+        self.assertIn("trust", r.stdout)
+        self.assertNotIn("PGC305", r.stdout)
+
     # A pull request cannot lift its own confinement: the Action's command over a repository
     # whose .pgconflint.toml says allow-outside-includes = true and whose postgresql.conf
     # includes /etc/shadow and /proc/self/environ prints neither, in any output.

@@ -11,6 +11,7 @@
 
 #include "cli/common.h"
 #include "core/atomic_write.h"
+#include "core/echo_limit.h"
 #include "core/secrets.h"
 
 namespace pgconflint::cli {
@@ -63,7 +64,10 @@ bool ParseOutput(const std::string& spec, OutputSpec* out, std::string* error) {
 
 int WriteOutputs(const std::vector<OutputSpec>& outputs, std::vector<Analysis>* redacted,
                  const ReportOptions& options, const std::string& step_summary, std::ostream& standard_output) {
-  for (Analysis& a : *redacted) RedactSecrets(&a);
+  for (Analysis& a : *redacted) {
+    RedactSecrets(&a);
+    AbridgeEchoes(&a);
+  }
   const std::vector<Analysis>& analyses = *redacted;
   int rc = kExitOk;
   bool github = false;

@@ -29,7 +29,7 @@ bool ParseOutput(const std::string& spec, OutputSpec* out, std::string* error);
 /// `github` format and `step_summary` (the value of $GITHUB_STEP_SUMMARY) is
 /// set, the markdown report is appended to that file too.
 /// Every password in the analyses is masked first (core/secrets.h): no
-/// format prints one.
+/// format prints one; and long texts are abridged (core/echo_limit.h).
 int WriteOutputs(const std::vector<OutputSpec>& outputs, std::vector<Analysis>* analyses,
                  const ReportOptions& options, const std::string& step_summary, std::ostream& standard_output);
 

@@ -37,6 +37,11 @@ inline constexpr int kMaxFileLoads = 10000;
 /// memory grows with them. Past it the root is not analysed (exit 2).
 inline constexpr size_t kMaxEntriesPerRoot = 1000000;
 
+/// The most of one text any output echoes: a message, a value, a source
+/// line. Longer ones are shown abridged (their start and end, and how many
+/// bytes are left out): a 64 MiB value is 1 KiB in every report.
+inline constexpr size_t kMaxEchoBytes = 1024;
+
 /// The per-root limits above as one value, so that a reader takes them from
 /// its caller (tests lower them; everything else uses these defaults).
 struct RootLimits {

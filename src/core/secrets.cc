@@ -133,7 +133,17 @@ void MaskCharacters(std::string* text, Range r) {
   }
 }
 
-void Mask(std::string* s, const std::vector<std::string>& known) { *s = ScrubSecrets(*s, known); }
+bool HoldsKnown(std::string_view s, const std::vector<std::string>& known) {
+  for (const std::string& secret : known)
+    if (secret.size() >= 3 && s.find(secret) != std::string_view::npos) return true;
+  return false;
+}
+
+// In place, and only a text that holds a secret is copied (a 64 MiB value
+// without one costs a scan).
+void Mask(std::string* s, const std::vector<std::string>& known) {
+  if (!SecretRanges(*s).empty() || HoldsKnown(*s, known)) *s = ScrubSecrets(*s, known);
+}
 
 constexpr size_t kMaxEchoedSecrets = 64;
 
@@ -215,20 +225,16 @@ void RedactSecrets(Analysis* a) {
   if (known.size() > kMaxEchoedSecrets) known.resize(kMaxEchoedSecrets);
 
   for (LoadedFile& f : a->files) {
+    std::vector<Range> ranges = SecretRanges(f.source.text());
+    if (ranges.empty() && !HoldsKnown(f.source.text(), known)) continue;
     std::string text = f.source.text();
-    bool changed = false;
-    for (Range r : SecretRanges(text)) {
-      MaskCharacters(&text, r);
-      changed = true;
-    }
+    for (Range r : ranges) MaskCharacters(&text, r);
     for (const std::string& secret : known) {
       if (secret.size() < 3) continue;
-      for (size_t p = text.find(secret); p != std::string::npos; p = text.find(secret, p + secret.size())) {
+      for (size_t p = text.find(secret); p != std::string::npos; p = text.find(secret, p + secret.size()))
         MaskCharacters(&text, {static_cast<uint32_t>(p), static_cast<uint32_t>(p + secret.size())});
-        changed = true;
-      }
     }
-    if (changed) f.source = f.source.WithText(std::move(text));
+    f.source = f.source.WithText(std::move(text));
   }
   for (Setting& s : a->settings) {
     Mask(&s.raw, known);

@@ -337,6 +337,8 @@ void ParseLine(std::string_view text, uint32_t line, const std::vector<Token>& t
   }
 }
 
+constexpr size_t kTokensDecidingALine = 4;
+
 }  // namespace
 
 ParsedFile Parse(const SourceFile& file) { return Parse(std::string_view(file.text())); }
@@ -357,9 +359,14 @@ ParsedFile Parse(std::string_view text) {
       ++line;
       line_end = all.find('\n', line_end + 1);
     }
+    // A line's verdict is decided by its first four tokens (name, '=',
+    // value, one too many) and whether the last is a comment: only those are
+    // kept, so a line of millions of tokens (NUL bytes) costs no more memory
+    // than a short one.
     tokens.clear();
     while (more && (line_end == std::string_view::npos || t.range.begin < line_end)) {
-      tokens.push_back(t);
+      if (tokens.size() <= kTokensDecidingALine) tokens.push_back(t);
+      else tokens.back() = t;  // the last, which may be a comment
       more = stream.Next(&t);
     }
     ParseLine(text, line, tokens, &out);

@@ -438,6 +438,25 @@ class HostileTest(unittest.TestCase):
                 # finding; 65,535 PGC303 here, each with a note and a fix).
                 self.assertBounded(r, 64 + 4 * len(r.stdout) // (1 << 20) + (1 << 16) * 2 // 1024)
 
+    # One huge line costs a bounded multiple of its size, and no output echoes more than 1 KiB
+    # of it: 64 MiB of NUL bytes after a setting took 924 MB and wrote 268 MB in full (each
+    # NUL a token held, each echoed as \x00); a 64 MiB value was quoted whole in every format.
+    def test_one_huge_line(self):
+        size = 16 << 20
+        cases = {"nul": b"work_mem = 1\n" + b"\0" * size,
+                 "value": b"work_mem = '" + b"x" * size + b"'\n",
+                 "tokens": b"a = b " + b"c " * (size // 2) + b"\n"}
+        for name, text in cases.items():
+            self.write(f"{name}/huge.conf", text)  # a directory each: the tree index reads its .conf files
+            for fmt in ["concise", "full", "json", "sarif", "github"]:
+                with self.subTest(case=name, format=fmt):
+                    r = self.check("--format", fmt, "--file-type", "conf", f"{name}/huge.conf")
+                    self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+                    self.assertLess(len(r.stdout) + len(r.stderr), 16 << 10)
+                    # Measured: 8.3 times the line for a value (its raw text, value and
+                    # message each hold it), 2.1 times for NUL bytes; baseline about 3 MiB.
+                    self.assertBounded(r, 10 * size // (1 << 20) + 16)
+
     # Item 7: allocation failure anywhere is exit 3 with one line, never a signal.
     @unittest.skipIf(SANITIZED, "ASan reserves more address space than the limit")
     def test_out_of_memory(self):

@@ -5,6 +5,7 @@
 // tabs, wide characters, combining marks and escaped control characters.
 #include <algorithm>
 
+#include "core/echo_limit.h"
 #include "core/strings.h"
 #include "report/reporter.h"
 #include "report/text.h"
@@ -71,9 +72,16 @@ std::string WriteSnippet(const Analysis& a, const Diagnostic& d, const Style& st
     if (begin < line_end) DecodeUtf8(src.text(), begin, &n);
     end = begin + static_cast<uint32_t>(n);
   }
-  uint32_t before = src.PositionOf(begin, ColumnUnit::kDisplay).column - 1;
-  uint32_t span = src.PositionOf(end, ColumnUnit::kDisplay).column - 1 - before;
-  o << st("1;34", num + " |") << " " << DisplayLine(line) << "\n";
+  // A long line is shown as a window around the range, "..." marking what
+  // is cut (core/echo_limit.h).
+  const uint32_t line_start = src.LineStart(p.line);
+  const EchoWindow w = WindowAround(line, begin - line_start, end - line_start);
+  const std::string left = w.begin > 0 ? "..." : "", right = w.end < line.size() ? "..." : "";
+  end = std::min(end, line_start + static_cast<uint32_t>(w.end));
+  const uint32_t shown_from = src.PositionOf(line_start + static_cast<uint32_t>(w.begin), ColumnUnit::kDisplay).column;
+  uint32_t before = src.PositionOf(begin, ColumnUnit::kDisplay).column - shown_from + static_cast<uint32_t>(left.size());
+  uint32_t span = src.PositionOf(end, ColumnUnit::kDisplay).column - shown_from + static_cast<uint32_t>(left.size()) - before;
+  o << st("1;34", num + " |") << " " << left << DisplayLine(line.substr(w.begin, w.end - w.begin)) << right << "\n";
   o << pad << st("1;34", " |") << " " << std::string(before, ' ')
     << st(SeverityColor(d.severity()), std::string(std::max<uint32_t>(span, 1), '^')) << "\n";
   return pad;

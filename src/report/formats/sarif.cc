@@ -11,6 +11,7 @@
 #include <map>
 
 #include "core/fingerprint.h"
+#include "core/limits.h"
 #include "core/uri.h"
 #include "report/reporter.h"
 #include "report/text.h"
@@ -85,13 +86,19 @@ ordered_json Region(const Analysis& a, const Location& where) {
 }
 
 // The region with the text it covers, and the whole lines around it.
+// A snippet is the exact text of its region, so one longer than
+// kMaxEchoBytes (core/limits.h) is left out rather than cut.
 void AddSnippets(const Analysis& a, const Location& where, ordered_json* physical) {
   const SourceFile& src = a.files[where.file].source;
-  (*physical)["region"]["snippet"] = {{"text", ValidUtf8(src.Slice(where.range))}};
+  if (where.range.end - where.range.begin <= kMaxEchoBytes)
+    (*physical)["region"]["snippet"] = {{"text", ValidUtf8(src.Slice(where.range))}};
   uint32_t first = src.LineOf(where.range.begin);
   uint32_t last = std::max(first, src.LineOf(where.range.end > where.range.begin ? where.range.end - 1 : where.range.begin));
   std::string lines;
-  for (uint32_t l = first; l <= last; ++l) lines += std::string(src.LineText(l)) + (l < last ? "\n" : "");
+  for (uint32_t l = first; l <= last; ++l) {
+    if (lines.size() + src.LineText(l).size() > kMaxEchoBytes) return;
+    lines += std::string(src.LineText(l)) + (l < last ? "\n" : "");
+  }
   (*physical)["contextRegion"] = {{"startLine", first}, {"endLine", last}, {"snippet", {{"text", ValidUtf8(lines)}}}};
 }
 

@@ -20,6 +20,7 @@
 #include "core/recommend_internal.h"
 #include "core/sql_quote.h"
 #include "core/value.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 
@@ -392,7 +393,7 @@ std::string RecommendationHeader(const Recommendation& r) {
     << ExprValue::Number(*p.ram_bytes, Dim::kBytes).Display()
     << " RAM, " << WorkloadName(*p.workload);
   if (p.storage) o << ", " << StorageName(*p.storage);
-  for (const auto& [n, s] : p.tablespaces) o << ", tablespace " << n << " on " << StorageName(s);
+  for (const auto& [n, s] : p.tablespaces) o << ", tablespace " << OneLine(n) << " on " << StorageName(s);
   return o.str();
 }
 

@@ -13,6 +13,7 @@
 #include "core/rollout.h"
 #include "core/storage_facts.h"
 #include "core/value.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -84,7 +85,7 @@ void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* 
   };
   for (const TablespaceAdvice& t : r.tablespaces) {
     if (!current.tablespaces.empty() && named(t.name) == current.tablespaces.end())
-      notes->push_back("tablespace " + t.name + " (--tablespace) is not in " + current.root +
+      notes->push_back("tablespace " + OneLine(t.name) + " (--tablespace) is not in " + OneLine(current.root) +
                        ": check its name; its statement is in the plan regardless");
     std::vector<const Cell*> lacking;
     for (const Cell& c : t.options) {
@@ -99,7 +100,7 @@ void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* 
   for (const TablespaceRef& t : current.tablespaces) {
     if (r.profile.tablespaces.count(t.name)) continue;
     std::string where = WhereNamed(current, t);
-    missing += std::string(count++ ? ", " : "") + t.name + (where.empty() ? "" : " (" + where + ")");
+    missing += std::string(count++ ? ", " : "") + OneLine(t.name) + (where.empty() ? "" : " (" + OneLine(where) + ")");
   }
   if (count) {
     std::string storages;
@@ -124,7 +125,7 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   WaitForCaps(&steps);
   std::ostringstream o;
   const char* h = md ? "## " : "";
-  o << h << "Rollout plan for " << current.root << " (" << RecommendationHeader(r) << ")\n\n";
+  o << h << "Rollout plan for " << OneLine(current.root) << " (" << RecommendationHeader(r) << ")\n\n";
   if (current.fatal())
     o << "First: PostgreSQL would refuse to start with this configuration; fix what `pgconflint check` reports "
          "as fatal before any step below.\n\n";

@@ -7,6 +7,7 @@
 
 #include "core/classify.h"
 #include "core/sql_quote.h"
+#include "core/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -16,15 +17,6 @@ struct Line {
   std::string text;
   Range name, value;  // relative to the line's start
 };
-
-// A line break in a snapshot's text (a hostile or damaged snapshot) written
-// as \n or \r, so that each row stays on its line.
-std::string OneLine(const std::string& s) {
-  if (s.find_first_of("\r\n") == std::string::npos) return s;
-  std::string out;
-  for (char c : s) out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : std::string(1, c);
-  return out;
-}
 
 // `name = 'value'`, optionally followed by a comment.
 Line SettingText(const std::string& name, const std::string& value, const std::string& comment = "") {

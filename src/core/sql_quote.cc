@@ -1,6 +1,8 @@
 // Quoting for SQL and postgresql.conf.
 #include "core/sql_quote.h"
 
+#include <algorithm>
+
 namespace pgconflint {
 namespace {
 
@@ -23,7 +25,23 @@ std::string_view TrimSpaces(std::string_view s) {
 
 std::string QuoteLiteral(std::string_view s) { return Quote(s, '\''); }
 
-std::string QuoteIdentifier(std::string_view name) { return Quote(name, '"'); }
+std::string QuoteIdentifier(std::string_view name) {
+  // A name holding a control character (a line break) is written with
+  // Unicode escapes, U&"a\000ab": the statement stays on one line, and a
+  // comment after it cannot be forged by the name.
+  if (std::none_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return Quote(name, '"');
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "U&\"";
+  for (char c : name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) out += std::string("\\00") + kHex[u >> 4] + kHex[u & 15];
+    else if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\"\"";
+    else out += c;
+  }
+  return out + "\"";
+}
 
 std::string SettingValueText(const Parameter* p, std::string_view value) {
   bool bare = p && (p->type == VarType::kReal || (p->type == VarType::kInteger && p->unit_kind == UnitKind::kNone) ||

@@ -24,6 +24,7 @@ std::string QuoteLiteral(std::string_view s);
 
 /// Always a quoted identifier ("table", "o""q"): safe for keywords and any
 /// case, and the same object as the unquoted name when that is lower case.
+/// A name with a control character is written U&"evil\000aname": one line.
 std::string QuoteIdentifier(std::string_view name);
 
 /// `value` as a postgresql.conf line or a SET statement spells it: reals,

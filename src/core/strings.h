@@ -14,6 +14,15 @@ namespace pgconflint {
 /// (nothing inside is escaped).
 inline std::string DoubleQuoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
+/// `s` with each line break written as \n or \r: a name or path that holds
+/// one stays on its line (a `--` or `#` comment it is printed in cannot be
+/// ended by it, and no line of a report can be forged with it).
+inline std::string OneLine(std::string_view s) {
+  std::string out;
+  for (char c : s) out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : std::string(1, c);
+  return out;
+}
+
 /// "1 file", "2 files".
 inline std::string Plural(size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");

@@ -438,6 +438,22 @@ class HostileTest(unittest.TestCase):
                 # finding; 65,535 PGC303 here, each with a note and a fix).
                 self.assertBounded(r, 64 + 4 * len(r.stdout) // (1 << 20) + (1 << 16) * 2 // 1024)
 
+    # A tablespace name (from --tablespace or a script's CREATE TABLESPACE) cannot forge a line
+    # of recommend's SQL or plan: "evil\nDROP DATABASE prod; --" made line 2 of --format sql
+    # `DROP DATABASE prod; -- on nvme.`, run when piped to psql. test_recommend.py runs the
+    # statements on PostgreSQL 18.
+    def test_names_cannot_forge_lines(self):
+        evil = "evil\nDROP DATABASE prod; --"
+        self.write("ts.sql", 'CREATE TABLESPACE "evil\nDROP DATABASE prod; --" LOCATION \'/x\';\n')
+        base = ["recommend", "--no-config", "--ram", "16GB", "--cpus", "4"]
+        for args in (["--format", "sql", "--tablespace", evil + "=nvme"],
+                     ["--plan", "ts.sql", "--tablespace", evil + "=nvme"], ["--plan", "ts.sql"]):
+            with self.subTest(args=args):
+                r = run(*base, *args, cwd=self.dir)
+                self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+                self.assertIn("evil", r.stdout)
+                self.assertNotRegex(r.stdout, r"(?m)^\s*DROP")
+
     # One huge line costs a bounded multiple of its size, and no output echoes more than 1 KiB
     # of it: 64 MiB of NUL bytes after a setting took 924 MB and wrote 268 MB in full (each
     # NUL a token held, each echoed as \x00); a 64 MiB value was quoted whole in every format.

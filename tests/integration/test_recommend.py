@@ -191,6 +191,10 @@ def quote_ident(name):
     return '"' + name.replace('"', '""') + '"'
 
 
+def quote_literal(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
 def psql_file(server, path):
     return subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", server.sockdir,
                            "-p", str(server.port), "-U", "postgres", "-d", "postgres", "-f", path],
@@ -468,12 +472,18 @@ class SqlOutputTest(unittest.TestCase):
 
     def test_tablespace_names_that_need_quoting(self):
         # A keyword must be quoted (ALTER TABLESPACE user ... is a syntax error) and a
-        # double quote inside a quoted identifier is written twice.
-        names = ["user", "table", 'o"q', "Mixed Case"]
+        # double quote inside a quoted identifier is written twice. A name with a line break
+        # is written U&"...\000a..." and shown as \n in comments: no line of the script
+        # (piped to psql) can be forged by a name.
+        evil = "evil\nDROP DATABASE postgres; --"
+        names = ["user", "table", 'o"q', "Mixed Case", evil, "back\\slash"]
         args = ["--ram", "4GB", "--cpus", "2", "--storage", "nvme", "--pg-version", "18"]
         for n in names:
             args += ["--tablespace", f"{n}=cold-object"]
         rec = json.loads(recommend(args, "json"))
+        sql = recommend(args, "sql")
+        self.assertNotRegex(sql, r"(?m)^DROP")
+        self.assertIn("tablespace evil\\nDROP DATABASE postgres; -- on cold-object", sql)
         with pgtools.Server(18) as server:
             self.make_tablespaces(server, names)
             failures = []
@@ -484,7 +494,7 @@ class SqlOutputTest(unittest.TestCase):
             self.assertEqual(failures, [], "ALTER TABLESPACE statements PostgreSQL refuses:\n" + "\n".join(failures))
             for n in names:
                 opts = server.psql(f"SELECT array_to_string(spcoptions, ',') FROM pg_tablespace "
-                                   f"WHERE spcname = '{n}'").strip()
+                                   f"WHERE spcname = {quote_literal(n)}").strip()
                 self.assertIn("seq_page_cost=2.0", opts, n)
 
 

@@ -206,13 +206,17 @@ void RenderSummary(const std::vector<ServerRow>& rows, const std::string& format
     }
     return;
   }
+  // A line starts with the server's name: it cannot start a workflow command.
+  auto shown = [](const std::string& text, size_t column) {
+    return column == 0 ? LineStartSafe(EscapeControls(text)) : EscapeControls(text);
+  };
   std::vector<size_t> width(head.size(), 0);
   for (const auto& row : table)
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], EscapeControls(row[c]).size());
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], shown(row[c], c).size());
   for (const auto& row : table) {
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
-      std::string cell = EscapeControls(row[c]);
+      std::string cell = shown(row[c], c);
       line += cell + (c + 1 < row.size() ? std::string(width[c] - cell.size() + 2, ' ') : "");
     }
     out << line << "\n";

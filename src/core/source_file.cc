@@ -29,7 +29,9 @@ uint32_t UnitsAt(std::string_view s, size_t i, ColumnUnit unit, size_t* length) 
     case ColumnUnit::kUtf8: return static_cast<uint32_t>(*length);
     case ColumnUnit::kCodePoint: return 1;
     case ColumnUnit::kUtf16: return c >= 0x10000 ? 2 : 1;
-    case ColumnUnit::kDisplay: return DisplayWidth(c);
+    case ColumnUnit::kDisplay:
+      // An invalid byte (a U+FFFD of one byte) is shown as its \xNN escape.
+      return c == 0xFFFD && *length == 1 ? 4 : DisplayWidth(c);
   }
   return 1;
 }
@@ -58,10 +60,16 @@ char32_t DecodeUtf8(std::string_view s, size_t i, size_t* length) {
   return c;
 }
 
+bool ShownEscaped(char32_t c) {
+  if (c < 0x20) return c != '\t';
+  if (c < 0x7F) return false;
+  return c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x061C || c == 0x200B || c == 0x200E || c == 0x200F ||
+         (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x2069) || c == 0xFEFF;
+}
+
 uint32_t DisplayWidth(char32_t c) {
   if (c == '\t') return 4;
-  if (c < 0x20 || c == 0x7F) return 4;                // \xNN
-  if (c >= 0x80 && c <= 0x9F) return 8;               // \xc2\xNN
+  if (ShownEscaped(c)) return 4 * (c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4);  // \xNN per byte
   if (c < 0x300) return 1;                            // the common case, before any mark
   if (InRanges(kZeroWidth, c)) return 0;
   if (InRanges(kDoubleWidth, c)) return 2;

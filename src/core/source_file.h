@@ -36,10 +36,20 @@ struct Position {
   uint32_t column = 1;
 };
 
+/// Whether the text formats write code point `c` as the `\xNN` escapes of
+/// its UTF-8 bytes: a control character (C0 but tab, DEL, C1), or a format
+/// character that reorders or hides text (bidirectional embeddings,
+/// overrides, isolates and marks, the zero-width space, the line and
+/// paragraph separators, the word joiner and invisible operators, a byte
+/// order mark; not the joiners U+200C/U+200D, which emoji and scripts
+/// need). An invalid
+/// UTF-8 byte is escaped too.
+bool ShownEscaped(char32_t c);
+
 /// Terminal columns of code point `c` as the text formats print it: a tab is
-/// shown as 4 spaces (4), a control character (C0, DEL, C1) as the `\xNN`
-/// escape of each of its UTF-8 bytes (4 per byte), East Asian wide and
-/// fullwidth characters and emoji 2, combining marks and format characters 0,
+/// shown as 4 spaces (4), a ShownEscaped character as the `\xNN` escape of
+/// each of its UTF-8 bytes (4 per byte), East Asian wide and fullwidth
+/// characters and emoji 2, combining marks and other format characters 0,
 /// anything else 1.
 uint32_t DisplayWidth(char32_t c);
 

@@ -17,28 +17,37 @@
 namespace pgconflint {
 namespace {
 
-// Appends `s` escaped; `tab` replaces each tab. Works on bytes: a control
-// character is a byte below 0x20, DEL, or C1 (U+0080-U+009F, encoded C2 80-9F);
-// no other byte of UTF-8, valid or not, can start one.
+// Appends `s` escaped; `tab` replaces each tab. Each byte of a ShownEscaped
+// character (core/source_file.h) and each invalid UTF-8 byte is written as
+// \xNN; ASCII text is copied in runs.
 void AppendEscaped(std::string_view s, std::string_view tab, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
   out->reserve(out->size() + s.size());
   size_t run = 0;  // start of the bytes not yet appended
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (size_t i = 0; i < s.size();) {
     unsigned char b = static_cast<unsigned char>(s[i]);
-    bool c1 = b == 0xC2 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xE0) == 0x80;
-    if (b >= 0x20 && b != 0x7F && !c1) continue;
+    if (b >= 0x20 && b < 0x7F) {
+      ++i;
+      continue;
+    }
+    size_t n = 1;
+    char32_t c = b < 0x80 ? b : DecodeUtf8(s, i, &n);
+    const bool invalid = c == 0xFFFD && n == 1;
+    if (b != '\t' && !invalid && !ShownEscaped(c)) {
+      i += n;
+      continue;
+    }
     out->append(s.substr(run, i - run));
     if (b == '\t') {
       out->append(tab);
     } else {
-      for (size_t k = i; k <= i + c1; ++k) {
+      for (size_t k = i; k < i + n; ++k) {
         unsigned char e = static_cast<unsigned char>(s[k]);
         out->append({'\\', 'x', kHex[e >> 4], kHex[e & 15]});
       }
     }
-    i += c1;
-    run = i + 1;
+    i += n;
+    run = i;
   }
   out->append(s.substr(run));
 }
@@ -62,6 +71,12 @@ std::string EscapeControls(std::string_view s) {
   std::string out;
   AppendEscaped(s, "\t", &out);
   return out;
+}
+
+std::string LineStartSafe(std::string shown) {
+  std::string_view rest = TrimBlanks(shown);
+  if (rest.starts_with("::") || rest.starts_with("##[")) return "./" + shown;
+  return shown;
 }
 
 std::string DisplayLine(std::string_view s) {

@@ -15,12 +15,21 @@
 
 namespace pgconflint {
 
-/// `s` with every control character (C0 but tab, DEL, C1) written as the
-/// `\xNN` escapes of its UTF-8 bytes (ESC -> `\x1b`, U+0085 -> `\xc2\x85`),
-/// so that file contents and file names can neither drive the terminal nor
-/// split an output line. Everything else, invalid UTF-8 bytes included, is
-/// copied. Every text output passes file-derived text through this.
+/// `s` with every control character (C0 but tab, DEL, C1), every character
+/// that reorders or hides text (bidi overrides and isolates, zero-width
+/// characters, a BOM: ShownEscaped in core/source_file.h) and every invalid
+/// UTF-8 byte written as the `\xNN` escapes of its bytes (ESC -> `\x1b`,
+/// U+0085 -> `\xc2\x85`, U+202E -> `\xe2\x80\xae`), so that file contents and
+/// file names can neither drive the terminal, split an output line, nor show
+/// text other than what is there. Every text output passes file-derived text
+/// through this.
 std::string EscapeControls(std::string_view s);
+
+/// `shown` (a path or server name at the start of an output line) made
+/// unable to start a CI workflow command: GitHub's runner reads a line whose
+/// first non-blank characters are "::" (or the older "##[") as one, so such
+/// a text gets "./" in front (the same path). Everything else is unchanged.
+std::string LineStartSafe(std::string shown);
 
 /// One source line as the full format shows it: tabs as 4 spaces, control
 /// characters escaped. Its width is ColumnWidth(s, ColumnUnit::kDisplay).

@@ -18,6 +18,7 @@ ASan build (memory bounds times 4, no address-space limit).
 import glob
 import json
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -387,6 +388,41 @@ class HostileTest(unittest.TestCase):
                                   "error": "invalid value for parameter \"work_mem\": \"64mb\""}]}
         doc.update(fields)
         return self.write(name, json.dumps(doc))
+
+    # A name cannot start a CI workflow command nor show other text than it holds: a directory
+    # named "::error title=Fake::injected" began each concise line with a workflow command (the
+    # README pairs concise with GitHub's problem matcher), a snapshot's "server" likewise; bidi
+    # overrides, BOMs and invalid UTF-8 in names passed unchanged into full, concise and github.
+    def test_names_cannot_inject_commands_or_hide_text(self):
+        evil = "::error title=Fake::injected"
+        self.write(f"{evil}/postgresql.conf", "work_mem = 1\n")
+        self.snapshot("evil.json", server=evil + "::x")
+        hidden = "a\u202eb\ufeffc\u2066d"
+        self.write(f"{hidden}/postgresql.conf", "work_mem = 1\n")
+        bad_bytes = os.path.join(os.fsencode(self.dir), b"bad\xff\xfe")
+        os.makedirs(bad_bytes)
+        with open(os.path.join(bad_bytes, b"postgresql.conf"), "w") as f:
+            f.write("work_mem = 1\n")
+        cases = [[f"{evil}/postgresql.conf"], ["--snapshot", "evil.json"], [f"{hidden}/postgresql.conf"],
+                 [os.fsdecode(b"bad\xff\xfe/postgresql.conf")]]
+        for args in cases:
+            for fmt in ["concise", "full", "github"]:
+                with self.subTest(args=args[-1], format=fmt):
+                    r = self.check("--format", fmt, "--fail-on", "never", *args)
+                    self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+                    self.assertIn("PGC", r.stdout)
+                    for line in r.stdout.splitlines():
+                        # The github format's own annotations, whose properties are escaped.
+                        if fmt != "github" or not re.match(r"::(error|warning|notice) (file=|title=)", line):
+                            self.assertFalse(line.lstrip().startswith(("::", "##[")), line)
+                    for ch in "\u202e\ufeff\u2066\ufffd":
+                        self.assertNotIn(ch, r.stdout)
+                    if "a\u202e" in args[-1]:
+                        self.assertIn("a\\xe2\\x80\\xaeb", r.stdout)
+                    if "bad" in args[-1]:
+                        self.assertIn("bad\\xff\\xfe", r.stdout)
+        r = self.check("--format", "concise", f"{evil}/postgresql.conf")
+        self.assertTrue(r.stdout.startswith(f"./{evil}/postgresql.conf:1:12: error:"), r.stdout)
 
     def test_snapshot_line_numbers_cost_nothing(self):
         self.snapshot("far.json")

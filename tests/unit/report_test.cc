@@ -164,9 +164,12 @@ TEST(FullFormatTest, CaretUnderTheTokenAfterMultiByteText) {
   EXPECT_EQ(CaretLine("cluster_name = '🎉' x"), Expected("cluster_name = '🎉' x", 15 + 3 + 2));
   // e + U+0301 COMBINING ACUTE ACCENT: one column.
   EXPECT_EQ(CaretLine("cluster_name = 'e\xcc\x81' x"), Expected("cluster_name = 'e\xcc\x81' x", 15 + 3 + 1));
-  // A tab is shown as 4 spaces, ESC as \x1b, an invalid byte as itself (one column).
+  // A tab is shown as 4 spaces, ESC as \x1b, an invalid byte as \xff, U+202E as
+  // the escapes of its three bytes: the caret stays under the token.
   EXPECT_EQ(CaretLine("cluster_name =\t'\x1b\xff' x"),
-            Expected("cluster_name =    '\\x1b\xff' x", 14 + 4 + 3 + 4 + 1));
+            Expected("cluster_name =    '\\x1b\\xff' x", 14 + 4 + 3 + 4 + 4));
+  EXPECT_EQ(CaretLine("cluster_name = '\xe2\x80\xae" "ab' x"),
+            Expected("cluster_name = '\\xe2\\x80\\xae" "ab' x", 15 + 3 + 12 + 2));
 }
 
 TEST(FullFormatTest, CaretSpansTheRangeInDisplayColumns) {
@@ -209,7 +212,10 @@ TEST(ReporterTableTest, NamesAreUniqueAndFound) {
 
 TEST(TextTest, EscapeControls) {
   EXPECT_EQ(EscapeControls("a\x1b[31mb\x07\tc\x7f\n"), "a\\x1b[31mb\\x07\tc\\x7f\\x0a");
-  EXPECT_EQ(EscapeControls("\xc2\x9b" "\xc2\xa0" "é\xff"), "\\xc2\\x9b\xc2\xa0" "é\xff");  // C1 only
+  EXPECT_EQ(EscapeControls("\xc2\x9b" "\xc2\xa0" "é\xff"), "\\xc2\\x9b\xc2\xa0" "é\\xff");  // C1, not NBSP
+  // What reorders or hides text, and invalid bytes; not the joiners.
+  EXPECT_EQ(EscapeControls("a\xe2\x80\xae" "b\xef\xbb\xbf\xe2\x81\xa6" "c\xe2\x80\x8d" "d\xc3"),
+            "a\\xe2\\x80\\xae" "b\\xef\\xbb\\xbf\\xe2\\x81\\xa6" "c\xe2\x80\x8d" "d\\xc3");
   EXPECT_EQ(DisplayLine("\ta\x01"), "    a\\x01");
 }
 

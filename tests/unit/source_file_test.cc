@@ -20,8 +20,8 @@ TEST(SourceFileTest, ColumnOfEachUnit) {
   EXPECT_EQ(f.PositionOf(z, ColumnUnit::kUtf8).column, 16u);
   EXPECT_EQ(f.PositionOf(z, ColumnUnit::kCodePoint).column, 9u);  // 8 characters before z
   EXPECT_EQ(f.PositionOf(z, ColumnUnit::kUtf16).column, 10u);     // the emoji is a surrogate pair
-  // 1 + tab 4 + é 1 + 日 2 + 🎉 2 + e 1 + mark 0 + invalid byte 1.
-  EXPECT_EQ(f.PositionOf(z, ColumnUnit::kDisplay).column, 13u);
+  // 1 + tab 4 + é 1 + 日 2 + 🎉 2 + e 1 + mark 0 + invalid byte 4 (\xff).
+  EXPECT_EQ(f.PositionOf(z, ColumnUnit::kDisplay).column, 16u);
   for (ColumnUnit u : {ColumnUnit::kUtf8, ColumnUnit::kCodePoint, ColumnUnit::kUtf16, ColumnUnit::kDisplay}) {
     EXPECT_EQ(f.PositionOf(z, u).line, 2u);
     EXPECT_EQ(f.OffsetOf(f.PositionOf(z, u), u), z);
@@ -39,7 +39,8 @@ TEST(SourceFileTest, EachCharacterAlone) {
       {"\xe6\x97\xa5", 3, 1, 1, 2},      // 日
       {"\t", 1, 1, 1, 4},                // shown as 4 spaces
       {"\xcc\x81", 2, 1, 1, 0},          // U+0301 combining acute accent
-      {"\xff", 1, 1, 1, 1},              // invalid: one of everything
+      {"\xff", 1, 1, 1, 4},              // invalid: one of everything, shown as \xff
+      {"\xe2\x80\xae", 3, 1, 1, 12},      // U+202E RIGHT-TO-LEFT OVERRIDE, shown as \xe2\x80\xae
       {"\x1b", 1, 1, 1, 4},              // shown as \x1b
       {"\xc2\x9b", 2, 1, 1, 8},          // C1 CSI, shown as \xc2\x9b
   };
@@ -56,7 +57,8 @@ TEST(SourceFileTest, DisplayWidthOfCodePoints) {
   EXPECT_EQ(DisplayWidth('A'), 1u);
   EXPECT_EQ(DisplayWidth(0x7F), 4u);    // DEL
   EXPECT_EQ(DisplayWidth(0x00AD), 1u);  // soft hyphen is shown
-  EXPECT_EQ(DisplayWidth(0xFEFF), 0u);  // byte order mark
+  EXPECT_EQ(DisplayWidth(0xFEFF), 12u);  // byte order mark, shown as \xef\xbb\xbf
+  EXPECT_EQ(DisplayWidth(0x2066), 12u);  // LEFT-TO-RIGHT ISOLATE
   EXPECT_EQ(DisplayWidth(0x200D), 0u);  // zero width joiner
   EXPECT_EQ(DisplayWidth(0x3000), 2u);  // ideographic space
   EXPECT_EQ(DisplayWidth(0xFF21), 2u);  // fullwidth A

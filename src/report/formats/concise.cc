@@ -1,6 +1,7 @@
 // The `concise` format: one line per diagnostic, for grep, editors' error
 // formats and CI logs, then the summary line. Notes and fixes are not
-// printed; file names and messages are escaped, so that a line stays one line.
+// printed; file names and messages are escaped, so that a line stays one line,
+// and a file name cannot start a CI workflow command (LineStartSafe).
 #include "report/reporter.h"
 #include "report/text.h"
 
@@ -11,7 +12,7 @@ void RenderConcise(const std::vector<Analysis>& analyses, const ReportOptions& o
     for (const Diagnostic& d : a.diagnostics) {
       Position p;
       if (d.file >= 0) p = a.files[d.file].source.PositionOf(d.range.begin, ColumnUnit::kCodePoint);
-      out << EscapeControls(FilePath(a, d.file)) << ":" << p.line << ":" << p.column << ": "
+      out << LineStartSafe(EscapeControls(FilePath(a, d.file))) << ":" << p.line << ":" << p.column << ": "
           << SeverityName(d.severity()) << ": " << EscapeControls(d.message) << " [" << d.rule->code << "]\n";
     }
   if (options.summary) out << SummaryLine(analyses, options.pg_version, options.pg_version_reason) << "\n";

@@ -203,6 +203,7 @@ int RunCheck(CheckOptions& o) {
   OverlayFileSystem& overlay = *new OverlayFileSystem(&disk);
   WorkspaceOptions wo = MakeWorkspaceOptions(o.common, o.common.running_file.empty() ? nullptr : &running, &HostFor(o.common));
   wo.fs = &overlay;
+  if (!o.stdin_filename.empty()) wo.stdin_file = AbsolutePath(overlay, o.stdin_filename);
   ServerRows& rows = *new ServerRows();
   if (!ReadServerRows(o.common, &rows, &wo)) return kExitUsage;
   Workspace& ws = *new Workspace(wo);

@@ -326,6 +326,20 @@ class Loader {
 
 }  // namespace
 
+void AddRootTrees(const CollectContext& ctx, const FileSystem& fs, const std::string& abs, bool is_dir,
+                  std::vector<std::string>* trees) {
+  std::string tree = fs.RealPath(is_dir ? abs : ParentDirectory(abs));
+  if (!ctx.allow_outside && !ctx.stdin_file.empty() && abs == ctx.stdin_file) {
+    const std::string cwd = fs.RealPath(fs.CurrentDirectory());
+    if (!InsideTrees(fs, tree, {cwd})) {
+      trees->push_back(cwd);
+      trees->push_back(fs.RealPath(abs));
+      return;
+    }
+  }
+  trees->push_back(std::move(tree));
+}
+
 std::string DisplayPath(const std::string& abs, const std::string& base) {
   if (!base.empty() && abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 &&
       (base.back() == '/' || abs[base.size()] == '/'))
@@ -358,7 +372,7 @@ void ConfTreeSource::Collect(const CollectContext& ctx, Analysis* a) const {
   bool is_dir = fs.Stat(abs).type == FileInfo::Type::kDirectory;
   // The root's tree: its directory (a data directory: itself).
   std::vector<std::string> trees = ctx.trees;
-  trees.push_back(fs.RealPath(is_dir ? abs : ParentDirectory(abs)));
+  AddRootTrees(ctx, fs, abs, is_dir, &trees);
   Loader loader(ctx, std::move(trees), a);
   if (!is_dir) {
     loader.ShowAs(abs, root_);  // as given

@@ -48,7 +48,7 @@ class AuthLinter {
     // As includes: the root's tree (its directory, a data directory itself)
     // and the context's.
     trees_ = ctx_.trees;
-    trees_.push_back(fs_.RealPath(dir ? abs : ParentDirectory(abs)));
+    AddRootTrees(ctx_, fs_, abs, dir, &trees_);
     RootFileType type = dir || o_.root_type == RootFileType::kAuto ? RootFileType::kConf : o_.root_type;
     const Analysis* conf = a_;
     Located hba, ident;

@@ -70,11 +70,23 @@ struct CollectContext {
   /// never read: an include of it is PGC305, a root resolving there an error.
   std::vector<std::string> trees;
   bool allow_outside = false;  // read files wherever they are (--allow-outside-includes)
+  /// The root read from standard input (--stdin-filename), absolute; "":
+  /// none. Its name does not choose its tree: see AddRootTrees.
+  std::string stdin_file;
   RootLimits limits;           // what one root may read and hold (core/limits.h)
   /// The server's host, for values that depend on it (SQL statements are
   /// checked when collected); null: nothing is known about it.
   const HostFacts* host = nullptr;
 };
+
+/// Adds the tree of root `abs` (a file, or a data directory when `is_dir`)
+/// to *trees: its directory (a data directory: itself), links resolved. The
+/// root read from standard input (ctx.stdin_file) is named by the caller,
+/// not found on disk, so its directory is its tree only inside the current
+/// directory; elsewhere (--stdin-filename /etc/x.conf) the tree is the
+/// current directory, and the root itself.
+void AddRootTrees(const CollectContext& ctx, const FileSystem& fs, const std::string& abs, bool is_dir,
+                  std::vector<std::string>* trees);
 
 /// `abs` relative to `base` when it lies below it, else `abs`.
 std::string DisplayPath(const std::string& abs, const std::string& base);

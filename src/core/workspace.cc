@@ -373,6 +373,7 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
   CollectContext ctx(&cache_, options_.display_base);
   ctx.trees = project->trees;
   ctx.allow_outside = project->allow_outside;
+  ctx.stdin_file = options_.stdin_file;
   ctx.host = host_;
   const bool conf_root = r.snapshot || type == RootFileType::kConf;
   if (conf_root) {

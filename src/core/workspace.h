@@ -55,6 +55,9 @@ struct WorkspaceOptions {
   /// configuration's directory; the configuration's `allow-outside-includes`
   /// does the same. Off: they are PGC305 (an error for extra-rules), unread.
   bool allow_outside_includes = false;
+  /// The file read from standard input (--stdin-filename), absolute: its
+  /// tree is bounded by the current directory (CollectContext::stdin_file).
+  std::string stdin_file;
   /// SQL scripts (.sql roots) run against this configuration (--cluster: a
   /// data directory or postgresql.conf, whose postgresql.auto.conf their
   /// ALTER SYSTEM statements rewrite) or this postgresql.auto.conf

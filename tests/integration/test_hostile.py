@@ -234,6 +234,23 @@ class HostileTest(unittest.TestCase):
         self.assertIn("trust", r.stdout)
         self.assertNotIn("PGC305", r.stdout)
 
+    # --stdin-filename names standard input; it does not choose what may be read: its tree is
+    # its directory inside the current directory, else the current directory (/etc/x.conf with
+    # `include 'shadow'` printed /etc/shadow's first tokens; /x.conf made the tree /).
+    def test_stdin_filename_does_not_choose_the_tree(self):
+        cases = [("/etc/x.conf", "include 'shadow'\n"), ("/x.conf", "include 'etc/shadow'\n"),
+                 ("../../../../etc/x.conf", "include 'shadow'\n"), ("/etc/pg_hba.conf", "include shadow\n")]
+        for name, text in cases:
+            with self.subTest(name=name):
+                r = self.check("--format", "concise", "--stdin-filename", name, "-", input_text=text.encode())
+                self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+                self.assertIn('"/etc/shadow" is outside the tree being checked', r.stdout)
+                self.assertNotIn("root:", r.stdout + r.stderr)
+        # Inside the current directory, its directory is its tree, as for the file on disk.
+        self.write("sub/inc.conf", "work_mem = 1\n")
+        r = self.check("--format", "concise", "--stdin-filename", "sub/x.conf", "-", input_text=b"include 'inc.conf'\n")
+        self.assertIn("sub/inc.conf:1:12: error:", r.stdout)
+
     # A pull request cannot lift its own confinement: the Action's command over a repository
     # whose .pgconflint.toml says allow-outside-includes = true and whose postgresql.conf
     # includes /etc/shadow and /proc/self/environ prints neither, in any output.

@@ -62,13 +62,17 @@ std::string Session::TextOf(const Document& doc) const {
   return text;
 }
 
-bool Session::Refuse(const std::string& uri, const std::string& path, size_t size) {
-  if (size <= kMaxFileSize) {
+bool Session::Refuse(const std::string& uri, const std::string& path, uint64_t size, bool message) {
+  if (!message && size <= kMaxFileSize) {
     refused_.erase(uri);
     return false;
   }
-  Show(kMessageError, "pgconflint: " + path + " is " + std::to_string(size) + " bytes, over the limit of " +
-                          std::to_string(kMaxFileSize) + " bytes: it is not checked");
+  Show(kMessageError, "pgconflint: " + path +
+                          (message ? "'s message is " + std::to_string(size) + " bytes, over the limit of " +
+                                         std::to_string(kMaxMessageSize)
+                                   : " is " + std::to_string(size) + " bytes, over the limit of " +
+                                         std::to_string(kMaxFileSize)) +
+                          " bytes: it is not checked");
   refused_.insert(uri);
   if (documents_.erase(uri)) {
     overlay_->Remove(path);
@@ -338,16 +342,19 @@ Session::Document* Session::FreshView(const json& params, FileView* view) {
 }
 
 void Session::Skipped(const ReaderEvent& event) {
-  Show(kMessageError, "pgconflint: " + event.error);
   std::optional<json> id = Sniff(event.body, "id", "-?[0-9]+|\"(?:[^\"\\\\]|\\\\.)*\"");
   std::optional<json> method = Sniff(event.body, "method", "\"(?:[^\"\\\\]|\\\\.)*\"");
   std::optional<json> uri = Sniff(event.body, "uri", "\"(?:[^\"\\\\]|\\\\.)*\"");
   if (id && method && initialized_ && !shutdown_) ReplyError(*id, kRequestFailed, event.error);
-  if (!initialized_ || !method || !uri || !uri->is_string()) return;
-  if (*method == "textDocument/didOpen" || *method == "textDocument/didChange") {
-    std::string path;
-    if (UriToPath(uri->get<std::string>(), &path)) Refuse(uri->get<std::string>(), path, SIZE_MAX);
+  // A document's text: one message that names the document and its size.
+  std::string path;
+  if (initialized_ && method && uri && uri->is_string() &&
+      (*method == "textDocument/didOpen" || *method == "textDocument/didChange") &&
+      UriToPath(uri->get<std::string>(), &path)) {
+    Refuse(uri->get<std::string>(), path, event.length, true);
+    return;
   }
+  Show(kMessageError, "pgconflint: " + event.error);
 }
 
 }  // namespace pgconflint::lsp

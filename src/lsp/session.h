@@ -121,7 +121,9 @@ class Session {
   void DidSave(const json& params);
   void DidChangeWatchedFiles(const json& params);
   Document* DocumentOf(const json& params);  // params.textDocument.uri: RpcError when not open
-  bool Refuse(const std::string& uri, const std::string& path, size_t size);
+  /// `message`: `size` is that of the message that carried the text (skipped
+  /// by the reader, over kMaxMessageSize), not of the text.
+  bool Refuse(const std::string& uri, const std::string& path, uint64_t size, bool message = false);
   void Schedule(Document* doc, Clock::duration delay);
   void Refresh(bool publish, bool may_abort);
   void Publish(const Document& doc);

@@ -31,9 +31,38 @@ size_t HeaderEnd(std::string_view s) {
   return std::string_view::npos;
 }
 
+// Where the last "Content-Length" header name (ASCII case ignored, then
+// blanks and ':') starts in `block`, or npos.
+size_t LastContentLength(std::string_view block) {
+  static constexpr std::string_view kName = "content-length";
+  for (size_t i = block.size(); i-- > 0;) {
+    if (i + kName.size() > block.size() || (block[i] | 0x20) != 'c') continue;
+    bool match = true;
+    for (size_t k = 0; k < kName.size() && match; ++k) {
+      char c = block[i + k];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      match = c == kName[k];
+    }
+    if (!match) continue;
+    size_t j = i + kName.size();
+    while (j < block.size() && (block[j] == ' ' || block[j] == '\t')) ++j;
+    if (j < block.size() && block[j] == ':') return i;
+  }
+  return std::string_view::npos;
+}
+
+// How much of an overlong header buffer is kept when it is dropped: enough
+// for the start of the next header line, which may have been glued to it.
+constexpr size_t kKeptHeaderTail = 64;
+
 }  // namespace
 
 bool MessageReader::ParseHeaders(std::string_view block, size_t* length, std::string* error) const {
+  // After a malformed header block, the body it announced (whose length is
+  // unknown) is read as the start of the next block: the block is taken to
+  // start at its last Content-Length, so that the stream is in step again
+  // at the next message whatever came before.
+  if (size_t at = LastContentLength(block); at != std::string_view::npos) block.remove_prefix(at);
   bool have_length = false;
   while (!block.empty()) {
     size_t eol = block.find('\n');
@@ -60,6 +89,13 @@ bool MessageReader::ParseHeaders(std::string_view block, size_t* length, std::st
   return have_length;
 }
 
+void MessageReader::Fail(std::string error, std::vector<ReaderEvent>* out) {
+  // One report until a message is read again: the bytes of one bad message
+  // may fail as many header blocks as they hold.
+  if (in_step_) out->push_back({ReaderEvent::Kind::kError, "", std::move(error)});
+  in_step_ = false;
+}
+
 void MessageReader::FeedHeader(std::string_view* bytes, std::vector<ReaderEvent>* out) {
   // Blank lines between messages are tolerated.
   if (buffer_.empty())
@@ -71,8 +107,8 @@ void MessageReader::FeedHeader(std::string_view* bytes, std::vector<ReaderEvent>
   if (end == std::string::npos) {
     bytes->remove_prefix(take);
     if (buffer_.size() > kMaxHeaderBlock) {
-      out->push_back({ReaderEvent::Kind::kError, "", "header block longer than 8192 bytes; skipped"});
-      buffer_.clear();
+      Fail("header block longer than 8192 bytes; skipped", out);
+      buffer_.erase(0, buffer_.size() - kKeptHeaderTail);
     }
     return;
   }
@@ -83,12 +119,13 @@ void MessageReader::FeedHeader(std::string_view* bytes, std::vector<ReaderEvent>
   bool ok = ParseHeaders(std::string_view(buffer_).substr(0, end), &length, &error);
   buffer_.clear();
   if (!ok) {
-    out->push_back({ReaderEvent::Kind::kError, "", error + "; header block skipped"});
+    Fail(error + "; header block skipped", out);
     return;
   }
   length_ = length;
   if (length > max_body_) {
     state_ = State::kSkip;
+    skipped_length_ = length;
     skip_error_ = "message of " + std::to_string(length) + " bytes is over the limit of " +
                   std::to_string(max_body_) + " bytes; skipped";
   } else {
@@ -110,6 +147,7 @@ void MessageReader::Feed(std::string_view bytes, std::vector<ReaderEvent>* out) 
       bytes.remove_prefix(take);
       if (buffer_.size() < length_) return;
       out->push_back({ReaderEvent::Kind::kMessage, std::move(buffer_), ""});
+      in_step_ = true;
       buffer_ = std::string();
       state_ = State::kHeader;
       continue;
@@ -121,7 +159,7 @@ void MessageReader::Feed(std::string_view bytes, std::vector<ReaderEvent>* out) 
     bytes.remove_prefix(take);
     length_ -= take;
     if (length_ > 0) return;
-    out->push_back({ReaderEvent::Kind::kError, std::move(buffer_), std::move(skip_error_)});
+    out->push_back({ReaderEvent::Kind::kError, std::move(buffer_), std::move(skip_error_), skipped_length_});
     buffer_ = std::string();
     state_ = State::kHeader;
   }

@@ -7,6 +7,7 @@
 #define PGCONFLINT_LSP_TRANSPORT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -29,6 +30,7 @@ struct ReaderEvent {
   enum class Kind { kMessage, kError } kind = Kind::kMessage;
   std::string body;   // kMessage: the body; kError: the start of a skipped body, if any
   std::string error;  // kError: what was wrong ("message of 300000000 bytes is over the limit")
+  uint64_t length = 0;  // kError for a skipped body: its length
 };
 
 /// Splits bytes into message bodies. Headers are ASCII lines ending in
@@ -49,12 +51,16 @@ class MessageReader {
   // Parses the header block buffer_[0, end); false with *error.
   bool ParseHeaders(std::string_view block, size_t* length, std::string* error) const;
   void FeedHeader(std::string_view* bytes, std::vector<ReaderEvent>* out);
+  // Reports a malformed header block, once until the next message.
+  void Fail(std::string error, std::vector<ReaderEvent>* out);
 
   size_t max_body_;
   State state_ = State::kHeader;
   std::string buffer_;     // header bytes, or the body so far
   size_t length_ = 0;      // kBody: the body's length; kSkip: bytes still to skip
   std::string skip_error_;  // kSkip: the error to report once the body has passed
+  uint64_t skipped_length_ = 0;  // kSkip: the body's whole length
+  bool in_step_ = true;          // false from a malformed header block to the next message
 };
 
 /// "Content-Length: N\r\n\r\n" followed by `body`.

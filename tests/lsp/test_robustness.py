@@ -56,6 +56,23 @@ def test_malformed_json_rpc(start, tmp_path):
     still_serving(c, path)
 
 
+def test_bad_headers_with_their_bodies(start, tmp_path):
+    # A malformed header block's body (length unknown) is read as the next header block: the
+    # server never answered again. Each bad message is reported once, and the next is served.
+    c = start()
+    c.initialize()
+    path = write(tmp_path, "postgresql.conf", "work_mem = 64MB\n")
+    c.open(path)
+    body = b'{"jsonrpc":"2.0","id":900,"method":"textDocument/hover","params":{}}'
+    for header in [b"Content-Length: lots\r\n", b"Content-Length: 99999999999999999999999\r\n",
+                   b"Content-Type: text/plain\r\n", b"a header line without a colon\r\nContent-Length: 4x\r\n",
+                   b"Content-Length: 7\x00\r\n"]:
+        c.send_raw(header + b"\r\n" + body)
+        still_serving(c, path)
+    assert not [m for m in c.messages if m.get("id") == 900]  # the bad messages were not read
+    assert c.shutdown() == 0
+
+
 def test_unknown_methods(start, tmp_path):
     c = start()
     c.initialize()
@@ -104,6 +121,7 @@ def test_a_document_of_hundreds_of_megabytes_is_refused(start, tmp_path):
     message = c.wait_for(lambda c: [m for m in c.shown() if "over the limit" in m["message"]], timeout=120,
                          what="the refusal")[0]
     assert message["type"] == 1
+    assert str(big) in message["message"] and "18446744073709551615" not in message["message"], message
     assert c.request_error("textDocument/hover", at(big, 0, 0))["code"] == -32602
     still_serving(c, small)
     rss = [line for line in open(f"/proc/{c.process.pid}/status") if line.startswith("VmHWM")][0]

@@ -301,13 +301,29 @@ class Loader {
   }
 
   bool TooManyLoads(const Site& site) {
-    if (!reported_loads_)
-      AddDiag(RuleId::kIncludeRecursion, site.file, site.range,
-              "the includes expand to more than " + std::to_string(ctx_.limits.max_file_loads) +
-                  " file loads; pgconflint stopped expanding them here (PostgreSQL would keep reading "
-                  "the same files again and again)",
-              "include each file once: repeated include lines multiply at every level");
+    if (reported_loads_) return false;
     reported_loads_ = true;
+    const std::string limit = std::to_string(ctx_.limits.max_file_loads);
+    // Mostly distinct files (an include_dir of 100,000): the server reads
+    // each once and starts; the limit is pgconflint's, and said as such.
+    if ((static_cast<size_t>(loads_) - read_.size()) * 10 < static_cast<size_t>(loads_)) {
+      a_->incomplete_tree = true;
+      Diagnostic d = MakeDiagnostic(
+          Rule(RuleId::kIncludeRecursion), {site.file, site.range},
+          "the configuration includes more than " + limit +
+              " files; pgconflint reads at most " + limit +
+              " per root and stopped here, so the files after this point are not checked (PostgreSQL reads "
+              "each of them)",
+          "keep the configuration in fewer files; pgconflint's limits are in docs/robustness.md");
+      d.Set(Outcome::kAdvisory, Severity::kWarning);
+      a_->Add(std::move(d));
+      return false;
+    }
+    AddDiag(RuleId::kIncludeRecursion, site.file, site.range,
+            "the includes expand to more than " + limit +
+                " file loads; pgconflint stopped expanding them here (PostgreSQL would keep reading "
+                "the same files again and again)",
+            "include each file once: repeated include lines multiply at every level");
     return false;
   }
 

@@ -108,6 +108,17 @@ class HostileTest(unittest.TestCase):
         self.write("d/y.conf", "include_dir '.'\n" * 10)
         r = self.concise("d/x.conf")
         self.assertIn("[PGC302]", r.stdout)
+        self.assertIn("error:", r.stdout)
+        # Many distinct files, each read once: PostgreSQL starts (postgres -C 18.4 takes 12,000),
+        # so it is pgconflint's limit, stated as such, not a fatal finding.
+        for i in range(10050):
+            self.write(f"many/conf.d/f{i:05d}.conf", f"# {i}\n")
+        self.write("many/postgresql.conf", "include_dir 'conf.d'\n")
+        r = self.concise("many/postgresql.conf")
+        self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
+        self.assertIn("warning: the configuration includes more than 10000 files; pgconflint reads at most", r.stdout)
+        self.assertNotIn("again and again", r.stdout)
+        self.assertNotIn("would refuse to start", r.stdout)
 
     # The same class in pg_hba.conf: includes (16+) and @files (every major) that fan out
     # over a large file. The expansion budget counts bytes as well as reads: one finding

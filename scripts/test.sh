@@ -6,7 +6,8 @@
 # editor server. Then the same sources built with clang-14, ASan+UBSan and
 # libFuzzer instrumentation (build-asan/): the unit tests and properties (the
 # rule fixtures and the real-world corpus under every major among them), a
-# short run of every fuzz harness, and the hostile-input suite. Run as root on
+# short run of every fuzz harness, the editor server's suites, and the
+# hostile-input suite. Run as root on
 # Debian 12 (the suites start servers as an unprivileged user they create).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,9 +16,12 @@ scripts/setup.sh --tests
 
 ctest --test-dir build --output-on-failure -j2
 
-# Sanitizers: any report aborts the run (-fno-sanitize-recover). No leak check:
-# `check` deliberately exits without freeing its workspace (start-up/exit time).
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Sanitizers: any report aborts the run (-fno-sanitize-recover). Leaks are
+# checked in the unit tests, the fuzz harnesses and the editor server (a
+# long-running process: every session of its suites ends with `exit` and its
+# report is read); not in the CLI runs of the hostile suite, because `check`
+# deliberately exits without freeing its workspace (start-up/exit time).
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # -O1 with line tables only: the reports keep file:line without full debug information.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT_WERROR=ON \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
@@ -26,4 +30,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT
       -DPGCONFLINT_SANITIZE=address,undefined -DPGCONFLINT_FUZZ=ON >/dev/null
 cmake --build build-asan
 ctest --test-dir build-asan --output-on-failure -j2 -E '^integration[.]'
-PGCONFLINT=$PWD/build-asan/pgconflint PGCONFLINT_SANITIZED=1 python3 tests/integration/test_hostile.py
+PGCONFLINT=$PWD/build-asan/pgconflint PGCONFLINT_SANITIZED=1 PYTHONDONTWRITEBYTECODE=1 \
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/lsp
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 PGCONFLINT=$PWD/build-asan/pgconflint PGCONFLINT_SANITIZED=1 \
+  python3 tests/integration/test_hostile.py

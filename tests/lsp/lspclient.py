@@ -21,6 +21,9 @@ from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = float(os.environ.get("PGCONFLINT_LSP_TIMEOUT", "30"))
+# PGCONFLINT_SANITIZED=1: the binary is an ASan+UBSan build (scripts/test.sh runs these suites
+# with leak detection on): every session ends with `exit` and its stderr is checked.
+SANITIZED = os.environ.get("PGCONFLINT_SANITIZED") == "1"
 
 
 def binary():
@@ -28,6 +31,15 @@ def binary():
     if not Path(path).exists():
         raise RuntimeError(f"no pgconflint binary at {path}: build it, or set PGCONFLINT")
     return path
+
+
+def cli_env():
+    """The environment of a CLI run beside the server: under sanitizers without the leak check,
+    as `check` exits without freeing its workspace on purpose (the server's sessions keep it)."""
+    env = dict(os.environ)
+    if SANITIZED:
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    return env
 
 
 def uri(path):
@@ -76,7 +88,8 @@ class Client:
         self._thread = threading.Thread(target=self._reader.listen, args=(self._consume,), daemon=True)
         self._thread.start()
         self._stderr = []
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
 
     # --- plumbing -------------------------------------------------------------
 
@@ -159,11 +172,24 @@ class Client:
         return self.process.wait(timeout)
 
     def close(self):
+        """Ends the server. Under sanitizers (PGCONFLINT_SANITIZED=1) it is asked to exit, so that
+        LeakSanitizer checks the whole session at exit, and any sanitizer report fails the test."""
+        if SANITIZED and self.process.poll() is None:
+            try:
+                self.notify("exit")  # without shutdown: exit code 1, the leak check all the same
+                self.process.wait(60)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
         self.endpoint.shutdown()
         self._cache.cleanup()
+        if SANITIZED:
+            self._stderr_thread.join(10)
+            report = self.stderr()
+            if "Sanitizer" in report:
+                raise AssertionError("the editor server's sanitizer report:\n" + report[-20000:])
 
     # --- documents -----------------------------------------------------------------
 
@@ -262,7 +288,8 @@ def codes(diagnostics):
 
 def rule_code(name):
     """The code of a rule by its name, from `pgconflint explain --list`."""
-    out = subprocess.run([binary(), "explain", "--list"], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([binary(), "explain", "--list"], check=True, capture_output=True, text=True,
+                         env=cli_env()).stdout
     for line in out.splitlines():
         fields = line.split()
         if len(fields) > 1 and fields[1] == name:
@@ -274,7 +301,8 @@ def catalog(name, major=18, module=False):
     """One parameter of the harvested catalog (`pgconflint params --format json`;
     module: of the modules' catalog, `--extensions`)."""
     out = subprocess.run([binary(), "params", "--pg-version", str(major), "--format", "json", name]
-                         + (["--extensions"] if module else []), check=True, capture_output=True, text=True).stdout
+                         + (["--extensions"] if module else []), check=True, capture_output=True, text=True,
+                         env=cli_env()).stdout
     data = json.loads(out)
     return data[0] if isinstance(data, list) else data
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lspclient import REPO, binary
+from lspclient import REPO, binary, cli_env
 
 sys.path.insert(0, str(REPO / "tests" / "support"))
 from verdict_trees import trees  # noqa: E402
@@ -19,7 +19,7 @@ from verdict_trees import trees  # noqa: E402
 def check_findings(path):
     """(line, code) of the findings `check` reports in `path` (0-based lines, as LSP)."""
     r = subprocess.run([binary(), "check", "--format", "json", "--fail-on", "never", path], cwd=REPO,
-                       capture_output=True, text=True, errors="replace", timeout=120)
+                       capture_output=True, text=True, errors="replace", timeout=120, env=cli_env())
     assert r.returncode == 0, r.stderr
     return sorted((d["line"] - 1, d["code"]) for d in json.loads(r.stdout)["diagnostics"] if d["file"] == path)
 

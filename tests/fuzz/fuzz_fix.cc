@@ -1,9 +1,8 @@
 // libFuzzer harness: `check --fix` on postgresql.conf text (and an included
 // file after a "--8<--" line). Rounds of safe fixes, as the CLI takes them,
-// must settle: the text a round writes re-lints without the findings it
-// fixed, so after at most 10 rounds no safe fix changes the text (a fix that
-// does not fix its finding would make --fix loop). Nothing is read from the
-// real disk.
+// must settle: after at most 10 rounds no safe fix changes the text (a fix
+// that does not fix its finding would make --fix loop). Nothing is read from
+// the real disk.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

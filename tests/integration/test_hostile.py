@@ -533,8 +533,8 @@ class HostileTest(unittest.TestCase):
                     r = self.check("--format", fmt, "--file-type", "conf", f"{name}/huge.conf")
                     self.assertEqual(r.returncode, EXIT_FINDINGS, r.stderr)
                     self.assertLess(len(r.stdout) + len(r.stderr), 16 << 10)
-                    # Measured: 8.3 times the line for a value (its raw text, value and
-                    # message each hold it), 2.1 times for NUL bytes; baseline about 3 MiB.
+                    # Measured on 64 MiB lines: 8.3 times the line for a value (its raw text,
+                    # value and message each hold it), 2.1 times for NUL bytes.
                     self.assertBounded(r, 10 * size // (1 << 20) + 16)
 
     # Item 7: allocation failure anywhere is exit 3 with one line, never a signal.
@@ -874,6 +874,18 @@ class LivePasswordTest(unittest.TestCase):
                         c = run("check", "--no-config", "--fail-on", "never", "--format", fmt, *source)
                         self.assertEqual(c.returncode, EXIT_OK, c.stderr)
                         self.assertNotIn("hunter7", c.stdout + c.stderr)
+            # The snapshot holds the password masked: the repository's same value is no drift.
+            data = os.path.join(tmp, "data")
+            os.makedirs(data)
+            with open(os.path.join(data, "PG_VERSION"), "w") as f:
+                f.write("18\n")
+            with open(os.path.join(data, "postgresql.conf"), "w") as f:
+                f.write("primary_conninfo = 'host=up user=r password=hunter7'\nwork_mem = '1MB'\n")
+            c = run("check", "--no-config", "--fail-on", "never", "--format", "concise", data, "--snapshot", snap)
+            self.assertEqual(c.returncode, EXIT_OK, c.stderr)
+            self.assertIn("PGC1103", c.stdout)  # drift is compared (work_mem differs)
+            self.assertNotRegex(c.stdout, r"primary_conninfo.*PGC1103")
+            self.assertNotIn("hunter7", c.stdout + c.stderr)
 
     def test_libpq_messages_are_scrubbed(self):
         for conninfo in ["postgresql://u:hunter8%zz@127.0.0.1:1/x",

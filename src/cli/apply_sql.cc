@@ -53,10 +53,11 @@ int RunApplySql(const ApplySqlOptions& o) {
 
 }  // namespace
 
-Command AddApplySql(CLI::App* app) {
+Command AddApplySql(CLI::App* app, bool full) {
   auto o = std::make_shared<ApplySqlOptions>();
   CLI::App* apply = app->add_subcommand(
       "apply-sql", "Print the postgresql.auto.conf a SQL script's ALTER SYSTEM statements would leave");
+  if (!full) return {apply, {}};
   apply->add_option("SCRIPT", o->script, "SQL script (.sql)")->required();
   apply->add_option("--pg-version", o->common.major,
                     "PostgreSQL major (" + SupportedMajorsText("-") + "; default: the cluster's, else " +

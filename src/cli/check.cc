@@ -85,7 +85,8 @@ CLI::Option* AddFormatOptions(CLI::App* check, std::string* format) {
   return option;
 }
 
-void AddCiOptions(CLI::App* check, CheckOptions* o) {
+void AddCiOptions(CLI::App* command, CheckOptions* o) {
+  CLI::App* check = command->add_option_group("Fixes and CI");
   check->add_option("--output", o->outputs,
                     "FMT or FMT=PATH (repeatable): also render FMT, to standard output or atomically to PATH")
       ->allow_extra_args(false);
@@ -270,10 +271,11 @@ int RunCheck(CheckOptions& o) {
 
 }  // namespace
 
-Command AddCheck(CLI::App* app, bool with_common_options) {
+Command AddCheck(CLI::App* app, bool full) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* check = app->add_subcommand("check", "Check configuration files or data directories");
-  if (with_common_options) AddCommonOptions(check, &o->common);
+  if (!full) return {check, {}};
+  AddCommonOptions(check, &o->common);
   o->format_option = AddFormatOptions(check, &o->format);
   AddCiOptions(check, o.get());
   o->fail_on_option = check->add_option("--fail-on", o->fail_on, "Lowest severity that makes the exit code 1")
@@ -288,7 +290,7 @@ Command AddCheck(CLI::App* app, bool with_common_options) {
                     "postgresql.conf-style file, data directory, pg_hba.conf or pg_ident.conf, or SQL script "
                     "(.sql); each is analysed on its own (a conf.d fragment in the context of the roots that "
                     "include it)");
-  if (with_common_options) AddLiveOptions(check, &o->live);
+  AddLiveOptions(check, &o->live);
   return {check, [o] { return RunCheck(*o); }};
 }
 

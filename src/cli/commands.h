@@ -15,18 +15,20 @@ struct Command {
   std::function<int()> run;
 };
 
-/// `with_common_options` is false when another subcommand is being run (the
-/// ~20 profile options cost more to register than linting a small file).
-Command AddCheck(CLI::App* app, bool with_common_options);
-Command AddShow(CLI::App* app, bool with_common_options);
-Command AddParams(CLI::App* app);
-Command AddExplain(CLI::App* app);
-Command AddDocs(CLI::App* app);
-Command AddRecommend(CLI::App* app, bool with_common_options);
-Command AddDiff(CLI::App* app, bool with_common_options);
-Command AddServer(CLI::App* app, bool with_common_options);
-Command AddSnapshot(CLI::App* app);
-Command AddApplySql(CLI::App* app);
+/// Each adds its subcommand; with `full` false only its name and description
+/// (another subcommand is being run, or only the command list may be printed):
+/// registering one option costs CLI11 a comparison with every option before it,
+/// and check's 50 options cost more than linting a small file.
+Command AddCheck(CLI::App* app, bool full);
+Command AddShow(CLI::App* app, bool full);
+Command AddParams(CLI::App* app, bool full);
+Command AddExplain(CLI::App* app, bool full);
+Command AddDocs(CLI::App* app, bool full);
+Command AddRecommend(CLI::App* app, bool full);
+Command AddDiff(CLI::App* app, bool full);
+Command AddServer(CLI::App* app, bool full);
+Command AddSnapshot(CLI::App* app, bool full);
+Command AddApplySql(CLI::App* app, bool full);
 
 }  // namespace pgconflint::cli
 

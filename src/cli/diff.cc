@@ -204,10 +204,11 @@ int RunDiff(DiffOptions& o) {
 
 }  // namespace
 
-Command AddDiff(CLI::App* app, bool with_common_options) {
+Command AddDiff(CLI::App* app, bool full) {
   auto o = std::make_shared<DiffOptions>();
   CLI::App* diff = app->add_subcommand("diff", "The configuration plan of a change between two revisions or directories");
-  if (with_common_options) AddCommonOptions(diff, &o->common);
+  if (!full) return {diff, {}};
+  AddCommonOptions(diff, &o->common);
   diff->add_option("BASE", o->base, "The old git revision (or directory)")->required();
   diff->add_option("HEAD", o->head, "The new git revision (or directory)")->required();
   diff->add_option("PATH", o->paths, "Only changes below these paths");

@@ -48,9 +48,10 @@ int RunExplain(const ExplainOptions& o) {
 
 }  // namespace
 
-Command AddExplain(CLI::App* app) {
+Command AddExplain(CLI::App* app, bool full) {
   auto o = std::make_shared<ExplainOptions>();
   CLI::App* explain = app->add_subcommand("explain", "Print a rule's documentation");
+  if (!full) return {explain, {}};
   explain->add_option("RULE", o->rule, "Rule code (PGC201) or name (invalid-value)");
   explain->add_flag("--list", o->list, "List every rule");
   // One path per --rules (repeatable), so that a RULE after it stays the RULE.
@@ -58,9 +59,10 @@ Command AddExplain(CLI::App* app) {
   return {explain, [o] { return RunExplain(*o); }};
 }
 
-Command AddDocs(CLI::App* app) {
+Command AddDocs(CLI::App* app, bool full) {
   auto dir = std::make_shared<std::string>();
   CLI::App* docs = app->add_subcommand("docs", "Write the rule documentation pages (docs/rules)");
+  if (!full) return {docs, {}};
   docs->add_option("DIR", *dir, "Output directory")->required();
   return {docs, [dir] {
             RuleSet rules;

@@ -120,7 +120,8 @@ bool LintServer(Workspace* ws, const Snapshot& s, const std::vector<std::string>
 
 }  // namespace
 
-void AddLiveOptions(CLI::App* check, LiveCheckOptions* o) {
+void AddLiveOptions(CLI::App* command, LiveCheckOptions* o) {
+  CLI::App* check = command->add_option_group("Live servers");
   check->add_option("--live", o->conninfos,
                     "Check a running server: a libpq connection string (URI or key=value; PG* variables and "
                     ".pgpass apply); repeatable. With PATH: compare PATH with the server (drift)")

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <new>
 #include <string>
@@ -52,22 +53,31 @@ std::string UsageMessage(const CLI::ParseError& e) {
 }
 
 int Main(int argc, char** argv) {
-  CLI::App app{"pgconflint: lint PostgreSQL configuration files as the server reads them"};
+  // Left to the operating system at exit, as check leaves its workspace:
+  // tearing down the option tree cost more than building it (a static
+  // reference keeps it reachable for leak checkers).
+  static CLI::App& app = *new CLI::App{"pgconflint: lint PostgreSQL configuration files as the server reads them"};
   app.set_version_flag("--version", std::string("pgconflint ") + PGCONFLINT_VERSION);
   app.require_subcommand(1);
-  // Registering the ~20 profile and rule options costs more than linting a
-  // small file; register them only for the subcommand being run (all of them
-  // when the first argument names none, so that --help lists everything).
+  // The subcommand being run is the only one registered, with its options;
+  // otherwise each adds its name and description, which is all the top-level
+  // --help lists (an App costs as much as ten options).
   const std::string first = argc > 1 ? argv[1] : "";
-  const bool known_first = first == "check" || first == "show" || first == "recommend" || first == "diff" ||
-                           first == "server";
-  auto wants = [&](const char* name) { return !known_first || first == name; };
-  std::vector<Command> commands = {AddCheck(&app, wants("check")),         AddShow(&app, wants("show")),
-                                   AddParams(&app),                        AddExplain(&app),
-                                   AddDocs(&app),                          AddRecommend(&app, wants("recommend")),
-                                   AddDiff(&app, wants("diff")),
-                                   AddServer(&app, wants("server")),
-                                   AddSnapshot(&app),                      AddApplySql(&app)};
+  using Adder = Command (*)(CLI::App*, bool);
+  static const struct {
+    const char* name;
+    Adder add;
+  } kSubcommands[] = {{"check", AddCheck},   {"show", AddShow},         {"params", AddParams},
+                      {"explain", AddExplain}, {"docs", AddDocs},       {"recommend", AddRecommend},
+                      {"diff", AddDiff},     {"server", AddServer},     {"snapshot", AddSnapshot},
+                      {"apply-sql", AddApplySql}};
+  static std::vector<Command>& commands = *new std::vector<Command>;
+  auto named = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
+                             [&](const auto& s) { return first == s.name; });
+  if (named != std::end(kSubcommands))
+    commands.push_back(named->add(&app, true));
+  else
+    for (const auto& s : kSubcommands) commands.push_back(s.add(&app, false));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -83,7 +93,7 @@ int Main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
   for (const Command& c : commands)
-    if (c.app->parsed()) return c.run();
+    if (c.app->parsed() && c.run) return c.run();
   return kExitUsage;
 }
 

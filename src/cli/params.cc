@@ -180,9 +180,10 @@ int RunParams(const ParamsOptions& o) {
 
 }  // namespace
 
-Command AddParams(CLI::App* app) {
+Command AddParams(CLI::App* app, bool full) {
   auto o = std::make_shared<ParamsOptions>();
   CLI::App* params = app->add_subcommand("params", "Show the parameter catalog");
+  if (!full) return {params, {}};
   params->add_option("--pg-version", o->major, "PostgreSQL major (" + SupportedMajorsText("-") + ")")
       ->check(MajorValidator())
       ->capture_default_str();

@@ -125,11 +125,12 @@ int RunRecommend(RecommendOptions& o) {
 
 }  // namespace
 
-Command AddRecommend(CLI::App* app, bool with_common_options) {
+Command AddRecommend(CLI::App* app, bool full) {
   auto o = std::make_shared<RecommendOptions>();
   CLI::App* recommend =
       app->add_subcommand("recommend", "Recommend settings for the machine profile, per storage type");
-  if (with_common_options) AddCommonOptions(recommend, &o->common);
+  if (!full) return {recommend, {}};
+  AddCommonOptions(recommend, &o->common);
   recommend->add_option("--format", o->format, "Output format")
       ->check(CLI::IsMember({"table", "markdown", "json", "conf", "sql"}))
       ->capture_default_str();

@@ -48,10 +48,11 @@ int RunServer(const ServerCommandOptions& o) {
 
 }  // namespace
 
-Command AddServer(CLI::App* app, bool with_common_options) {
+Command AddServer(CLI::App* app, bool full) {
   auto o = std::make_shared<ServerCommandOptions>();
   CLI::App* server = app->add_subcommand("server", "Run the language server (LSP 3.17) on stdin and stdout");
-  if (with_common_options) AddCommonOptions(server, &o->common);
+  if (!full) return {server, {}};
+  AddCommonOptions(server, &o->common);
   server->add_flag("--stdio", o->stdio, "Talk over stdin and stdout (the default and only transport)");
   server->add_option("--debounce-ms", o->debounce_ms,
                      "Milliseconds without a change before a changed document is linted")

@@ -143,10 +143,11 @@ int RunShow(ShowOptions& o) {
 
 }  // namespace
 
-Command AddShow(CLI::App* app, bool with_common_options) {
+Command AddShow(CLI::App* app, bool full) {
   auto o = std::make_shared<ShowOptions>();
   CLI::App* show = app->add_subcommand("show", "Print configured and effective values with their source line");
-  if (with_common_options) AddCommonOptions(show, &o->common);
+  if (!full) return {show, {}};
+  AddCommonOptions(show, &o->common);
   show->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   show->add_option("PATH", o->path, "Configuration file or data directory");  // required: checked in RunShow
   show->add_option("NAME", o->names, "Parameters to show (default: those set in the files, and derived values)");

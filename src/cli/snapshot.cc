@@ -49,9 +49,10 @@ int RunSnapshot(const SnapshotOptions& o) {
 
 }  // namespace
 
-Command AddSnapshot(CLI::App* app) {
+Command AddSnapshot(CLI::App* app, bool full) {
   auto o = std::make_shared<SnapshotOptions>();
   CLI::App* snap = app->add_subcommand("snapshot", "Write a running server's configuration as JSON (for check --snapshot)");
+  if (!full) return {snap, {}};
   snap->add_option("CONNINFO", o->conninfo, "libpq connection string (URI or key=value)")->required();
   snap->add_option("--connect-timeout", o->live.connect_timeout_s, "Seconds to wait for the connection")
       ->check(CLI::Range(1, 3600))

@@ -15,15 +15,18 @@
 namespace pgconflint {
 namespace generated {
 extern const RuleInfo kBuiltinRules[];
-}
+extern const int kBuiltinRuleCount;
+extern const int kRuleIndex[];  // by RuleId value
+}  // namespace generated
 
 std::span<const RuleInfo> BuiltinRules() {
-  return {generated::kBuiltinRules, static_cast<size_t>(kBuiltinRuleCount)};
+  return {generated::kBuiltinRules, static_cast<size_t>(generated::kBuiltinRuleCount)};
 }
 
 const RuleInfo& Rule(RuleId id) {
-  const RuleInfo& r = generated::kBuiltinRules[static_cast<int>(id)];
-  if (r.id != id) std::abort();  // the generator keeps the table in enum order
+  if (id == RuleId::kUnnamed) std::abort();
+  const RuleInfo& r = generated::kBuiltinRules[generated::kRuleIndex[static_cast<int>(id)]];
+  if (r.id != id) std::abort();  // the generator writes kRuleIndex in RuleId order
   return r;
 }
 
@@ -74,7 +77,7 @@ RuleSet::RuleSet() : builtin_conditions_(BuiltinRules().size()) {
       fprintf(stderr, "pgconflint: built-in rule %s: %s\n", r.code, error.c_str());
       std::abort();
     }
-    builtin_conditions_[static_cast<size_t>(r.id)] = std::move(c);
+    builtin_conditions_[static_cast<size_t>(&r - BuiltinRules().data())] = std::move(c);
   }
 }
 
@@ -93,7 +96,7 @@ const RuleInfo* RuleSet::Find(std::string_view code_or_name) const {
 }
 
 const CompiledExpr* RuleSet::Condition(const RuleInfo* rule) const {
-  if (rule->builtin) return builtin_conditions_[static_cast<size_t>(rule->id)].get();
+  if (rule->builtin) return builtin_conditions_[static_cast<size_t>(rule - BuiltinRules().data())].get();
   auto it = user_conditions_.find(rule);
   return it == user_conditions_.end() ? nullptr : it->second.get();
 }

@@ -14,7 +14,7 @@
 
 #include "core/file_system.h"
 #include "core/rule_file.h"
-#include "rule_ids.h"  // generated
+#include "core/rule_ids.h"
 
 namespace pgconflint {
 
@@ -22,7 +22,7 @@ namespace pgconflint {
 /// user rules (RuleSet::AddText) are both made from a RuleDecl's typed parts
 /// (core/rule_file.h reads and checks every key once). Strings are never null.
 struct RuleInfo {
-  RuleId id;
+  RuleId id;             // kUnnamed for a rule C++ does not name
   const char* code;      // "PGC201"
   const char* name;      // "invalid-value"
   Severity severity;     // of the findings that are advice or about skipped lines; a refusal is always an error
@@ -52,8 +52,9 @@ struct RuleInfo {
   bool builtin;
 };
 
-/// Every built-in rule, in code order; Rules()[static_cast<int>(id)] is `id`'s entry.
+/// Every built-in rule, in code order.
 std::span<const RuleInfo> BuiltinRules();
+/// The rule C++ names `id` (not kUnnamed).
 const RuleInfo& Rule(RuleId id);
 /// Finds a built-in rule by code ("PGC201", case-insensitive) or name ("invalid-value"); null if none.
 const RuleInfo* FindRule(std::string_view code_or_name);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/core/unicode_width.inc: the code point ranges a terminal shows in
+"""Writes src/core/base/unicode_width.inc: the code point ranges a terminal shows in
 zero columns (combining and enclosing marks, format characters) and in two
 columns (East Asian Wide and Fullwidth, which since Unicode 9 includes every
 emoji with default emoji presentation). Everything else is one column; control

@@ -109,7 +109,7 @@ def refusals(srv, params):
     # One table serves the three statements as long as the server treats them alike.
     if not out["alter_database"] == out["alter_role"] == out["set"]:
         raise RuntimeError("ALTER DATABASE, ALTER ROLE and SET refuse different parameters: "
-                           "record them apart (and teach src/core/sql_knowledge.cc)")
+                           "record them apart (and teach src/core/knowledge/sql_knowledge.cc)")
     return out["set"]
 
 

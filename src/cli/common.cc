@@ -10,8 +10,8 @@
 #include <iostream>
 #include <tuple>
 
-#include "core/file_system.h"
-#include "core/limits.h"
+#include "core/base/file_system.h"
+#include "core/base/limits.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {

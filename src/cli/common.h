@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/host.h"
-#include "core/workspace.h"
+#include "core/knowledge/catalog.h"
+#include "core/base/host.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint::cli {
 
@@ -76,7 +76,7 @@ WorkspaceOptions MakeWorkspaceOptions(const CommonOptions& c, const std::map<std
 const HostFacts& HostFor(const CommonOptions& c);
 
 /// Parses a --running document: a JSON object of parameter name -> setting
-/// (string, number or boolean), nested at most kMaxJsonDepth (core/limits.h).
+/// (string, number or boolean), nested at most kMaxJsonDepth (core/base/limits.h).
 /// False with *error saying why.
 bool ParseRunning(std::string_view text, std::map<std::string, std::string>* out, std::string* error);
 

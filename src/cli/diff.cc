@@ -1,5 +1,5 @@
 // `pgconflint diff BASE HEAD [PATH...]`: the configuration plan of a change,
-// for every root the change touches (core/change_plan.h). BASE and HEAD are
+// for every root the change touches (core/review/change_plan.h). BASE and HEAD are
 // git revisions (read into memory with git, never checked out; the default
 // inside a work tree) or two directories (--dirs, the default when both are
 // directories outside a work tree). PATHs limit which changed files count.
@@ -15,9 +15,9 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/git.h"
-#include "core/classify.h"
-#include "core/fingerprint.h"
-#include "core/secrets.h"
+#include "core/conf/classify.h"
+#include "core/model/fingerprint.h"
+#include "core/model/secrets.h"
 #include "report/change_report.h"
 
 #ifndef PGCONFLINT_VERSION

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "cli/git.h"
-#include "core/fingerprint.h"
+#include "core/model/fingerprint.h"
 
 namespace pgconflint::cli {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/workspace.h"
+#include "core/model/analysis.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint::cli {
 

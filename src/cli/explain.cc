@@ -5,8 +5,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/catalog.h"
-#include "core/rules.h"
+#include "core/knowledge/catalog.h"
+#include "core/rules/rules.h"
 #include "report/docs.h"
 
 namespace pgconflint::cli {

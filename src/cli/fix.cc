@@ -6,8 +6,8 @@
 #include <set>
 
 #include "cli/common.h"
-#include "core/atomic_write.h"
-#include "core/secrets.h"
+#include "core/base/atomic_write.h"
+#include "core/model/secrets.h"
 #include "report/text.h"
 #include "report/unified_diff.h"
 

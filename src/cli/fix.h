@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/file_system.h"
+#include "core/model/analysis.h"
+#include "core/base/file_system.h"
 
 namespace pgconflint::cli {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <thread>
 
-#include "core/catalog.h"
-#include "core/file_system.h"
-#include "core/snapshot.h"
+#include "core/knowledge/catalog.h"
+#include "core/base/file_system.h"
+#include "core/server/snapshot.h"
 #include "live/live.h"
 #include "report/text.h"
 

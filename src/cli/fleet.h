@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cli/common.h"
-#include "core/analysis.h"
+#include "core/model/analysis.h"
 
 namespace pgconflint::cli {
 

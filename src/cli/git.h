@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/file_system.h"
+#include "core/base/file_system.h"
 
 namespace pgconflint::cli {
 

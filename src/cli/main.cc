@@ -16,7 +16,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/storage_facts.h"
+#include "core/knowledge/storage_facts.h"
 
 #ifndef PGCONFLINT_VERSION
 #define PGCONFLINT_VERSION "0.0.0"

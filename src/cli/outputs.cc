@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "cli/common.h"
-#include "core/atomic_write.h"
-#include "core/echo_limit.h"
-#include "core/secrets.h"
+#include "core/base/atomic_write.h"
+#include "core/model/echo_limit.h"
+#include "core/model/secrets.h"
 
 namespace pgconflint::cli {
 namespace {

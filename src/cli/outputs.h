@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
+#include "core/model/analysis.h"
 #include "report/reporter.h"
 
 namespace pgconflint::cli {
@@ -24,12 +24,12 @@ struct OutputSpec {
 bool ParseOutput(const std::string& spec, OutputSpec* out, std::string* error);
 
 /// Renders every output; the standard-output ones to `standard_output`. Files are rendered in full, then written atomically
-/// (core/atomic_write.h): a file that cannot be written is left as it was
+/// (core/base/atomic_write.h): a file that cannot be written is left as it was
 /// and the result is kExitInternal after saying why. When an output is the
 /// `github` format and `step_summary` (the value of $GITHUB_STEP_SUMMARY) is
 /// set, the markdown report is appended to that file too.
-/// Every password in the analyses is masked first (core/secrets.h): no
-/// format prints one; and long texts are abridged (core/echo_limit.h).
+/// Every password in the analyses is masked first (core/model/secrets.h): no
+/// format prints one; and long texts are abridged (core/model/echo_limit.h).
 int WriteOutputs(const std::vector<OutputSpec>& outputs, std::vector<Analysis>* analyses,
                  const ReportOptions& options, const std::string& step_summary, std::ostream& standard_output);
 

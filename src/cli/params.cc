@@ -10,8 +10,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/extension_catalog.h"
-#include "core/value.h"
+#include "core/knowledge/extension_catalog.h"
+#include "core/knowledge/value.h"
 
 namespace pgconflint {
 namespace {

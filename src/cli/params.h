@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/extension_catalog.h"
+#include "core/knowledge/catalog.h"
+#include "core/knowledge/extension_catalog.h"
 
 namespace pgconflint {
 

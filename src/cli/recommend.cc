@@ -6,11 +6,11 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/project_config.h"
-#include "core/recommend.h"
-#include "core/recommend_plan.h"
-#include "core/recommend_render.h"
-#include "core/snapshot.h"
+#include "core/workspace/project_config.h"
+#include "core/advice/recommend.h"
+#include "core/advice/recommend_plan.h"
+#include "core/advice/recommend_render.h"
+#include "core/server/snapshot.h"
 #include "live/live.h"
 
 namespace pgconflint::cli {

@@ -12,9 +12,9 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/effective.h"
-#include "core/secrets.h"
-#include "core/value.h"
+#include "core/model/effective.h"
+#include "core/model/secrets.h"
+#include "core/knowledge/value.h"
 #include "report/text.h"
 
 namespace pgconflint {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
+#include "core/model/analysis.h"
 
 namespace pgconflint {
 

@@ -1,5 +1,5 @@
 // `pgconflint snapshot CONNINFO`: a running server's configuration as JSON
-// (core/snapshot.h), for `check --snapshot` later or elsewhere.
+// (core/server/snapshot.h), for `check --snapshot` later or elsewhere.
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/secrets.h"
+#include "core/model/secrets.h"
 #include "live/live.h"
 
 namespace pgconflint::cli {

@@ -10,9 +10,9 @@
 #include <iterator>
 #include <map>
 
-#include "core/classify.h"
-#include "core/fingerprint.h"
-#include "core/project_config.h"
+#include "core/conf/classify.h"
+#include "core/model/fingerprint.h"
+#include "core/workspace/project_config.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {

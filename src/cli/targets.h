@@ -1,5 +1,5 @@
 // What `check` lints for the PATHs it was given, as the workspace's
-// classifier says (core/classify.h): a data directory or root file as
+// classifier says (core/conf/classify.h): a data directory or root file as
 // itself; any other file (a conf.d fragment, postgresql.auto.conf,
 // pg_hba.conf, a file pg_hba.conf includes) in the context of every root
 // that reads it, reporting what concerns the file and what it includes;
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/file_system.h"
-#include "core/workspace.h"
+#include "core/base/file_system.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint::cli {
 

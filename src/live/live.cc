@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <chrono>
 
-#include "core/secrets.h"
+#include "core/model/secrets.h"
 #include "live/libpq.h"
 #include "live/queries.h"
 

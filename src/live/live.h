@@ -1,11 +1,11 @@
 // Live servers over libpq: the snapshot taker the CLI gives the core
-// (core/snapshot.h), and how a connection string is shown without secrets.
+// (core/server/snapshot.h), and how a connection string is shown without secrets.
 #ifndef PGCONFLINT_LIVE_LIVE_H_
 #define PGCONFLINT_LIVE_LIVE_H_
 
 #include <string>
 
-#include "core/snapshot.h"
+#include "core/server/snapshot.h"
 
 namespace pgconflint::live {
 
@@ -25,7 +25,7 @@ struct LiveOptions {
 class LibpqSnapshotTaker : public SnapshotTaker {
  public:
   explicit LibpqSnapshotTaker(LiveOptions options = {}) : options_(options) {}
-  /// *label is the connection string masked (core/secrets.h) until the
+  /// *label is the connection string masked (core/model/secrets.h) until the
   /// server names itself; *error holds no secret of `conninfo`, even where
   /// libpq's message echoes it.
   bool Take(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const override;

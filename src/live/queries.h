@@ -1,7 +1,7 @@
 // The catalog queries of a snapshot, shared word for word by the libpq
 // client (live.cc) and scripts/snapshot.sql (a test holds the script to
 // them): each returns one JSON value, and the snapshot is the object of
-// those values under fixed keys (core/snapshot.h).
+// those values under fixed keys (core/server/snapshot.h).
 #ifndef PGCONFLINT_LIVE_QUERIES_H_
 #define PGCONFLINT_LIVE_QUERIES_H_
 

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <set>
 
-#include "core/hba_docs.h"
-#include "core/quantity.h"
-#include "core/value.h"
+#include "core/hba/hba_docs.h"
+#include "core/base/quantity.h"
+#include "core/knowledge/value.h"
 #include "lsp/cursor.h"
 #include "lsp/session.h"
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/analysis.h"
-#include "core/extension_catalog.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/extension_catalog.h"
 
 namespace pgconflint::lsp {
 

@@ -3,8 +3,8 @@
 // and the "show documentation" command.
 #include <filesystem>
 
-#include "core/atomic_write.h"
-#include "core/suppressions.h"
+#include "core/base/atomic_write.h"
+#include "core/workspace/suppressions.h"
 #include "lsp/session.h"
 #include "report/docs.h"
 #include "report/text.h"

@@ -6,10 +6,10 @@
 // DescribeAuthPosition).
 #include <sstream>
 
-#include "core/effective.h"
-#include "core/extensions.h"
-#include "core/hba_docs.h"
-#include "core/value.h"
+#include "core/model/effective.h"
+#include "core/checks/extensions.h"
+#include "core/hba/hba_docs.h"
+#include "core/knowledge/value.h"
 #include "lsp/cursor.h"
 #include "lsp/session.h"
 

@@ -4,7 +4,7 @@
 // value and for lines that another line overrides.
 #include <algorithm>
 
-#include "core/effective.h"
+#include "core/model/effective.h"
 #include "lsp/cursor.h"
 #include "lsp/session.h"
 

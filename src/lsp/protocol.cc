@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "core/file_system.h"
-#include "core/uri.h"
+#include "core/base/file_system.h"
+#include "core/base/uri.h"
 
 namespace pgconflint::lsp {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/source_file.h"
+#include "core/base/source_file.h"
 
 namespace pgconflint::lsp {
 

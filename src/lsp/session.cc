@@ -3,9 +3,9 @@
 
 #include <new>
 
-#include "core/catalog.h"
-#include "core/json_read.h"
-#include "core/profile.h"
+#include "core/knowledge/catalog.h"
+#include "core/base/json_read.h"
+#include "core/rules/profile.h"
 
 namespace pgconflint::lsp {
 namespace {

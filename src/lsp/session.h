@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/file_system.h"
-#include "core/workspace.h"
+#include "core/model/analysis.h"
+#include "core/base/file_system.h"
+#include "core/workspace/workspace.h"
 #include "lsp/protocol.h"
 #include "lsp/transport.h"
 

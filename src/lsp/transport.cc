@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "core/catalog.h"  // AsciiLower
+#include "core/knowledge/catalog.h"  // AsciiLower
 
 namespace pgconflint::lsp {
 namespace {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/file_system.h"
+#include "core/base/file_system.h"
 
 namespace pgconflint::lsp {
 

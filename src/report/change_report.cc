@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/quantity.h"
+#include "core/base/quantity.h"
 #include "report/text.h"
 
 namespace pgconflint {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/change_plan.h"
+#include "core/review/change_plan.h"
 #include "report/reporter.h"
 
 namespace pgconflint {

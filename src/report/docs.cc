@@ -5,9 +5,9 @@
 
 #include <sstream>
 
-#include "core/atomic_write.h"
-#include "core/catalog.h"
-#include "core/workspace.h"
+#include "core/base/atomic_write.h"
+#include "core/knowledge/catalog.h"
+#include "core/workspace/workspace.h"
 #include "report/reporter.h"
 
 namespace pgconflint {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/rules.h"
+#include "core/rules/rules.h"
 
 namespace pgconflint {
 
@@ -17,7 +17,7 @@ std::string RuleDocMarkdown(const RuleInfo& rule, const RuleSet& rules);
 std::string RuleIndexMarkdown(const RuleSet& rules);
 
 /// Writes README.md and <name>.md for every rule into `dir` (created if
-/// needed), each atomically (core/atomic_write.h). False with *error on failure.
+/// needed), each atomically (core/base/atomic_write.h). False with *error on failure.
 bool WriteRuleDocs(const RuleSet& rules, const std::string& dir, std::string* error);
 
 }  // namespace pgconflint

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/analysis.h"
+#include "core/model/analysis.h"
 
 namespace pgconflint {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analysis.h"
+#include "core/model/analysis.h"
 
 namespace pgconflint {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <set>
 
-#include "core/fingerprint.h"
-#include "core/strings.h"
+#include "core/model/fingerprint.h"
+#include "core/base/strings.h"
 
 #ifndef PGCONFLINT_DOCS_URL
 #define PGCONFLINT_DOCS_URL ""
@@ -18,7 +18,7 @@ namespace pgconflint {
 namespace {
 
 // Appends `s` escaped; `tab` replaces each tab. Each byte of a ShownEscaped
-// character (core/source_file.h) and each invalid UTF-8 byte is written as
+// character (core/base/source_file.h) and each invalid UTF-8 byte is written as
 // \xNN; ASCII text is copied in runs.
 void AppendEscaped(std::string_view s, std::string_view tab, std::string* out) {
   static const char kHex[] = "0123456789abcdef";

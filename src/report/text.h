@@ -10,14 +10,14 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/source_file.h"
+#include "core/model/analysis.h"
+#include "core/base/source_file.h"
 
 namespace pgconflint {
 
 /// `s` with every control character (C0 but tab, DEL, C1), every character
 /// that reorders or hides text (bidi overrides and isolates, zero-width
-/// characters, a BOM: ShownEscaped in core/source_file.h) and every invalid
+/// characters, a BOM: ShownEscaped in core/base/source_file.h) and every invalid
 /// UTF-8 byte written as the `\xNN` escapes of its bytes (ESC -> `\x1b`,
 /// U+0085 -> `\xc2\x85`, U+202E -> `\xe2\x80\xae`), so that file contents and
 /// file names can neither drive the terminal, split an output line, nor show

@@ -243,6 +243,9 @@ def main():
     ap.add_argument("--markdown", help="also write the markdown table here")
     ap.add_argument("--json", help="also write raw timings (seconds) here")
     ap.add_argument("--keep", help="copy the generated inputs to this directory")
+    ap.add_argument("--corpus", help="also measure throughput: one `check` of every file of this directory, "
+                                     "--copies times (e.g. ../shared/corpus/real-world)")
+    ap.add_argument("--copies", type=int, default=40)
     args = ap.parse_args()
 
     def log(msg):
@@ -279,6 +282,15 @@ def main():
         true_bin = shutil.which("true") or "/bin/true"
         postgres = pgtools.pg_bin(MAJOR)
         results = []
+        # Start-up: an empty file is not PostgreSQL configuration (nothing to
+        # check); against `true`, the cost of any exec.
+        empty = os.path.join(workdir, "empty.conf")
+        open(empty, "w").close()
+        log(f"timing empty: {args.runs} runs x 2 commands ({engine}) ...")
+        commands = [("pgconflint", [pgc, "check", "--format", "concise", empty]), ("true", [true_bin])]
+        times = (time_hyperfine if engine == "hyperfine" else lambda c, r, w, _: time_python(c, r, w))(
+            commands, args.runs, args.warmup, workdir)
+        results.append({"input": "empty", "bytes": 0, "findings": 0, "times": times})
         for label, path in (("pg18_sample", sample), ("tuned300", tuned)):
             pgc_cmd = [pgc, "check", "--format", "concise", path]
             pg_cmd = [postgres, "-D", datadir, "-c", f"config_file={path}", "-C", "work_mem"]
@@ -306,10 +318,13 @@ def main():
                 times = time_python(commands, args.runs, args.warmup)
             results.append({"input": label, "bytes": os.path.getsize(path), "findings": n_findings,
                             "times": times})
+        throughput = measure_corpus(pgc, args.corpus, args.copies, workdir, log) if args.corpus else None
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
     md = render(results, args, engine)
+    if throughput:
+        md += "\n\n" + throughput
     print(md)
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -318,6 +333,31 @@ def main():
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     return 0
+
+
+def measure_corpus(pgc, corpus, copies, workdir, log):
+    """MB per CPU second of one `check` over COPIES copies of every file of CORPUS (each copy its own directory)."""
+    names = sorted(n for n in os.listdir(corpus) if os.path.isfile(os.path.join(corpus, n)))
+    paths, size = [], 0
+    for k in range(copies):
+        d = os.path.join(workdir, "corpus", str(k))
+        os.makedirs(d)
+        for n in names:
+            shutil.copyfile(os.path.join(corpus, n), os.path.join(d, n))
+            paths.append(os.path.join(d, n))
+            size += os.path.getsize(os.path.join(d, n))
+    argv = [pgc, "check", "--format", "concise", "--fail-on", "never", "--no-config", "--"] + paths
+    cpus = []
+    for _ in range(3):
+        before = child_cpu()
+        r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cpus.append(child_cpu() - before)
+        if r.returncode != 0:
+            raise RuntimeError(f"check of the corpus exited {r.returncode}")
+    cpu = statistics.median(cpus)
+    log(f"corpus: {len(paths)} files, {size / 1e6:.1f} MB, {cpu:.2f} s CPU")
+    return (f"Throughput: one `check` of {len(names)} files x {copies} copies ({size / 1e6:.1f} MB, every file a "
+            f"root): {cpu:.2f} s CPU (median of 3), **{size / 1e6 / cpu:.0f} MB per CPU second** (target >= 100).")
 
 
 def speedups(med):
@@ -348,17 +388,22 @@ def render(results, args, engine):
              f"{os.getloadavg()[0]:.1f} at the end. CPU = user + system of the process tree.", "",
              f"| input | command | wall median ms | wall p90 ms | {cpu_head} |", "|---|---|---:|---:|---:|"]
     summary = []
+    startup = []
     for r in results:
         wall = {k: statistics.median(v["wall"]) for k, v in r["times"].items()}
         cpu = {k: statistics.median(v["cpu"]) for k, v in r["times"].items()}
         for label, v in r["times"].items():
             lines.append(f"| {r['input']} ({r['bytes']} B) | {label} | {ms(wall[label])} | "
                          f"{ms(percentile(v['wall'], 0.9))} | {ms(cpu[label])} |")
+        if r["input"] == "empty":
+            startup.append(f"`check` of an empty file / `true`: CPU {cpu['pgconflint'] / cpu['true']:.2f}x, "
+                           f"wall {wall['pgconflint'] / wall['true']:.2f}x (target <= 2x CPU).")
+            continue
         for kind, med in (("wall", wall), ("CPU", cpu)):
             a, b, c = speedups(med)
             same = "-" if a is None else f"{a:.1f}x"
             summary.append(f"| {r['input']} | {kind} | {same} | {b:.1f}x | {c:.1f}x |")
-    return "\n".join(lines + [
+    return "\n".join(lines + [""] + startup + [
         "", "Speed-up, postgres -C time / pgconflint time (medians; target >= 5x):", "",
         "| input | time | same wrapper | no wrapper | above exec |", "|---|---|---:|---:|---:|"] + summary + [
         "", "same wrapper: both under runuser, as measured. no wrapper: pgconflint run directly vs "

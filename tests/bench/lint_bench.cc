@@ -47,15 +47,15 @@
 #include <utility>
 #include <vector>
 
-#include "core/analyze.h"
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/workspace.h"
-#include "core/profile.h"
-#include "core/rules.h"
-#include "core/source_file.h"
-#include "core/syntax.h"
-#include "core/value.h"
+#include "core/conf/analyze.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/catalog.h"
+#include "core/workspace/workspace.h"
+#include "core/rules/profile.h"
+#include "core/rules/rules.h"
+#include "core/base/source_file.h"
+#include "core/model/syntax.h"
+#include "core/knowledge/value.h"
 
 #ifndef PGC_SOURCE_DIR
 #define PGC_SOURCE_DIR "."

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/expr.h"
+#include "core/rules/expr.h"
 
 namespace {
 

@@ -22,14 +22,14 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/file_system.h"
-#include "core/hba.h"
-#include "core/hba_docs.h"
-#include "core/hba_server.h"
-#include "core/host.h"
-#include "core/workspace.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/catalog.h"
+#include "core/base/file_system.h"
+#include "core/hba/hba.h"
+#include "core/hba/hba_docs.h"
+#include "core/hba/hba_server.h"
+#include "core/base/host.h"
+#include "core/workspace/workspace.h"
 
 namespace {
 

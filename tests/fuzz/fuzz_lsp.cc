@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/file_system.h"
-#include "core/host.h"
+#include "core/base/file_system.h"
+#include "core/base/host.h"
 #include "lsp/server.h"
 
 namespace {

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/file_system.h"
-#include "core/project_config.h"
+#include "core/base/file_system.h"
+#include "core/workspace/project_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pgconflint;

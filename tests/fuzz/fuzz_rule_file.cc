@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/rules.h"
+#include "core/rules/rules.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pgconflint;

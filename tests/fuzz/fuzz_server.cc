@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/snapshot.h"
+#include "core/server/snapshot.h"
 #include "lint_and_render.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

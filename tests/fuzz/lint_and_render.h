@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/file_system.h"
-#include "core/host.h"
-#include "core/workspace.h"
+#include "core/base/file_system.h"
+#include "core/base/host.h"
+#include "core/workspace/workspace.h"
 #include "report/reporter.h"
 
 namespace pgconflint::fuzz {

@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/extension_catalog.h"
-#include "core/rules.h"
-#include "core/sql_knowledge.h"
+#include "core/knowledge/catalog.h"
+#include "core/knowledge/extension_catalog.h"
+#include "core/rules/rules.h"
+#include "core/knowledge/sql_knowledge.h"
 #include "test_support.h"
 
 namespace pgconflint {

@@ -1,7 +1,7 @@
 // Loading and processing: includes, duplicates, names, as PostgreSQL does them
 // (over an in-memory disk).
-#include "core/analyze.h"
-#include "core/analysis.h"
+#include "core/conf/analyze.h"
+#include "core/model/analysis.h"
 
 #include <gtest/gtest.h>
 

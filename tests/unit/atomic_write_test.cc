@@ -1,6 +1,6 @@
 // WriteFileAtomically: whole replacement, permissions kept, links followed,
 // nothing left behind on failure.
-#include "core/atomic_write.h"
+#include "core/base/atomic_write.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "core/file_system.h"
+#include "core/base/file_system.h"
 #include "test_support.h"
 
 namespace pgconflint {

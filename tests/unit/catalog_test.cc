@@ -4,7 +4,7 @@
 // knowledge/pg<major>.json, the harvest the catalogs are generated from.
 // Suggest stays that of a plain edit distance over every parameter while
 // the filters that make it fast rule candidates out.
-#include "core/catalog.h"
+#include "core/knowledge/catalog.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>

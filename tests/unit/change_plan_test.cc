@@ -1,12 +1,12 @@
 // The configuration plan of a change: values (configured and effective),
 // what applying them takes, lines without effect, findings matched by
 // fingerprint (moved lines are not new), the rollout and the memory picture.
-#include "core/change_plan.h"
+#include "core/review/change_plan.h"
 
 #include <gtest/gtest.h>
 
-#include "core/analyze.h"
-#include "core/workspace.h"
+#include "core/conf/analyze.h"
+#include "core/workspace/workspace.h"
 #include "test_support.h"
 
 namespace pgconflint {

@@ -1,10 +1,10 @@
 // The input classifier: what a file is by name, path and content, and which
 // roots read it, found by reachability in the tree.
-#include "core/classify.h"
+#include "core/conf/classify.h"
 
 #include <gtest/gtest.h>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 #include "fake_disk.h"
 
 namespace pgconflint {

@@ -7,8 +7,8 @@
 
 #include <map>
 
-#include "core/passes.h"
-#include "core/settings_source.h"
+#include "core/conf/passes.h"
+#include "core/model/settings_source.h"
 #include "fake_disk.h"
 #include "real_dir.h"
 #include "test_support.h"

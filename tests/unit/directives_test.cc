@@ -1,10 +1,10 @@
 // `# pgconflint:` directives and suppressions.
-#include "core/directives.h"
+#include "core/model/directives.h"
 
 #include <gtest/gtest.h>
 
-#include "core/suppressions.h"
-#include "core/workspace.h"
+#include "core/workspace/suppressions.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

@@ -1,14 +1,14 @@
 // Abridging what outputs echo: a long text keeps its start and end and says
 // how much is left out; a long source line is shown as a window around the
 // finding, its caret still under the range.
-#include "core/echo_limit.h"
+#include "core/model/echo_limit.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "core/analyze.h"
-#include "core/limits.h"
+#include "core/conf/analyze.h"
+#include "core/base/limits.h"
 #include "report/reporter.h"
 
 namespace pgconflint {

@@ -4,16 +4,16 @@
 // servers (started 18 servers, `postgres -C num_os_semaphores`, the
 // MAX_BACKENDS boundaries of its fatal-claim fixtures) and those of
 // docs/postgresql-semantics.md#derived-values.
-#include "core/effective.h"
+#include "core/model/effective.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "core/analyze.h"
-#include "core/rule_names.h"
-#include "core/value.h"
+#include "core/conf/analyze.h"
+#include "core/rules/rule_names.h"
+#include "core/knowledge/value.h"
 #include "fake_disk.h"
 #include "test_support.h"
 

@@ -1,5 +1,5 @@
 // The rule condition language.
-#include "core/expr.h"
+#include "core/rules/expr.h"
 
 #include <gtest/gtest.h>
 

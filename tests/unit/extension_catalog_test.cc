@@ -1,5 +1,5 @@
 // The harvested module catalogs and user catalog files.
-#include "core/extension_catalog.h"
+#include "core/knowledge/extension_catalog.h"
 
 #include <gtest/gtest.h>
 

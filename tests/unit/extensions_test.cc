@@ -1,13 +1,13 @@
 // Module parameters and libraries as the server treats them
 // (docs/postgresql-semantics.md#extension-parameters; each behaviour is
 // checked on real servers by tests/integration/test_extensions.py).
-#include "core/extensions.h"
+#include "core/checks/extensions.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

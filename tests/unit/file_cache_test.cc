@@ -2,7 +2,7 @@
 // cannot be read give their status and no entry.
 #include <gtest/gtest.h>
 
-#include "core/settings_source.h"
+#include "core/model/settings_source.h"
 
 namespace pgconflint {
 namespace {

@@ -1,6 +1,6 @@
 // The file-system seam: the real disk refuses what is not a regular file
 // without blocking; the overlay hides and lists like a disk.
-#include "core/file_system.h"
+#include "core/base/file_system.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,13 +1,13 @@
 // Findings about defaults are placed where a reader would set the parameter,
 // only for a whole configuration; findings of several cross-parameter rules
 // about one setting fold into one.
-#include "core/finding_placement.h"
+#include "core/model/finding_placement.h"
 
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/rules.h"
-#include "core/workspace.h"
+#include "core/knowledge/catalog.h"
+#include "core/rules/rules.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

@@ -1,11 +1,11 @@
 // Fingerprints survive inserted and moved lines, and tell findings apart.
-#include "core/fingerprint.h"
+#include "core/model/fingerprint.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "core/analyze.h"
+#include "core/conf/analyze.h"
 #include "fake_disk.h"
 
 namespace pgconflint {

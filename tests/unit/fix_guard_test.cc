@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/fix.h"
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint::cli {
 namespace {

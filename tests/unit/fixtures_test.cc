@@ -57,11 +57,11 @@
 #include <tuple>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/workspace.h"
-#include "core/profile.h"
-#include "core/rules.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/catalog.h"
+#include "core/workspace/workspace.h"
+#include "core/rules/profile.h"
+#include "core/rules/rules.h"
 
 namespace pgconflint {
 namespace {

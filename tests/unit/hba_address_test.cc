@@ -1,6 +1,6 @@
 // Numeric host parsing and printing as glibc's getaddrinfo / getnameinfo do
 // for pg_hba.conf (each form was checked against pg_hba_file_rules).
-#include "core/hba_address.h"
+#include "core/hba/hba_address.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The matching model of the shadowing checks and the cross-file findings
 // (the fixtures tests/fixtures/rules/hba-*.datadir cover every rule).
-#include "core/hba_checks.h"
+#include "core/hba/hba_checks.h"
 
 #include <gtest/gtest.h>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

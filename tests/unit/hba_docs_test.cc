@@ -1,9 +1,9 @@
 // Hover and completion data for the editor server.
-#include "core/hba_docs.h"
+#include "core/hba/hba_docs.h"
 
 #include <gtest/gtest.h>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

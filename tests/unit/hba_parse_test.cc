@@ -2,13 +2,13 @@
 // tokenizer under them (hba_tokenize.cc). Each expectation was observed on
 // the real servers (tests/integration/test_hba_differential.py checks them
 // all again on every run).
-#include "core/hba.h"
+#include "core/hba/hba.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "core/hba_source.h"
-#include "core/workspace.h"
+#include "core/hba/hba_source.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

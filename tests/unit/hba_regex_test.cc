@@ -1,7 +1,7 @@
 // The ARE syntax check: what PostgreSQL's regex engine refuses in pg_hba.conf
 // and pg_ident.conf, with its message (each case checked against a server by
 // tests/integration/test_hba_differential.py).
-#include "core/hba_regex.h"
+#include "core/hba/hba_regex.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The rows a server's views should show, and the comparison with real rows.
-#include "core/hba_server.h"
+#include "core/hba/hba_server.h"
 
 #include <gtest/gtest.h>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

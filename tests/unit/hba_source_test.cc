@@ -1,9 +1,9 @@
 // Which authentication files a root has, and how a PATH is read.
-#include "core/hba_source.h"
+#include "core/hba/hba_source.h"
 
 #include <gtest/gtest.h>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

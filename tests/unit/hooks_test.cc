@@ -3,12 +3,12 @@
 // (locales, time zones, the stack limit). Expected values and messages were
 // read from real servers (`postgres -C`); the differential suite keeps
 // holding the hooks to them.
-#include "core/hooks.h"
+#include "core/knowledge/hooks.h"
 
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
-#include "core/host.h"
+#include "core/knowledge/catalog.h"
+#include "core/base/host.h"
 #include "test_support.h"
 
 namespace pgconflint {

@@ -1,7 +1,7 @@
 // The host seam: LocalHost answers from this machine (locales, the time zone
 // database, the stack limit), UnknownHost knows nothing. Which names a hook
 // refuses whatever the host says ("posixrules", "localtime") is hooks_test's.
-#include "core/host.h"
+#include "core/base/host.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-#include "core/keyed_rows.h"
+#include "core/base/keyed_rows.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint::lsp {
 namespace {

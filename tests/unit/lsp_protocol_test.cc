@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "core/file_system.h"
+#include "core/base/file_system.h"
 
 namespace pgconflint::lsp {
 namespace {

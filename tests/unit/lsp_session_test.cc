@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
+#include "core/knowledge/catalog.h"
 #include "fake_disk.h"
 #include "lsp/server.h"
 

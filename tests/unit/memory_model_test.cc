@@ -1,8 +1,8 @@
 // The worst-case memory model: its arithmetic, how it reads an effective
 // configuration, and that both of its users agree (the recommender's output
 // is within the budget memory-overcommit checks).
-#include "core/analyze.h"
-#include "core/memory_model.h"
+#include "core/conf/analyze.h"
+#include "core/model/memory_model.h"
 
 #include <gtest/gtest.h>
 
@@ -11,12 +11,12 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/workspace.h"
-#include "core/recommend.h"
-#include "core/recommend_render.h"
-#include "core/rules.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/catalog.h"
+#include "core/workspace/workspace.h"
+#include "core/advice/recommend.h"
+#include "core/advice/recommend_render.h"
+#include "core/rules/rules.h"
 #include "test_support.h"
 
 namespace pgconflint {

@@ -16,9 +16,9 @@
 #include <fstream>
 #include <string>
 
-#include "core/analyze.h"
-#include "core/analysis.h"
-#include "core/catalog.h"
+#include "core/conf/analyze.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/catalog.h"
 
 namespace pgconflint {
 namespace {

@@ -1,12 +1,12 @@
 // The passes' fixes: each applied fix removes its finding, changes nothing
 // else the server reads, and a second application changes nothing.
-#include "core/analyze.h"
-#include "core/passes.h"
+#include "core/conf/analyze.h"
+#include "core/conf/passes.h"
 
 #include <gtest/gtest.h>
 
-#include "core/analysis.h"
-#include "core/host.h"
+#include "core/model/analysis.h"
+#include "core/base/host.h"
 
 namespace pgconflint {
 namespace {

@@ -1,6 +1,6 @@
 // Profile facts from flags and .pgconflint.toml: sizes need a memory unit of
 // postgresql.conf (case-sensitive), and no fact takes NaN or infinity.
-#include "core/profile.h"
+#include "core/rules/profile.h"
 
 #include <gtest/gtest.h>
 

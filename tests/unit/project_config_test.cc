@@ -2,11 +2,11 @@
 // that caused it, and the walk up the directories that finds the file. Files
 // live on the in-memory fake disk. Also the file selection (`include` and
 // `exclude` globs) and which files count as configuration for file-list tools.
-#include "core/project_config.h"
+#include "core/workspace/project_config.h"
 
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
+#include "core/knowledge/catalog.h"
 #include "fake_disk.h"
 
 namespace pgconflint {

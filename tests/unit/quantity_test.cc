@@ -1,6 +1,6 @@
 // The unit table, the quantity parser and the formatters: table-driven cases,
 // and properties (every format parses back; nothing non-finite gets in).
-#include "core/quantity.h"
+#include "core/base/quantity.h"
 
 #include <gtest/gtest.h>
 

@@ -2,16 +2,16 @@
 // grouped by what applying them takes, settings within the recommended range
 // left alone, and a setting capped by a restart-only parameter held for the
 // restart.
-#include "core/analyze.h"
-#include "core/recommend_plan.h"
+#include "core/conf/analyze.h"
+#include "core/advice/recommend_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/catalog.h"
-#include "core/recommend_render.h"
-#include "core/workspace.h"
+#include "core/knowledge/catalog.h"
+#include "core/advice/recommend_render.h"
+#include "core/workspace/workspace.h"
 #include "real_dir.h"
 #include "test_support.h"
 

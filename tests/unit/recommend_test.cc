@@ -4,7 +4,7 @@
 // SQL renderings quote values and identifiers the way PostgreSQL reads them.
 // The real-server side (postgres -C, ALTER SYSTEM on a running 18) is in
 // tests/integration/test_recommend.py.
-#include "core/recommend.h"
+#include "core/advice/recommend.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/effective.h"
-#include "core/workspace.h"
-#include "core/recommend_render.h"
-#include "core/sql_quote.h"
-#include "core/rules.h"
-#include "core/value.h"
+#include "core/knowledge/catalog.h"
+#include "core/model/effective.h"
+#include "core/workspace/workspace.h"
+#include "core/advice/recommend_render.h"
+#include "core/sql/sql_quote.h"
+#include "core/rules/rules.h"
+#include "core/knowledge/value.h"
 #include "test_support.h"
 
 namespace pgconflint {

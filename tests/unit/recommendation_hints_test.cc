@@ -1,17 +1,17 @@
 // PGC703 above the rule engine and the recommender: it quotes the range
 // `recommend` gives for the profile's storage, stays silent where a storage
 // rule already reported the line, and obeys recommendation-hints.
-#include "core/analyze.h"
-#include "core/recommendation_hints.h"
+#include "core/conf/analyze.h"
+#include "core/checks/recommendation_hints.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "core/catalog.h"
-#include "core/workspace.h"
-#include "core/recommend.h"
+#include "core/knowledge/catalog.h"
+#include "core/workspace/workspace.h"
+#include "core/advice/recommend.h"
 #include "test_support.h"
 
 namespace pgconflint {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analyze.h"
-#include "core/workspace.h"
+#include "core/conf/analyze.h"
+#include "core/workspace/workspace.h"
 #include "report/reporter.h"
 
 namespace pgconflint {

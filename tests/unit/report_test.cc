@@ -1,7 +1,7 @@
 // The output formats, from the reporter table: a diagnostic built by hand
 // with notes and fixes in each format, the caret after multi-byte text, the
 // escaping of control characters, and the JSON writer against nlohmann's.
-#include "core/analyze.h"
+#include "core/conf/analyze.h"
 #include "report/reporter.h"
 
 #include <gtest/gtest.h>

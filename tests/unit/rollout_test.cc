@@ -1,6 +1,6 @@
 // Rollouts: groups by context, capped settings held for the restart, and the
 // statements of each source (ALTER SYSTEM, or deployed files).
-#include "core/rollout.h"
+#include "core/advice/rollout.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // values, planner methods turned off, build-dependent values, and
 // memory-overcommit on PostgreSQL's defaults on a small machine. Files live
 // on the fake disk (fake_disk.h).
-#include "core/rule_engine.h"
+#include "core/checks/rule_engine.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 #include "fake_disk.h"
 
 namespace pgconflint {

@@ -1,9 +1,9 @@
 // The rule-file reader: every problem is refused at load, at the line of the
 // offending key, with a suggestion where one is close.
-#include "core/rule_file.h"
+#include "core/rules/rule_file.h"
 
-#include "core/catalog.h"
-#include "core/profile.h"
+#include "core/knowledge/catalog.h"
+#include "core/rules/profile.h"
 
 #include <gtest/gtest.h>
 

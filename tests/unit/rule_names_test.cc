@@ -1,17 +1,17 @@
 // The names rule conditions read: one table per kind, shared by rule-file
 // validation and by evaluation (RuleEnv::Lookup).
-#include "core/rule_names.h"
+#include "core/rules/rule_names.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
-#include "core/catalog.h"
-#include "core/effective.h"
-#include "core/workspace.h"
-#include "core/profile.h"
-#include "core/rule_engine.h"
+#include "core/knowledge/catalog.h"
+#include "core/model/effective.h"
+#include "core/workspace/workspace.h"
+#include "core/rules/profile.h"
+#include "core/checks/rule_engine.h"
 
 namespace pgconflint {
 namespace {

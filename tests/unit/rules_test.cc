@@ -1,6 +1,6 @@
 // Every rule's documented examples are its tests (ShellCheck's
 // prop_verifyOptionalExamples): `bad` fires the rule, `good` does not.
-#include "core/rules.h"
+#include "core/rules/rules.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/analysis.h"
-#include "core/workspace.h"
+#include "core/model/analysis.h"
+#include "core/workspace/workspace.h"
 #include "test_support.h"
 
 namespace pgconflint {

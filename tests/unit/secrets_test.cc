@@ -1,9 +1,9 @@
-#include "core/secrets.h"
+#include "core/model/secrets.h"
 
 #include <gtest/gtest.h>
 
-#include "core/analysis.h"
-#include "core/diagnostic.h"
+#include "core/model/analysis.h"
+#include "core/model/diagnostic.h"
 
 namespace pgconflint {
 namespace {

@@ -1,11 +1,11 @@
 // Reading snapshots: bad files are errors with a message, never crashes.
-#include "core/snapshot.h"
+#include "core/server/snapshot.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint {
 namespace {

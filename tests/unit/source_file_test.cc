@@ -1,7 +1,7 @@
 // Lines and columns in every unit, and back: bytes, code points, UTF-16 code
 // units and display columns, over é, a 4-byte emoji, a CJK character, a tab,
 // a combining mark and an invalid byte.
-#include "core/source_file.h"
+#include "core/base/source_file.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,5 +1,5 @@
 // "Did you mean" suggestions.
-#include "core/spelling.h"
+#include "core/base/spelling.h"
 
 #include <gtest/gtest.h>
 

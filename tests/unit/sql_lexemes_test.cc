@@ -1,5 +1,5 @@
 // scan.l's stateless pieces.
-#include "core/sql_lexemes.h"
+#include "core/sql/sql_lexemes.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Transaction control, CREATE DATABASE's tablespace and set_config().
-#include "core/sql_other_statements.h"
+#include "core/sql/sql_other_statements.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // Quoting for SQL and postgresql.conf, read back the way PostgreSQL reads it:
 // the ALTER SYSTEM list rules, literals, identifiers and setting values.
 // Real servers run these statements in tests/integration/test_recommend.py.
-#include "core/sql_quote.h"
+#include "core/sql/sql_quote.h"
 
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
+#include "core/knowledge/catalog.h"
 #include "test_support.h"
 
 namespace pgconflint {

@@ -1,7 +1,7 @@
 // The SQL scanner against PostgreSQL's lexical rules (scan.l) and psql's
 // statement splitting: what each kind of literal decodes to, case folding,
 // comments, and where statements end.
-#include "core/sql_scanner.h"
+#include "core/sql/sql_scanner.h"
 
 #include <gtest/gtest.h>
 

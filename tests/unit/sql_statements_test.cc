@@ -1,5 +1,5 @@
 // The configuration statements as gram.y reads them.
-#include "core/sql_statements.h"
+#include "core/sql/sql_statements.h"
 
 #include <gtest/gtest.h>
 

@@ -1,20 +1,26 @@
 // knowledge/storage.toml as data: the embedded file parses and is complete,
 // the storage types come from it (names, order, choices), and a malformed
 // file is refused with the entry and line at fault.
-#include "core/storage_facts.h"
+#include "core/knowledge/storage_facts.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
-#include "core/profile.h"
+#include "core/rules/profile.h"
 
 namespace pgconflint {
-namespace generated {
-extern const char kstorage_toml[];
-}
 namespace {
+
+std::string StorageToml() {
+  std::ifstream in(PGC_SOURCE_DIR "/knowledge/storage.toml", std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // A complete file with one storage type; tests break one thing at a time.
 std::string Minimal(const std::string& storage_extra = "", const std::string& top = "default_storage = \"disk\"\n") {
@@ -29,11 +35,18 @@ std::string Minimal(const std::string& storage_extra = "", const std::string& to
          "checkpoint_timeout = \"15min\"\npeak_wal_mb_per_second_per_cpu = 2.5\n";
 }
 
-TEST(StorageFactsTest, TheEmbeddedFileIsComplete) {
-  // BuiltinStorageFacts() aborts on a broken file; parse it here to see the error.
+TEST(StorageFactsTest, TheBuiltinTablesAreTheFileAsParsed) {
   StorageFacts facts;
   std::string error;
-  ASSERT_TRUE(ParseStorageFacts(generated::kstorage_toml, &facts, &error)) << error;
+  ASSERT_TRUE(ParseStorageFacts(StorageToml(), &facts, &error)) << error;
+  EXPECT_TRUE(BuiltinStorageFacts() == facts);
+  ASSERT_FALSE(BuiltinStorageFacts().types.empty());
+}
+
+TEST(StorageFactsTest, TheFileIsComplete) {
+  StorageFacts facts;
+  std::string error;
+  ASSERT_TRUE(ParseStorageFacts(StorageToml(), &facts, &error)) << error;
   ASSERT_FALSE(facts.types.empty());
   for (Workload w : {Workload::kOltp, Workload::kOlap, Workload::kMixed, Workload::kWeb, Workload::kDesktop})
     EXPECT_TRUE(facts.workloads.count(WorkloadName(w))) << WorkloadName(w);

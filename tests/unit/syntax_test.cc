@@ -1,7 +1,7 @@
 // The front end: tokens exactly as guc-file.l, and ParseConfigFp's line grammar.
-#include "core/syntax.h"
+#include "core/model/syntax.h"
 
-#include "core/limits.h"
+#include "core/base/limits.h"
 
 #include <gtest/gtest.h>
 

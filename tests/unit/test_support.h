@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.h"
-#include "core/catalog.h"
-#include "core/profile.h"
-#include "core/rules.h"
-#include "core/workspace.h"
+#include "core/model/analysis.h"
+#include "core/knowledge/catalog.h"
+#include "core/rules/profile.h"
+#include "core/rules/rules.h"
+#include "core/workspace/workspace.h"
 
 namespace pgconflint::test {
 

@@ -1,7 +1,7 @@
 // Tests for core/toml_read: the guard in front of toml++ and the one parse
 // entry. The guard must refuse exactly the code points and positions where
 // toml++ 3.3 has undefined behaviour and accept everything else.
-#include "core/toml_read.h"
+#include "core/base/toml_read.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

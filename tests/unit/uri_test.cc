@@ -1,6 +1,6 @@
 // Percent-encoding of paths: unreserved characters and "/" stay, every other
 // byte (spaces, "%", "#", UTF-8) becomes %XX.
-#include "core/uri.h"
+#include "core/base/uri.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // Value parsing (ParseValue: type, unit, rounding, range), checked against
 // behaviour verified on real servers (docs/postgresql-semantics.md#values, and
 // the differential suite). The per-parameter check hooks are hooks_test's.
-#include "core/value.h"
+#include "core/knowledge/value.h"
 
 #include <gtest/gtest.h>
 
-#include "core/catalog.h"
+#include "core/knowledge/catalog.h"
 #include "test_support.h"
 
 namespace pgconflint {

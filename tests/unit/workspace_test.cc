@@ -2,7 +2,7 @@
 // ignores and severity overrides, the major, roots that include a file. Files
 // live on the fake disk (fake_disk.h), except user rule files, which the
 // runtime still reads from the real disk.
-#include "core/workspace.h"
+#include "core/workspace/workspace.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/catalog.h"
+#include "core/knowledge/catalog.h"
 #include "fake_disk.h"
 #include "report/reporter.h"
 

@@ -5,8 +5,8 @@
 // tabs, wide characters, combining marks and escaped control characters.
 #include <algorithm>
 
-#include "core/echo_limit.h"
-#include "core/strings.h"
+#include "core/model/echo_limit.h"
+#include "core/base/strings.h"
 #include "report/reporter.h"
 #include "report/text.h"
 
@@ -73,7 +73,7 @@ std::string WriteSnippet(const Analysis& a, const Diagnostic& d, const Style& st
     end = begin + static_cast<uint32_t>(n);
   }
   // A long line is shown as a window around the range, "..." marking what
-  // is cut (core/echo_limit.h).
+  // is cut (core/model/echo_limit.h).
   const uint32_t line_start = src.LineStart(p.line);
   const EchoWindow w = WindowAround(line, begin - line_start, end - line_start);
   const std::string left = w.begin > 0 ? "..." : "", right = w.end < line.size() ? "..." : "";

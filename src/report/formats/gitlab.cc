@@ -1,12 +1,12 @@
 // The `gitlab` format: a GitLab Code Quality report (a JSON array of Code
 // Climate issues), shown in merge requests. Each issue has the fields GitLab
 // requires: description (prefixed with the code), check_name, a fingerprint
-// unique within the report and stable when lines move (core/fingerprint.h),
+// unique within the report and stable when lines move (core/model/fingerprint.h),
 // severity (info, minor, major, critical, blocker) and location.path relative
 // to the project with lines.begin.
 #include <nlohmann/json.hpp>
 
-#include "core/fingerprint.h"
+#include "core/model/fingerprint.h"
 #include "report/reporter.h"
 #include "report/text.h"
 

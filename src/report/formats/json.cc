@@ -6,10 +6,10 @@
 
 #include <cstdio>
 
-#include "core/effective.h"
-#include "core/hba_server.h"
-#include "core/quantity.h"
-#include "core/value.h"
+#include "core/model/effective.h"
+#include "core/hba/hba_server.h"
+#include "core/base/quantity.h"
+#include "core/knowledge/value.h"
 #include "report/reporter.h"
 #include "report/text.h"
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "core/strings.h"
+#include "core/base/strings.h"
 #include "report/reporter.h"
 #include "report/text.h"
 

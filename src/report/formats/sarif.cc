@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <map>
 
-#include "core/fingerprint.h"
-#include "core/limits.h"
-#include "core/uri.h"
+#include "core/model/fingerprint.h"
+#include "core/base/limits.h"
+#include "core/base/uri.h"
 #include "report/reporter.h"
 #include "report/text.h"
 
@@ -87,7 +87,7 @@ ordered_json Region(const Analysis& a, const Location& where) {
 
 // The region with the text it covers, and the whole lines around it.
 // A snippet is the exact text of its region, so one longer than
-// kMaxEchoBytes (core/limits.h) is left out rather than cut.
+// kMaxEchoBytes (core/base/limits.h) is left out rather than cut.
 void AddSnippets(const Analysis& a, const Location& where, ordered_json* physical) {
   const SourceFile& src = a.files[where.file].source;
   if (where.range.end - where.range.begin <= kMaxEchoBytes)

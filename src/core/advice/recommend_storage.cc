@@ -1,0 +1,198 @@
+// The recommender's storage part: the matrix of starting points per storage
+// type (knowledge/storage.toml, capped by what the machine resolves), the
+// per-tablespace options, and autovacuum sized for the data directory's
+// storage and per table size.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/rules/expr.h"
+#include "core/advice/recommend_internal.h"
+#include "core/knowledge/value.h"
+
+namespace pgconflint::recommend_internal {
+
+double BootValue(const Catalog& cat, const char* name) {
+  const Parameter* p = cat.Find(name);
+  return p ? strtod(p->boot_val, nullptr) : 0;
+}
+
+namespace {
+
+// Bytes of a size ("256kB").
+double SizeBytes(const std::string& v) {
+  ExprValue e;
+  return ParseQuantity(v, &e) ? e.number : 0;
+}
+
+Cell StartingCell(const StorageType& t, const char* param) {
+  const StartingPoint& s = t.settings.at(param);
+  return {param, s.start, s.min, s.max, s.why, s.source};
+}
+
+// effective_io_concurrency and maintenance_io_concurrency: more than the
+// resolved io_max_concurrency gains nothing (io-concurrency-above-max).
+Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max) {
+  Cell c = StartingCell(t, param);
+  if (strtod(c.value.c_str(), nullptr) > io_max) {
+    c.why += "; capped at the resolved io_max_concurrency (" + Num(io_max) + ")";
+    c.value = Num(io_max);
+  }
+  if (!c.max.empty() && strtod(c.max.c_str(), nullptr) > io_max) c.max = Num(io_max);
+  if (!c.min.empty() && strtod(c.min.c_str(), nullptr) > io_max) c.min = Num(io_max);
+  return c;
+}
+
+// io_workers: the storage type's workers per CPU, at least 1, at most one
+// per CPU and 32 (MAX_IO_WORKERS).
+Cell IoWorkersCell(const StorageType& t, int cpus) {
+  int high = std::clamp(cpus, 1, 32);
+  int workers = std::clamp(static_cast<int>(std::ceil(cpus * t.io_workers_per_cpu - 1e-9)), 1, high);
+  return {"io_workers", std::to_string(workers), "1", std::to_string(high), t.io_workers_why, t.io_workers_source};
+}
+
+// io_method, and io_workers when the workers run (18 and later).
+void AddIoMethod(const StorageType& t, const Profile& p, std::vector<Cell>* cells) {
+  Cell method = StartingCell(t, "io_method");
+  bool uring = p.io_uring.value_or(false) && t.high_latency && (!p.os || *p.os == "linux");
+  if (uring) {
+    method.value = "io_uring";
+    method.min = "worker";
+    method.why = "io_uring is available and the storage is high-latency: the candidate to measure, with worker as the rollback";
+  }
+  cells->push_back(method);
+  if (!uring) cells->push_back(IoWorkersCell(t, *p.cpus));
+}
+
+// io_combine_limit within what the major allows, and io_max_combine_limit
+// (18) at least as large.
+void AddCombineLimit(const StorageType& t, const Catalog& cat, std::vector<Cell>* cells) {
+  Cell combine = StartingCell(t, "io_combine_limit");
+  double limit_bytes = std::min(SizeBytes(combine.value), SizeBytes(cat.major() >= 18 ? "1MB" : "256kB"));
+  combine.value = limit_bytes < kMB ? std::to_string(static_cast<long long>(limit_bytes / 1024)) + "kB" : Size(limit_bytes);
+  cells->push_back(combine);
+  if (cat.major() >= 18)
+    cells->push_back({"io_max_combine_limit",
+                      std::max(SizeBytes(combine.value), 128 * 1024.0) >= 256 * 1024 ? combine.value : "128kB", "", "",
+                      "must be at least io_combine_limit, or reads are silently capped (restart to change)",
+                      "docs-aio"});
+}
+
+// When the data fits in memory, reads rarely reach the storage: the
+// asynchronous I/O settings keep PostgreSQL's defaults, and random reads
+// cost about what sequential ones do (the documentation of random_page_cost).
+void KeepIoDefaults(const Catalog& cat, const std::string& reason, std::vector<Cell>* cells) {
+  for (Cell& c : *cells) {
+    const Parameter* p = cat.Find(c.parameter);
+    if (c.parameter == "random_page_cost") {
+      c.max = c.value;
+      c.min = c.value = "1.1";
+      c.why = reason + ": reads are served from memory, where random ones cost about what sequential ones do";
+      c.source = "docs-query";
+      continue;
+    }
+    if (!p || c.parameter == "seq_page_cost" || c.parameter == "io_max_combine_limit") continue;
+    c.value = p->type == VarType::kInteger && p->unit_kind != UnitKind::kNone
+                  ? FormatWithUnit(strtod(p->boot_val, nullptr), *p)
+                  : std::string(p->boot_val);
+    c.min = c.max = "";
+    c.why = reason + ": reads rarely reach the storage, so this asynchronous I/O setting changes little; "
+                     "PostgreSQL's default is kept";
+    c.source = "docs-resource";
+  }
+}
+
+StorageRow RowFor(Storage s, const Catalog& cat, const Recommendation& r, double io_max) {
+  const StorageType& t = s.type();
+  const Profile& p = r.profile;
+  StorageRow row{s, t.title, {}, t.scheduler, t.mount, t.notes};
+  for (const char* param : {"effective_io_concurrency", "maintenance_io_concurrency"})
+    row.cells.push_back(CappedIoConcurrency(t, param, io_max));
+  row.cells.push_back(StartingCell(t, "random_page_cost"));
+  row.cells.push_back(StartingCell(t, "seq_page_cost"));
+  if (cat.major() >= 18) AddIoMethod(t, p, &row.cells);
+  if (cat.Find("io_combine_limit")) AddCombineLimit(t, cat, &row.cells);
+  if (!r.data_in_memory.empty()) KeepIoDefaults(cat, r.data_in_memory, &row.cells);
+  return row;
+}
+
+// The four options a tablespace accepts, from its storage row.
+TablespaceAdvice TablespaceFor(const std::string& name, Storage storage, const std::vector<StorageRow>& matrix) {
+  TablespaceAdvice t{name, storage, {}, ""};
+  auto row = std::find_if(matrix.begin(), matrix.end(), [&](const StorageRow& r) { return r.storage == storage; });
+  std::vector<const Cell*> options;
+  for (const Cell& c : row->cells) {
+    if (c.parameter != "effective_io_concurrency" && c.parameter != "maintenance_io_concurrency" &&
+        c.parameter != "random_page_cost" && c.parameter != "seq_page_cost")
+      continue;
+    t.options.push_back(c);
+  }
+  for (const Cell& c : t.options) options.push_back(&c);
+  t.sql = TablespaceStatement(name, options);
+  return t;
+}
+
+
+struct SizeClass {
+  const char* label;
+  double rows;
+  double sf_oltp, sf_mixed, isf_bulk;
+};
+
+TableClass TableClassFor(const SizeClass& c, const std::string& wl, const StorageType& data, double max_threshold,
+                         const Catalog& cat) {
+  auto trigger = [&](double threshold, double sf, double rows) {
+    double t = threshold + sf * rows;
+    return max_threshold > 0 ? std::min(t, max_threshold) : t;
+  };
+  TableClass tc;
+  tc.label = std::string(c.label) + ", " + wl;
+  tc.rows = c.rows;
+  tc.workload = wl;
+  double sf = wl == "oltp" ? c.sf_oltp : c.sf_mixed;
+  tc.options.push_back({"autovacuum_vacuum_scale_factor", Num(sf), "", "", "vacuum after ~" + Num(sf * 100) + "% of rows changed", "docs-vacuum"});
+  tc.options.push_back({"autovacuum_vacuum_threshold", "1000", "", "", "base count of dead tuples", "docs-vacuum"});
+  if (wl == "bulk-load") {
+    tc.options.push_back({"autovacuum_vacuum_insert_scale_factor", Num(c.isf_bulk), "", "",
+                          "insert-only tables still need vacuum to freeze and set visibility", "docs-vacuum"});
+    tc.options.push_back({"autovacuum_vacuum_insert_threshold", "10000", "", "", "base count of inserted tuples", "docs-vacuum"});
+  }
+  if (c.rows >= 1e8)
+    tc.options.push_back({"autovacuum_vacuum_cost_limit", std::to_string(data.large_table_autovacuum_cost_limit), "", "",
+                          "large tables need a larger budget to finish between triggers", "docs-vacuum"});
+  tc.vacuum_trigger = trigger(1000, sf, c.rows);
+  tc.default_trigger = trigger(BootValue(cat, "autovacuum_vacuum_threshold"),
+                               BootValue(cat, "autovacuum_vacuum_scale_factor"), c.rows);
+  std::string opts;
+  for (const Cell& o : tc.options) opts += (opts.empty() ? "" : ", ") + o.parameter + " = " + o.value;
+  tc.sql = "ALTER TABLE <table> SET (" + opts + ");";
+  return tc;
+}
+
+}  // namespace
+
+void AddStorage(const Catalog& cat, double io_max, Recommendation* r) {
+  const Profile& p = r->profile;
+  for (Storage s : Storage::All()) {
+    r->matrix.push_back(RowFor(s, cat, *r, io_max));
+    if (p.storage && *p.storage == s) r->selected = static_cast<int>(r->matrix.size() - 1);
+  }
+  for (const auto& [name, storage] : p.tablespaces) r->tablespaces.push_back(TablespaceFor(name, storage, r->matrix));
+}
+
+void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* r) {
+  r->autovacuum.push_back({"autovacuum_vacuum_cost_limit", std::to_string(data.autovacuum_cost_limit), "", "",
+                           data.autovacuum_cost_limit_why + " (" + data.name + ")", "docs-vacuum-cost"});
+  r->autovacuum.push_back({"autovacuum_vacuum_cost_delay", "2ms", "", "",
+                           "the default since PostgreSQL 12; 20ms was the default in 11 and earlier", "release-12"});
+  // From 18, autovacuum_vacuum_max_threshold caps the trigger (0: no cap).
+  const double max_threshold = BootValue(cat, "autovacuum_vacuum_max_threshold");
+  static const SizeClass kClasses[] = {{"~1M rows", 1e6, 0.05, 0.1, 0.1},
+                                       {"~10M rows", 1e7, 0.02, 0.05, 0.05},
+                                       {"~100M rows", 1e8, 0.005, 0.01, 0.01},
+                                       {"~1B rows", 1e9, 0.001, 0.002, 0.002}};
+  for (const SizeClass& c : kClasses)
+    for (const char* wl : {"oltp", "mixed", "bulk-load"}) r->tables.push_back(TableClassFor(c, wl, data, max_threshold, cat));
+}
+
+}  // namespace pgconflint::recommend_internal

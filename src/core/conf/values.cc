@@ -1,0 +1,162 @@
+// Value validation, as ProcessConfigFileInternal applies each line: settable
+// in a file at all, then parse_and_validate_value with the check hooks, then
+// (up to 17) the process-count sum that those hooks check line by line.
+#include <unordered_map>
+
+#include "core/knowledge/hooks.h"
+#include "core/conf/passes.h"
+#include "core/conf/value_warnings.h"
+#include "core/base/strings.h"
+
+namespace pgconflint {
+namespace {
+
+// Up to 17 the check hooks of the four process counts add the values the
+// others have at that moment (boot values, or earlier lines), so the order of
+// the lines matters; 18 checks the final sum at start-up instead.
+class ProcessCounts {
+ public:
+  explicit ProcessCounts(const Catalog& cat) {
+    if (cat.major() > 17) return;
+    for (const char* n : {"max_connections", "autovacuum_max_workers", "max_worker_processes", "max_wal_senders"})
+      if (const Parameter* p = cat.Find(n)) counts_[p->name] = strtod(p->boot_val, nullptr);
+  }
+  // Refuses `v` when the sum with the others' current values is too large;
+  // otherwise records it.
+  void Check(const Parameter& p, ParsedValue* v) {
+    auto it = counts_.find(p.name);
+    if (it == counts_.end()) return;
+    double sum = v->number + 1;  // the autovacuum launcher
+    for (const auto& [n, value] : counts_)
+      if (n != p.name) sum += value;
+    if (sum <= 262143) {
+      it->second = v->number;
+      return;
+    }
+    v->problem = ValueProblem::kInvalid;
+    v->message = "invalid value for parameter " + DoubleQuoted(p.name) + ": " + FormatWithUnit(v->number, p);
+    v->hint = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + 1 must be at "
+              "most 262143 (with the values set so far: " + FormatWithUnit(sum, p) + ")";
+  }
+
+ private:
+  std::unordered_map<std::string, double> counts_;
+};
+
+// Read-only parameters, and parameters ALTER SYSTEM refuses found in an
+// auto.conf. Returns false when the line cannot set a value at all.
+bool CheckSettable(Analysis* a, const Setting& s) {
+  const Parameter& p = *s.param;
+  // The harvest records what `postgres -C` does with the boot value in a
+  // file; "cannot be changed" means no value can be set there.
+  if (!p.file_accepted && std::string_view(p.file_message).find("cannot be changed") != std::string_view::npos) {
+    if (!s.ignored) {
+      Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range}, p.file_message,
+                                    "remove the line: this parameter is read-only (set when PostgreSQL is built, "
+                                    "or by initdb)",
+                                    p.name);
+      d.Set(Outcome::kRefusesStart, Severity::kError);
+      a->Add(std::move(d));
+    }
+    return false;
+  }
+  if (a->files[s.file].auto_conf && !p.alter_system_accepted && !s.ignored) {
+    Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range},
+                                  "ALTER SYSTEM cannot set " + DoubleQuoted(p.name) + " (" + p.alter_system_message +
+                                      "), so this line was written into postgresql.auto.conf by hand",
+                                  "move it to postgresql.conf", p.name);
+    d.Set(Outcome::kAdvisory, Severity::kWarning);
+    a->Add(std::move(d));
+  }
+  return true;
+}
+
+// A value only this machine's facts refuse (a locale, a time zone, the stack
+// limit), when this is not the server's host: the server's host decides.
+bool HostDecides(const ParsedValue& v, const HostFacts& host) { return v.host_dependent && !host.is_server_host(); }
+
+void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const HostFacts& host) {
+  const Parameter& p = *s.param;
+  RuleId rule = v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue;
+  std::string help = v.hint;
+  if (help.empty() && p.type == VarType::kBool) help = "use on or off (also true/false, yes/no, 1/0)";
+  if (help.empty() && p.min_val[0])
+    help = std::string("the range is ") + p.min_val + " .. " + p.max_val +
+           (p.unit[0] ? std::string(" (unit ") + p.unit + ")" : "");
+  if (help.empty()) help = "see `pgconflint params " + std::string(p.name) + "`";
+  Diagnostic d = MakeDiagnostic(Rule(rule), {s.file, s.value_range}, v.message, help, p.name);
+  if (HostDecides(v, host)) {
+    // Only this machine's facts refuse it: the server's host decides, and
+    // the value is taken as written (CheckValues).
+    d.Set(Outcome::kAdvisory, Severity::kWarning);
+    d.message = DoubleQuoted(s.text) + " for " + DoubleQuoted(p.name) +
+                " is unknown to the machine running pgconflint: whether the server accepts it depends on the "
+                "server's host";
+    d.help = v.hint + (v.hint.empty() ? "" : " ") +
+             "Check it there, or run pgconflint on the server's host with --server-host yes.";
+  }
+  a->Add(std::move(d));
+}
+
+// Parameters hidden from pg_settings (role, seed, session_authorization...)
+// have no harvested type or range; the server refuses most values for them
+// at start-up, so only their boot value is taken as valid.
+void RefuseHidden(const Parameter& p, const Setting& s, ParsedValue* v) {
+  if (!v->ok() || p.in_pg_settings || s.text == p.boot_val) return;
+  v->problem = ValueProblem::kInvalid;
+  v->message = "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(s.text);
+  v->hint = DoubleQuoted(p.name) + " is an internal parameter (hidden from pg_settings); do not set it in a "
+            "configuration file";
+}
+
+}  // namespace
+
+void CheckValues(Analysis* a, const HostFacts& host) {
+  const Catalog& cat = *a->catalog;
+  ProcessCounts counts(cat);
+  for (Setting& s : a->settings) {
+    if (!s.param) {
+      if (s.name.find('.') != std::string::npos) {  // custom placeholder: any string
+        s.value = s.text;
+        s.applied = !s.ignored;
+      }
+      continue;
+    }
+    const Parameter& p = *s.param;
+    if (!CheckSettable(a, s)) continue;
+    ParsedValue v = CheckValue(cat, host, p, s.text);
+    RefuseHidden(p, s, &v);
+    if (v.ok() && !s.ignored) counts.Check(p, &v);
+    if (!v.ok()) {
+      if (!s.ignored) ReportRefused(a, s, v, host);
+      if (!HostDecides(v, host)) {
+        s.problem = v.message;
+        continue;
+      }
+      // Taken as written: one value this machine cannot judge must not
+      // change what the rest of the file means (derived values, other rules).
+      v = ParseValue(cat, p, s.text);
+    }
+    s.value = v.normalized;
+    s.number = v.number;
+    s.applied = !s.ignored;
+    if (p.file_value_ignored && s.origin.cluster_wide()) {
+      // Accepted, and without effect: the server keeps the boot value.
+      s.value = p.boot_val;
+      if (!s.ignored) {
+        Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range},
+                                      DoubleQuoted(p.name) + " in a configuration file has no effect: the server keeps " +
+                                          DoubleQuoted(p.boot_val),
+                                      "set it per session or per transaction (SET, BEGIN ... ISOLATION LEVEL), or "
+                                      "per role or database with ALTER ROLE/DATABASE ... SET",
+                                      p.name);
+        d.Set(Outcome::kIgnoresLine, Severity::kWarning);
+        a->Add(std::move(d));
+      }
+    }
+    // A server reports values in the base unit: no spelling to warn about.
+    if (!s.ignored && s.origin.kind != Origin::Kind::kServer) WarnAboutValue(s, v, a);
+  }
+}
+
+}  // namespace pgconflint

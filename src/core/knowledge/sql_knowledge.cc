@@ -1,0 +1,131 @@
+// knowledge/sql.json, embedded at build time and parsed on first use.
+#include "core/knowledge/sql_knowledge.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "core/knowledge/catalog.h"
+
+namespace pgconflint {
+namespace generated {
+extern const char ksql_json[];
+}  // namespace generated
+
+namespace {
+
+using nlohmann::json;
+
+void ReadKeywords(const json& j, std::unordered_map<std::string, KeywordCategory>* out) {
+  static const std::pair<const char*, KeywordCategory> kCategories[] = {
+      {"unreserved", KeywordCategory::kUnreserved},
+      {"col_name", KeywordCategory::kColName},
+      {"type_func_name", KeywordCategory::kTypeFuncName},
+      {"reserved", KeywordCategory::kReserved},
+  };
+  for (const auto& [key, category] : kCategories)
+    for (const json& w : j.at(key)) (*out)[w.get<std::string>()] = category;
+}
+
+TablespaceOption ReadOption(const json& o) {
+  TablespaceOption t;
+  t.name = o.at("name").get<std::string>();
+  t.integer = o.at("type").get<std::string>() == "integer";
+  t.min_text = o.at("min").get<std::string>();
+  t.max_text = o.at("max").get<std::string>();
+  t.min = strtod(t.min_text.c_str(), nullptr);
+  t.max = strtod(t.max_text.c_str(), nullptr);
+  return t;
+}
+
+}  // namespace
+
+// Load fills the private members through this friend.
+struct SqlFactsBuilder {
+  static void Fill(int major, const json& m, SqlFacts* f) {
+    f->major_ = major;
+    ReadKeywords(m.at("keywords"), &f->keywords_);
+    for (const auto& [name, message] : m.at("context_refused").items())
+      f->refused_[AsciiLower(name)] = message.get<std::string>();
+    for (const json& n : m.at("list_quote")) f->list_quote_.insert(AsciiLower(n.get<std::string>()));
+    for (const json& o : m.at("tablespace_options")) f->tablespace_options_.push_back(ReadOption(o));
+    for (const auto& [key, message] : m.at("messages").items())
+      if (message.is_string()) f->messages_[key] = message.get<std::string>();
+    f->numeric_junk_ = m.at("numeric_junk").get<bool>();
+    f->non_decimal_integers_ = m.at("non_decimal_integers").get<bool>();
+    f->numeric_underscores_ = m.at("numeric_underscores").get<bool>();
+  }
+};
+
+bool SqlFacts::Load(std::string_view text, std::vector<SqlFacts>* out, std::string* error) {
+  try {
+    json doc = json::parse(text);
+    for (const auto& [major, m] : doc.at("majors").items()) {
+      SqlFacts f;
+      SqlFactsBuilder::Fill(atoi(major.c_str()), m, &f);
+      out->push_back(std::move(f));
+    }
+  } catch (const std::exception& e) {
+    *error = std::string("knowledge/sql.json: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+const SqlFacts* SqlFacts::ForMajor(int major) {
+  static std::once_flag once;
+  static std::vector<SqlFacts>* all = nullptr;
+  std::call_once(once, [] {
+    all = new std::vector<SqlFacts>();
+    std::string error;
+    // The embedded file is checked by the tests; a broken one means no facts.
+    if (!Load(generated::ksql_json, all, &error)) all->clear();
+  });
+  for (const SqlFacts& f : *all)
+    if (f.major() == major) return &f;
+  return nullptr;
+}
+
+KeywordCategory SqlFacts::Keyword(std::string_view word) const {
+  auto it = keywords_.find(std::string(word));
+  return it == keywords_.end() ? KeywordCategory::kNone : it->second;
+}
+
+const std::string& SqlFacts::ContextRefusal(std::string_view name) const {
+  static const std::string kNone;
+  auto it = refused_.find(AsciiLower(name));
+  return it == refused_.end() ? kNone : it->second;
+}
+
+bool SqlFacts::ListQuote(std::string_view name) const { return list_quote_.count(AsciiLower(name)) > 0; }
+
+const TablespaceOption* SqlFacts::FindTablespaceOption(std::string_view name) const {
+  for (const TablespaceOption& o : tablespace_options_)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+bool SqlFacts::HasMessage(std::string_view key) const { return messages_.find(key) != messages_.end(); }
+
+std::string SqlFacts::Message(std::string_view key, const std::map<std::string, std::string>& values) const {
+  auto it = messages_.find(key);
+  if (it == messages_.end()) return "";
+  std::string out;
+  const std::string& t = it->second;
+  for (size_t i = 0; i < t.size(); ++i) {
+    size_t close = t[i] == '{' ? t.find('}', i) : std::string::npos;
+    if (close != std::string::npos) {
+      auto v = values.find(t.substr(i + 1, close - i - 1));
+      if (v != values.end()) {
+        out += v->second;
+        i = close;
+        continue;
+      }
+    }
+    out += t[i];
+  }
+  return out;
+}
+
+}  // namespace pgconflint

@@ -1,0 +1,41 @@
+// The FileCache of settings_source.h: each file is read through the
+// workspace's FileSystem and parsed once, then shared by every root and every
+// include of it until the workspace forgets it.
+#include "core/model/settings_source.h"
+
+namespace pgconflint {
+
+std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_path, ReadStatus* status,
+                                                       std::string* error) {
+  auto it = entries_.find(abs_path);
+  if (it != entries_.end()) {
+    *status = ReadStatus::kOk;
+    return it->second;
+  }
+  std::string text;
+  if (auto t = texts_.find(abs_path); t != texts_.end()) {
+    text = *t->second;
+    texts_.erase(t);
+    *status = ReadStatus::kOk;
+  } else {
+    *status = fs_.Read(abs_path, &text, error);
+    if (*status != ReadStatus::kOk) return nullptr;
+  }
+  auto entry = std::make_shared<Entry>(SourceFile(abs_path, std::move(text)));
+  entry->parsed = Parse(entry->source);
+  entries_[abs_path] = entry;
+  return entry;
+}
+
+std::shared_ptr<const std::string> FileCache::Text(const std::string& abs_path) {
+  if (auto e = entries_.find(abs_path); e != entries_.end()) {
+    std::shared_ptr<const Entry> entry = e->second;
+    return std::shared_ptr<const std::string>(entry, &entry->text);
+  }
+  if (auto t = texts_.find(abs_path); t != texts_.end()) return t->second;
+  std::string text, error;
+  if (fs_.Read(abs_path, &text, &error) != ReadStatus::kOk) return nullptr;
+  return texts_[abs_path] = std::make_shared<const std::string>(std::move(text));
+}
+
+}  // namespace pgconflint

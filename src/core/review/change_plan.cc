@@ -1,0 +1,166 @@
+// Comparing one root in two revisions.
+#include "core/review/change_plan.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "core/model/effective.h"
+#include "core/model/fingerprint.h"
+#include "core/model/memory_model.h"
+#include "core/base/quantity.h"
+#include "core/conf/classify.h"
+#include "core/sql/sql_source.h"
+#include "core/knowledge/value.h"
+
+namespace pgconflint {
+namespace {
+
+// A value as `postgres -C` prints it, shown in the server's units ("128MB").
+std::string Shown(const Parameter& p, const std::string& value) {
+  if ((p.type == VarType::kInteger || p.type == VarType::kReal) && p.unit_kind != UnitKind::kNone) {
+    char* end = nullptr;
+    double v = strtod(value.c_str(), &end);
+    if (end && !*end && !value.empty() && v >= 0) return FormatWithUnit(v, p);
+  }
+  return value;
+}
+
+// The value the server really uses, when derived (core/model/effective.h), shown
+// in the server's units; "" when the parameter is not derived.
+std::string EffectiveShown(const EffectiveConfig& eff, const Parameter& p) {
+  std::optional<DerivedValue> d = eff.Derived(p.name);
+  if (!d || d->value.kind != ExprValue::Kind::kNumber) return "";
+  double v = d->value.number;
+  if (d->value.dim != Dim::kNone && p.unit_amount > 0) v /= p.unit_amount;
+  return Shown(p, p.type == VarType::kReal ? FormatReal(v) : FormatWhole(v));
+}
+
+// Every parameter either revision sets, and every derived one.
+std::set<std::string> Candidates(const Analysis* before, const Analysis& after) {
+  std::set<std::string> names;
+  for (const Analysis* a : {before, &after})
+    if (a)
+      for (const Setting& s : a->settings)
+        if (s.param) names.insert(s.param->name);
+  for (const std::string& n : EffectiveConfig(after).DerivedNames())
+    if (after.catalog->Find(n)) names.insert(n);
+  return names;
+}
+
+void CompareValues(const Analysis* before, const Analysis& after, RootChange* out) {
+  EffectiveConfig now(after);
+  std::optional<EffectiveConfig> then;
+  if (before) then.emplace(*before);
+  for (const std::string& name : Candidates(before, after)) {
+    const Parameter* p = after.catalog->Find(name);
+    if (!p) continue;  // removed in this major: the findings say so
+    ValueChange c;
+    c.param = p;
+    c.after = Shown(*p, now.Configured(name).value_or(""));
+    c.after_default = !now.SettingFor(name);
+    c.before = then ? Shown(*p, then->Configured(name).value_or(p->boot_val)) : Shown(*p, p->boot_val);
+    c.before_default = !then || !then->SettingFor(name);
+    std::string eff_after = EffectiveShown(now, *p), eff_before = then ? EffectiveShown(*then, *p) : "";
+    if (c.before == c.after && eff_before == eff_after) continue;
+    if (eff_after != c.after) c.after_effective = eff_after;
+    if (eff_before != c.before) c.before_effective = eff_before;
+    c.applies = ApplyingTakes(*p);
+    if (const Setting* s = now.SettingFor(name)) c.where = {s->file, {s->name_range.begin, s->value_range.end}};
+    out->values.push_back(std::move(c));
+  }
+}
+
+// Changed lines whose parameter a later line sets again, when the value the
+// server uses did not change.
+void FindIneffective(const Analysis* before, const Analysis& after, const std::vector<std::string>& changed,
+                     RootChange* out) {
+  std::set<std::string> changed_files(changed.begin(), changed.end());
+  std::set<std::string> valued;
+  for (const ValueChange& c : out->values) valued.insert(c.param->name);
+  // Settings as (file, name, raw) in the old revision: an unchanged line is not reported.
+  std::set<std::tuple<std::string, std::string, std::string>> old_lines;
+  if (before)
+    for (const Setting& s : before->settings)
+      if (s.file >= 0) old_lines.insert({before->files[s.file].source.path(), AsciiLower(s.name), s.raw});
+  EffectiveConfig now(after);
+  for (const Setting& s : after.settings) {
+    if (!s.param || s.file < 0 || s.overridden_by < 0 || valued.count(s.param->name)) continue;
+    const LoadedFile& f = after.files[s.file];
+    if (!changed_files.count(f.abs_path) || old_lines.count({f.source.path(), AsciiLower(s.name), s.raw})) continue;
+    const Setting* winner = now.SettingFor(s.param->name);
+    if (!winner || winner == &s) continue;
+    out->ineffective.push_back({s.param->name, s.raw, {s.file, {s.name_range.begin, s.value_range.end}},
+                                {winner->file, {winner->name_range.begin, winner->value_range.end}}});
+  }
+}
+
+void CompareFindings(const Analysis* before, const Analysis* after, const std::string& base_before,
+                     const std::string& base_after, RootChange* out) {
+  std::vector<std::string> old_prints = before ? Fingerprints(*before, base_before) : std::vector<std::string>();
+  std::vector<std::string> new_prints = after ? Fingerprints(*after, base_after) : std::vector<std::string>();
+  std::set<std::string> old_set(old_prints.begin(), old_prints.end()), new_set(new_prints.begin(), new_prints.end());
+  for (size_t i = 0; i < new_prints.size(); ++i)
+    (old_set.count(new_prints[i]) ? out->unchanged : out->introduced).push_back({after, &after->diagnostics[i]});
+  for (size_t i = 0; i < old_prints.size(); ++i)
+    if (!new_set.count(old_prints[i])) out->fixed.push_back({before, &before->diagnostics[i]});
+}
+
+}  // namespace
+
+std::string ApplyingTakes(const Parameter& p) {
+  switch (p.context) {
+    case Context::kInternal: return "cannot be changed";
+    case Context::kPostmaster: return "restart";
+    case Context::kSighup: return "reload";
+    case Context::kSuperuserBackend:
+    case Context::kBackend: return "reload (new sessions only)";
+    case Context::kSuperuser: return "reload (or SET as superuser)";
+    case Context::kUser: return "reload (or per session)";
+  }
+  return "reload";
+}
+
+MemoryPicture MemoryPictureOf(const Analysis& a, const Profile& profile) {
+  EffectiveConfig eff(a);
+  MemoryModel m = MemoryModelOf(eff, profile);
+  MemoryPicture p;
+  p.shared = m.shared_buffers + m.wal_buffers;
+  // The memory model's worst case, every node a hash table (HashTotal):
+  // client connections and the parallel workers that can run at once.
+  p.work = m.connections * m.HashPerBackend();
+  p.parallel = m.parallel_workers * m.HashPerBackend();
+  p.maintenance = m.maintenance_work_mem + m.autovacuum_workers * m.autovacuum_work_mem;
+  p.ram = *profile.ram_bytes;
+  p.headroom = p.ram - MemoryBudget(profile);
+  return p;
+}
+
+RootChange CompareRoot(const Analysis* before, const Analysis* after, const std::string& base_before,
+                       const std::string& base_after, const std::vector<std::string>& changed, const Profile& profile) {
+  RootChange out;
+  out.root = after ? after->root : before->root;
+  out.before = before;
+  out.after = after;
+  out.added = !before;
+  out.removed = !after;
+  CompareFindings(before, after, base_before, base_after, &out);
+  if (!after || !after->catalog || after->failure != Analysis::Failure::kNone) return out;
+  const Analysis* old = before && before->catalog && before->failure == Analysis::Failure::kNone ? before : nullptr;
+  out.major = after->catalog->major();
+  CompareValues(old, *after, &out);
+  FindIneffective(old, *after, changed, &out);
+  if (IsSqlPath(out.root)) out.source = RolloutSource::kScript;
+  for (const ValueChange& c : out.values)
+    if (c.before != c.after)  // an effective value follows the change of another parameter
+      AddRolloutStep({c.param, c.before, c.after, "", ""}, out.source, &out.rollout);
+  WaitForCaps(&out.rollout);
+  if (profile.ram_bytes) {
+    if (old) out.memory_before = MemoryPictureOf(*old, profile);
+    out.memory_after = MemoryPictureOf(*after, profile);
+  }
+  return out;
+}
+
+}  // namespace pgconflint

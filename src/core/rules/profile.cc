@@ -1,0 +1,256 @@
+// Parsing profile facts from flags and the project configuration file.
+#include "core/rules/profile.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/base/quantity.h"
+
+namespace pgconflint {
+namespace {
+
+template <typename E>
+struct Names {
+  E value;
+  const char* name;
+};
+
+constexpr Names<Workload> kWorkloads[] = {{Workload::kOltp, "oltp"},   {Workload::kOlap, "olap"},
+                                          {Workload::kMixed, "mixed"}, {Workload::kWeb, "web"},
+                                          {Workload::kDesktop, "desktop"}};
+constexpr Names<ContainerKind> kContainers[] = {
+    {ContainerKind::kNone, "none"}, {ContainerKind::kDocker, "docker"}, {ContainerKind::kKubernetes, "kubernetes"}};
+
+template <typename E, size_t N>
+std::string NameOf(const Names<E> (&table)[N], E v) {
+  for (const auto& n : table)
+    if (n.value == v) return n.name;
+  return "?";
+}
+
+template <typename E, size_t N>
+bool Lookup(const Names<E> (&table)[N], const std::string& s, E* out) {
+  for (const auto& n : table)
+    if (s == n.name) {
+      *out = n.value;
+      return true;
+    }
+  return false;
+}
+
+template <typename E, size_t N>
+std::string Choices(const Names<E> (&table)[N]) {
+  std::string out;
+  for (const auto& n : table) out += (out.empty() ? "" : ", ") + std::string(n.name);
+  return out;
+}
+
+// The libraries of PostgreSQL's configure options --with-liburing,
+// --with-lz4 and --with-zstd, and the enum values the harvested catalogs list
+// as build-dependent because of them.
+constexpr BuildFeature kBuildFeatures[] = {
+    {"liburing", "io_method", "io_uring"},
+    {"lz4", "default_toast_compression", "lz4"},
+    {"lz4", "wal_compression", "lz4"},
+    {"zstd", "wal_compression", "zstd"},
+};
+
+// "lz4,zstd", "liburing", or "none" (a build without any of them).
+bool ParseBuildFeatures(const std::string& value, std::set<std::string>* out, std::string* why) {
+  if (value == "none") return true;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    std::string f = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    bool known = false;
+    for (const BuildFeature& b : kBuildFeatures) known = known || f == b.name;
+    if (!known) {
+      *why = "expected a comma-separated list of liburing, lz4, zstd, or none";
+      return false;
+    }
+    out->insert(f);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::span<const BuildFeature> BuildFeatures() { return kBuildFeatures; }
+
+const BuildFeature* FeatureFor(std::string_view parameter, std::string_view value) {
+  for (const BuildFeature& b : kBuildFeatures)
+    if (parameter == b.parameter && value == b.value) return &b;
+  return nullptr;
+}
+
+std::string WorkloadName(Workload w) { return NameOf(kWorkloads, w); }
+bool ParseWorkload(const std::string& s, Workload* out) { return Lookup(kWorkloads, s, out); }
+std::string ContainerName(ContainerKind c) { return NameOf(kContainers, c); }
+bool ParseContainer(const std::string& s, ContainerKind* out) { return Lookup(kContainers, s, out); }
+
+bool ParseBytes(const std::string& s, double* out, std::string* error) {
+  double bytes;
+  if (!ParseQuantityOf(s, Dim::kBytes, &bytes, error)) return false;
+  if (bytes <= 0) {
+    *error = "expected a positive size such as 64GB";
+    return false;
+  }
+  *out = bytes;
+  return true;
+}
+
+bool ParseYesNo(const std::string& s, bool* out) {
+  if (s == "yes" || s == "true" || s == "on" || s == "1") *out = true;
+  else if (s == "no" || s == "false" || s == "off" || s == "0") *out = false;
+  else return false;
+  return true;
+}
+
+bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error) {
+  size_t start = 0;
+  while (start < facts.size()) {
+    size_t comma = facts.find(',', start);
+    std::string kv = facts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      *error = "profile fact \"" + kv + "\" is not key=value";
+      return false;
+    }
+    if (!SetProfileFact(p, kv.substr(0, eq), kv.substr(eq + 1), error)) return false;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
+bool SetProfileFact(Profile* p, const std::string& key, const std::string& value, std::string* error) {
+  auto bad = [&](const std::string& expected) {
+    *error = "invalid " + key + " \"" + value + "\" (expected " + expected + ")";
+    return false;
+  };
+  auto refuse = [&](const std::string& why) {
+    *error = "invalid " + key + " \"" + value + "\": " + why;
+    return false;
+  };
+  std::string why;
+  if (key == "ram") {
+    double b;
+    if (!ParseBytes(value, &b, &why)) return refuse(why);
+    p->ram_bytes = b;
+  } else if (key == "cpus") {
+    char* end;
+    long n = strtol(value.c_str(), &end, 10);
+    if (*end || n <= 0 || n > 100000) return bad("a positive number");
+    p->cpus = static_cast<int>(n);
+  } else if (key == "connections") {
+    char* end;
+    long n = strtol(value.c_str(), &end, 10);
+    if (*end || n <= 0 || n > 10000000) return bad("a positive number");
+    p->connections = static_cast<int>(n);
+  } else if (key == "storage") {
+    Storage s;
+    if (!ParseStorage(value, &s)) return bad(StorageChoices());
+    p->storage = s;
+  } else if (key == "tablespace") {
+    size_t eq = value.find('=');
+    Storage s;
+    if (eq == std::string::npos || eq == 0 || !ParseStorage(value.substr(eq + 1), &s))
+      return bad("NAME=STORAGE with STORAGE one of " + StorageChoices());
+    p->tablespaces[value.substr(0, eq)] = s;
+  } else if (key == "workload") {
+    Workload w;
+    if (!ParseWorkload(value, &w)) return bad(Choices(kWorkloads));
+    p->workload = w;
+  } else if (key == "os") {
+    if (value != "linux" && value != "freebsd" && value != "macos" && value != "windows")
+      return bad("linux, freebsd, macos or windows");
+    p->os = value;
+  } else if (key == "container") {
+    ContainerKind c;
+    if (!ParseContainer(value, &c)) return bad(Choices(kContainers));
+    p->container = c;
+  } else if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement" ||
+             key == "gssapi") {
+    bool b;
+    if (!ParseYesNo(value, &b)) return bad("yes or no");
+    if (key == "io-uring") p->io_uring = b;
+    else if (key == "gssapi") p->gssapi = b;
+    else if (key == "storage-safe-without-fsync") p->storage_safe_without_fsync = b;
+    else p->baseline_measurement = b;
+  } else if (key == "data-size") {
+    double b;
+    if (!ParseBytes(value, &b, &why)) return refuse(why);
+    p->data_size_bytes = b;
+  } else if (key == "build-features") {
+    std::set<std::string> features;
+    if (!ParseBuildFeatures(value, &features, &why)) return refuse(why);
+    p->build_features = std::move(features);
+  } else if (key == "nodes-per-query" || key == "headroom") {
+    double d;
+    if (!ParseQuantityOf(value, Dim::kNone, &d, &why)) return refuse(why);
+    if (d < 0 || (key == "headroom" && d >= 1)) return bad(key == "headroom" ? "a fraction such as 0.1" : "a number of at least 0");
+    (key == "headroom" ? p->headroom : p->nodes_per_query) = d;
+  } else {
+    *error = "unknown profile fact \"" + key + "\"";
+    return false;
+  }
+  return true;
+}
+
+// --- The facts rule conditions read as profile.NAME ---------------------------
+
+namespace {
+
+template <typename T>
+ExprValue NumberOr(const std::optional<T>& v, Dim dim = Dim::kNone) {
+  return v ? ExprValue::Number(static_cast<double>(*v), dim) : ExprValue::Null();
+}
+
+// The workload's starting share of RAM for shared_buffers (the recommender
+// assumes mixed when the profile names none).
+ExprValue SharedBuffersFraction(const Profile& p) {
+  const StorageFacts& facts = BuiltinStorageFacts();
+  auto w = facts.workloads.find(WorkloadName(p.workload.value_or(Workload::kMixed)));
+  return w == facts.workloads.end() ? ExprValue::Null() : ExprValue::Number(w->second.shared_buffers_fraction);
+}
+
+// Sorted by name (FindProfileFact's binary search relies on it).
+constexpr ProfileFact kProfileFacts[] = {
+    {"baseline_measurement", [](const Profile& p) { return ExprValue::Bool(p.baseline_measurement.value_or(false)); }},
+    {"connections", [](const Profile& p) { return NumberOr(p.connections); }},
+    {"container", [](const Profile& p) {
+       return p.container ? ExprValue::String(ContainerName(*p.container)) : ExprValue::Null();
+     }},
+    {"cpus", [](const Profile& p) { return NumberOr(p.cpus); }},
+    {"data_size", [](const Profile& p) { return NumberOr(p.data_size_bytes, Dim::kBytes); }},
+    {"gssapi", [](const Profile& p) { return p.gssapi ? ExprValue::Bool(*p.gssapi) : ExprValue::Null(); }},
+    {"headroom", [](const Profile& p) { return ExprValue::Number(p.headroom); }},
+    {"io_uring", [](const Profile& p) { return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null(); }},
+    {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(p.nodes_per_query); }},
+    {"os", [](const Profile& p) { return p.os ? ExprValue::String(*p.os) : ExprValue::Null(); }},
+    {"ram", [](const Profile& p) { return NumberOr(p.ram_bytes, Dim::kBytes); }},
+    {"shared_buffers_fraction", SharedBuffersFraction},
+    {"storage", [](const Profile& p) { return p.storage ? ExprValue::String(StorageName(*p.storage)) : ExprValue::Null(); }},
+    {"storage_io_concurrency_limit",
+     [](const Profile& p) {
+       return p.storage ? ExprValue::Number(p.storage->type().io_concurrency_far_above) : ExprValue::Null();
+     }},
+    {"storage_safe_without_fsync",
+     [](const Profile& p) { return ExprValue::Bool(p.storage_safe_without_fsync.value_or(false)); }},
+    {"workload",
+     [](const Profile& p) { return p.workload ? ExprValue::String(WorkloadName(*p.workload)) : ExprValue::Null(); }},
+};
+
+}  // namespace
+
+std::span<const ProfileFact> ProfileFacts() { return kProfileFacts; }
+
+const ProfileFact* FindProfileFact(std::string_view name) {
+  auto it = std::lower_bound(std::begin(kProfileFacts), std::end(kProfileFacts), name,
+                             [](const ProfileFact& f, std::string_view n) { return f.name < n; });
+  return it != std::end(kProfileFacts) && it->name == name ? it : nullptr;
+}
+
+}  // namespace pgconflint

@@ -1,0 +1,106 @@
+// A snapshot of a running server's configuration: what `pgconflint
+// snapshot` (libpq, src/live) and scripts/snapshot.sql (psql alone) write as
+// JSON, and what `check --snapshot`, `check --live` and the drift comparison
+// read. Each section is the result of one catalog query (pg_settings,
+// pg_file_settings, pg_db_role_setting, pg_tablespace, pg_database,
+// pg_hba_file_rules, pg_ident_file_mappings); a section the connecting role
+// cannot read is null, and
+// the privileges say why. New sections are added as new keys; readers ignore
+// keys they do not know.
+#ifndef PGCONFLINT_CORE_SERVER_SNAPSHOT_H_
+#define PGCONFLINT_CORE_SERVER_SNAPSHOT_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/hba/hba_server.h"
+
+namespace pgconflint {
+
+/// One pg_settings row.
+struct SnapshotSetting {
+  std::string name, setting, unit, vartype, context, source, boot_val, reset_val;
+  std::string sourcefile;  // "" when null (not from a file, or not visible)
+  int sourceline = 0;
+  bool pending_restart = false;
+};
+
+/// One pg_file_settings row.
+struct SnapshotFileSetting {
+  std::string sourcefile, name, setting, error;  // name "" for a line that did not parse
+  int sourceline = 0, seqno = 0;
+  bool applied = false;
+};
+
+/// One pg_db_role_setting row: "" for every database or every role.
+struct SnapshotDbRoleSetting {
+  std::string database, role;
+  std::vector<std::string> settings;  // "name=value", as the server stores them
+};
+
+struct SnapshotTablespace {
+  std::string name;
+  std::vector<std::string> options;  // "option=value"
+};
+
+struct SnapshotDatabase {
+  std::string name, tablespace;  // its default tablespace
+};
+
+struct Snapshot {
+  static constexpr int kFormat = 1;
+  std::string server;    // a label without secrets: user@host:port/dbname
+  std::string taken_at;  // the server's now()
+  int server_version_num = 0;
+  std::string server_version, user, database;
+  bool superuser = false, pg_read_all_settings = false, pg_monitor = false;
+  std::vector<SnapshotSetting> settings;
+  std::optional<std::vector<SnapshotFileSetting>> file_settings;  // nullopt: not visible
+  std::vector<SnapshotDbRoleSetting> db_role_settings;
+  std::vector<SnapshotTablespace> tablespaces;
+  std::vector<SnapshotDatabase> databases;
+  std::optional<std::vector<ServerHbaRule>> hba_rules;  // nullopt: not visible
+  // pg_ident_file_mappings (15+). nullopt: not visible, or before 15.
+  std::optional<std::vector<ServerIdentMapping>> ident_mappings;
+
+  /// The major (server_version_num / 10000).
+  int major() const { return server_version_num / 10000; }
+  /// The pg_settings row of `name` (ASCII case-insensitive), or null.
+  const SnapshotSetting* Setting(std::string_view name) const;
+  /// Whether the server refused line `f` of its files: an error other than
+  /// "setting could not be applied", or that one for a parameter with no
+  /// pending restart (the server reports a refused value with the same text
+  /// as a postmaster change that waits for a restart).
+  bool Refused(const SnapshotFileSetting& f) const;
+};
+
+/// Reads a snapshot's JSON:
+///   {"pgconflint_snapshot": 1, "server": LABEL, "info": {...},
+///    "settings": [...], "file_settings": [...] | null, "db_role_settings": [...],
+///    "tablespaces": [...], "databases": [...], "hba_rules": [...] | null,
+///    "ident_mappings": [...] | null}
+/// where each section is the output of its query (src/live/queries.cc,
+/// scripts/snapshot.sql). False with *error when it is not a snapshot, or
+/// one of its sections or fields has another type than its query gives it
+/// (*error says where: "settings[3].sourceline: expected an integer, ...").
+/// Never throws.
+bool ReadSnapshot(std::string_view json, Snapshot* out, std::string* error);
+
+/// Takes snapshots of running servers. Core defines it and never connects
+/// itself: src/live implements it over libpq. Implementations are
+/// thread-safe (a fleet is snapshotted concurrently).
+class SnapshotTaker {
+ public:
+  virtual ~SnapshotTaker() = default;
+  /// Connects with `conninfo` (a URI or key=value string) and returns the
+  /// snapshot's JSON in *json. False with *error when the server cannot be
+  /// reached or read; the error never holds a password. *label names the
+  /// server without secrets, either way.
+  virtual bool Take(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const = 0;
+};
+
+}  // namespace pgconflint
+
+#endif  // PGCONFLINT_CORE_SERVER_SNAPSHOT_H_

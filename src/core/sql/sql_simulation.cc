@@ -1,0 +1,350 @@
+// Statement by statement, as the server executes a script sent by psql.
+// Messages in quotes are the server's (knowledge: the catalog's
+// alter_system answers, knowledge/sql.json for the rest).
+#include "core/sql/sql_simulation.h"
+
+#include <algorithm>
+
+#include "core/knowledge/hooks.h"
+#include "core/sql/sql_quote.h"
+
+namespace pgconflint {
+namespace {
+
+using Kind = SqlStatement::Kind;
+using Action = SqlStatement::Action;
+
+bool IsCustom(std::string_view name) { return name.find('.') != std::string_view::npos; }
+
+// A parameter by any name the server accepts (old names included).
+const Parameter* Lookup(const Catalog& cat, std::string_view name) {
+  if (const Parameter* p = cat.Find(name)) return p;
+  const char* target = cat.AliasTarget(name);
+  return target ? cat.Find(target) : nullptr;
+}
+
+// A Parameter that stands for a tablespace option, so that its value is
+// parsed as the server parses it (parse_int / parse_real, no units).
+Parameter OptionParameter(const TablespaceOption& o) {
+  Parameter p{};
+  p.name = o.name.c_str();
+  p.type = o.integer ? VarType::kInteger : VarType::kReal;
+  p.context = Context::kUser;
+  p.unit = p.category = p.short_desc = p.extra_desc = p.boot_val = p.file_message = p.alter_system_message = "";
+  p.unit_kind = UnitKind::kNone;
+  p.unit_amount = 1;
+  p.min_val = o.min_text.c_str();
+  p.max_val = o.max_text.c_str();
+  p.min = o.min;
+  p.max = o.max;
+  p.in_pg_settings = p.file_accepted = p.alter_system_accepted = true;
+  return p;
+}
+
+class Runner {
+ public:
+  Runner(const SqlFacts& facts, const HostFacts& host, int file, SqlState* state, Analysis* a)
+      : facts_(facts), host_(host), cat_(*a->catalog), file_(file), state_(*state), a_(a) {}
+
+  void Run(const std::vector<SqlStatement>& statements) {
+    for (const SqlStatement& st : statements) {
+      if (st.kind == Kind::kBegin) {
+        if (!in_block_) Begin();
+        in_block_ = true;
+      } else if (st.kind == Kind::kEndTransaction) {
+        // COMMIT of an aborted block rolls back, like ROLLBACK.
+        if (in_block_) End(!aborted_ && st.commit);
+        in_block_ = aborted_ = false;
+      } else if (!(in_block_ && aborted_)) {  // else "current transaction is aborted"
+        if (!Execute(st) && in_block_) aborted_ = true;
+      }
+    }
+  }
+
+ private:
+  // A transaction block: every change is journaled, and undone at its end
+  // unless it commits (in time of the changes, not of the state).
+  void Begin() {
+    session_size_ = state_.session.size();
+    Each([](auto& rows) { rows.Begin(); });
+  }
+  void End(bool commit) {
+    if (!commit) state_.session.resize(session_size_);
+    Each([commit](auto& rows) { commit ? rows.Commit() : rows.Rollback(); });
+  }
+  template <class F>
+  void Each(F f) {
+    f(state_.auto_conf);
+    f(state_.scoped);
+    f(state_.tablespaces);
+    f(state_.tablespace_names);
+    f(state_.database_tablespaces);
+  }
+
+  static std::string Key(std::initializer_list<std::string_view> parts) {
+    std::string key;
+    for (std::string_view p : parts) key.append(p).push_back('\0');  // no identifier holds a NUL
+    return key;
+  }
+
+  bool Execute(const SqlStatement& st) {
+    if (!st.error.empty()) return Refuse(RuleId::kSqlSyntaxError, st.error_range, st.error, SyntaxHelp(st));
+    switch (st.kind) {
+      case Kind::kAlterSystem: return AlterSystem(st);
+      case Kind::kAlterDatabase:
+      case Kind::kAlterRole: return Scoped(st);
+      case Kind::kSession: return Session(st);
+      case Kind::kCreateTablespace:
+      case Kind::kAlterTablespace: return Tablespace(st);
+      case Kind::kDatabaseTablespace:
+        state_.database_tablespaces.Set(st.database, {st.database, st.tablespace});
+        return true;
+      default: return true;
+    }
+  }
+
+  static std::string SyntaxHelp(const SqlStatement& st) {
+    if (st.error.find("trailing junk") != std::string::npos || st.error.find("syntax error at or near") == 0)
+      return "quote values that are not a plain number or a single word: '64MB', '*', '/path'";
+    return "the server refuses the whole statement";
+  }
+
+  // Adds a finding; the statement fails. Always false, for `return Refuse(...)`.
+  bool Refuse(RuleId rule, Range where, std::string message, std::string help, std::string parameter = "") {
+    Diagnostic d = MakeDiagnostic(Rule(rule), {file_, where}, std::move(message), std::move(help), std::move(parameter));
+    // The statement fails; no server refuses to start for it. A rule that
+    // only may fail (a module may define the name) keeps its advice.
+    if (IsRefusal(d.outcome)) d.Set(Outcome::kErrorsWhenRun, Severity::kError);
+    a_->Add(std::move(d));
+    return false;
+  }
+
+  bool Unknown(const SqlStatement& st) {
+    std::vector<std::string> hint = cat_.Suggest(st.name, 1);
+    return Refuse(RuleId::kUnknownParameter, st.name_range, facts_.Message("unknown", {{"name", st.name}}),
+                  hint.empty() ? "check the spelling with `pgconflint params`" : "did you mean \"" + hint[0] + "\"?",
+                  st.name);
+  }
+
+  // The value text the statement stores (flatten_set_variable_args), checked
+  // as the server checks it. False after a finding.
+  bool Value(const SqlStatement& st, const Parameter* p, std::string* value) {
+    std::string error;
+    if (st.set_config) {
+      *value = st.values.empty() ? "" : st.values[0].text;
+    } else if (!FlattenSetValues(facts_, st.name, p && p->list_input, st.values, value, &error)) {
+      return Refuse(RuleId::kInvalidValue, st.value_range, error, "give one value, or quote a list as one string",
+                    st.name);
+    }
+    if (!p) return true;
+    ParsedValue v = CheckValue(cat_, host_, *p, *value);
+    if (v.ok()) return true;
+    if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides
+    std::string help = v.hint.empty() && p->min_val[0]
+                           ? std::string("the range is ") + p->min_val + " .. " + p->max_val
+                           : v.hint.empty() ? "see `pgconflint params " + std::string(p->name) + "`" : v.hint;
+    return Refuse(v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue,
+                  st.value_range, v.message, help, p->name);
+  }
+
+  AutoConfEntry Entry(const SqlStatement& st, std::string value) const {
+    AutoConfEntry e;
+    e.name = st.name;
+    e.value = std::move(value);
+    e.file = file_;
+    e.name_range = st.name_range;
+    e.value_range = st.value_range;
+    e.from_statement = true;
+    return e;
+  }
+
+  bool AlterSystem(const SqlStatement& st) {
+    if (in_block_)
+      return Refuse(RuleId::kCannotRunInTransaction, st.range, facts_.Message("in_transaction"),
+                    "run it outside BEGIN ... COMMIT; the error aborts the transaction, so the statements after it "
+                    "fail and the ones before it are rolled back");
+    if (state_.allow_alter_system == false && facts_.HasMessage("alter_system_disabled"))
+      return Refuse(RuleId::kAlterSystemDisabled, st.range, facts_.Message("alter_system_disabled"),
+                    "allow_alter_system is off in the cluster's configuration: change the setting where the "
+                    "configuration is managed");
+    if (!state_.auto_conf_parses)
+      return Refuse(RuleId::kAlterSystemCannotFixAutoConf, st.range,
+                    "ALTER SYSTEM fails: the existing postgresql.auto.conf has a line it cannot parse",
+                    "repair postgresql.auto.conf by hand");
+    if (st.action == Action::kResetAll) {
+      state_.auto_conf.Clear();
+      return true;
+    }
+    const Parameter* p = Lookup(cat_, st.name);
+    if (!p && !CustomAllowed(st)) return false;
+    if (p && !p->alter_system_accepted)
+      return Refuse(RuleId::kParameterCannotBeChanged, st.name_range, p->alter_system_message,
+                    "remove the statement: no SQL can change this parameter", p->name);
+    if (!st.is_set()) {
+      state_.auto_conf.Erase(AsciiLower(st.name));
+      return true;
+    }
+    std::string value;
+    if (!Value(st, p, &value)) return false;
+    if (value.find('\n') != std::string::npos && facts_.HasMessage("newline"))
+      return Refuse(RuleId::kInvalidValue, st.value_range, facts_.Message("newline"),
+                    "postgresql.auto.conf holds one setting per line: write the value without a line break",
+                    p ? std::string(p->name) : st.name);
+    // replace_auto_config_value: every entry of the name (ASCII case
+    // ignored) goes, the new one is appended.
+    state_.auto_conf.Set(AsciiLower(st.name), Entry(st, std::move(value)));
+    return true;
+  }
+
+  // A name the catalog does not know, in ALTER SYSTEM: custom names as the
+  // major allows them; other names are refused.
+  bool CustomAllowed(const SqlStatement& st) {
+    if (!IsCustom(st.name)) {
+      std::string lower = AsciiLower(st.name);
+      bool in_file = state_.auto_conf.Find(lower) != nullptr;
+      if (!st.is_set() && in_file)
+        return Refuse(RuleId::kAlterSystemCannotFixAutoConf, st.name_range,
+                      facts_.Message("unknown", {{"name", st.name}}) +
+                          ": ALTER SYSTEM RESET cannot remove the entry postgresql.auto.conf has for it",
+                      "remove the line by hand, or run ALTER SYSTEM RESET ALL (which removes every entry)",
+                      st.name);
+      return Unknown(st);
+    }
+    const char* key = st.is_set() ? "custom_alter_system" : "custom_reset";
+    if (!facts_.HasMessage(key) || state_.placeholders.count(AsciiLower(st.name))) return true;
+    return Refuse(RuleId::kUnregisteredCustomParameter, st.name_range, facts_.Message(key, {{"name", st.name}}),
+                  "up to PostgreSQL 16 the name must be defined first: load the module that defines it "
+                  "(shared_preload_libraries, LOAD) or set it in postgresql.conf; 17 and later accept it",
+                  st.name);
+  }
+
+  // The checks ALTER DATABASE/ROLE ... SET and SET share: the name, then the
+  // parameter's context. False after a finding.
+  bool SessionParameter(const SqlStatement& st, const Parameter** out) {
+    *out = Lookup(cat_, st.name);
+    if (!*out) return IsCustom(st.name) || Unknown(st);
+    const std::string& refusal = facts_.ContextRefusal((*out)->name);
+    if (refusal.empty()) return true;
+    bool internal = (*out)->context == Context::kInternal;
+    return Refuse(internal ? RuleId::kParameterCannotBeChanged : RuleId::kParameterNotSettablePerSession,
+                  st.name_range, refusal,
+                  internal ? "remove the statement: no SQL can change this parameter"
+                           : "set it for the whole cluster (postgresql.conf or ALTER SYSTEM), then reload or "
+                             "restart as its context (" + std::string(ContextName((*out)->context)) + ") requires",
+                  (*out)->name);
+  }
+
+  bool Scoped(const SqlStatement& st) {
+    Origin origin{st.kind == Kind::kAlterDatabase ? Origin::Kind::kAlterDatabase : Origin::Kind::kAlterRole,
+                  st.database, st.role};
+    const std::string scope = Key({st.database, st.role});
+    if (st.action == Action::kResetAll) {
+      state_.scoped.EraseGroup(scope);
+      return true;
+    }
+    const Parameter* p = nullptr;
+    if (!SessionParameter(st, &p)) return false;
+    std::string value;
+    if (st.action == Action::kFromCurrent) return true;  // the session's value: unknown here
+    if (st.is_set() && !Value(st, p, &value)) return false;
+    const std::string key = scope + AsciiLower(st.name);
+    if (st.is_set()) state_.scoped.Set(key, {origin, st.name, value, file_, st.name_range, st.value_range, ""}, scope);
+    else state_.scoped.Erase(key);
+    return true;
+  }
+
+  bool Session(const SqlStatement& st) {
+    if (st.action == Action::kResetAll) return true;
+    const Parameter* p = nullptr;
+    if (!SessionParameter(st, &p)) return false;
+    std::string value;
+    if (!st.is_set()) return true;
+    if (!Value(st, p, &value)) return false;
+    state_.session.push_back({{Origin::Kind::kSession, "", ""}, st.name, value, file_, st.name_range, st.value_range, ""});
+    return true;
+  }
+
+  // The script names tablespace st.tablespace (kept once, where first named).
+  void Named(const SqlStatement& st) {
+    if (!state_.tablespace_names.Find(st.tablespace))
+      state_.tablespace_names.Set(st.tablespace, {st.tablespace, file_, st.range});
+  }
+
+  bool Tablespace(const SqlStatement& st) {
+    KeyedRows<StatementValue>& opts = state_.tablespaces;
+    auto option = [&](const std::string& name) { return Key({st.tablespace, name}); };
+    if (st.kind == Kind::kAlterTablespace && st.action == Action::kReset) {
+      Named(st);
+      for (const SqlOption& o : st.options) opts.Erase(option(o.name));
+      return true;
+    }
+    if (st.kind == Kind::kCreateTablespace && in_block_ && facts_.HasMessage("ts_in_transaction"))
+      return Refuse(RuleId::kCannotRunInTransaction, st.range, facts_.Message("ts_in_transaction"),
+                    "run it outside BEGIN ... COMMIT");
+    if (!TablespaceOptionsValid(st)) return false;
+    Named(st);
+    if (st.kind == Kind::kCreateTablespace) opts.EraseGroup(st.tablespace);
+    for (const SqlOption& o : st.options)
+      opts.Set(option(o.name),
+               {{Origin::Kind::kFile, "", ""}, o.name, o.value, file_, o.name_range, o.value_range, st.tablespace},
+               st.tablespace);
+    return true;
+  }
+
+  // tablespace_reloptions: known names, each once, values of the option's
+  // type within its range. Every problem is reported.
+  bool TablespaceOptionsValid(const SqlStatement& st) {
+    bool ok = true;
+    std::set<std::string> seen;
+    for (const SqlOption& o : st.options) {
+      size_t dot = o.name.find('.');
+      const TablespaceOption* known = facts_.FindTablespaceOption(o.name);
+      std::string message =
+          dot != std::string::npos ? facts_.Message("ts_namespace", {{"namespace", o.name.substr(0, dot)}})
+          : !known                 ? facts_.Message("ts_unknown", {{"name", o.name}})
+          : !seen.insert(o.name).second ? facts_.Message("ts_twice", {{"name", o.name}})
+                                        : "";
+      if (!message.empty()) {
+        ok = Refuse(RuleId::kTablespaceOptionUnknown, o.name_range, message,
+                    "a tablespace has four options: seq_page_cost, random_page_cost, effective_io_concurrency, "
+                    "maintenance_io_concurrency") && ok;
+        continue;
+      }
+      ok = OptionValueValid(*known, o) && ok;
+    }
+    return ok;
+  }
+
+  bool OptionValueValid(const TablespaceOption& t, const SqlOption& o) {
+    Parameter p = OptionParameter(t);
+    ParsedValue v = ParseValue(cat_, p, o.value);
+    if (v.ok()) return true;
+    Range where = o.has_value ? o.value_range : o.name_range;
+    if (v.problem == ValueProblem::kOutOfRange)
+      return Refuse(RuleId::kTablespaceOptionInvalid, where,
+                    facts_.Message("ts_range", {{"name", o.name}, {"value", o.value}}),
+                    "the range is " + t.min_text.substr(0, t.min_text.find('.')) + " .. " +
+                        (t.max > 1e300 ? std::string("no upper limit") : t.max_text));
+    return Refuse(RuleId::kTablespaceOptionInvalid, where,
+                  facts_.Message(t.integer ? "ts_int" : "ts_real", {{"name", o.name}, {"value", o.value}}),
+                  t.integer ? "an integer without a unit" : "a number such as 1.1");
+  }
+
+  const SqlFacts& facts_;
+  const HostFacts& host_;
+  const Catalog& cat_;
+  const int file_;
+  SqlState& state_;
+  Analysis* a_;
+  bool in_block_ = false, aborted_ = false;
+  size_t session_size_ = 0;  // SETs before the block
+};
+
+}  // namespace
+
+void RunSqlStatements(const std::vector<SqlStatement>& statements, const SqlFacts& facts, const HostFacts& host,
+                      int file, SqlState* state, Analysis* a) {
+  Runner(facts, host, file, state, a).Run(statements);
+}
+
+}  // namespace pgconflint

@@ -1,0 +1,157 @@
+// pgconflint_embed's rules part: rules/*.toml, read and validated by the
+// runtime's own reader, and src/core/rules/rule_ids.h -> rules_data.cc.
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/rules/rule_file.h"
+#include "gen/embed.h"
+
+namespace pgconflint::embed {
+namespace {
+
+using nlohmann::json;
+
+std::string Kebab2Pascal(const std::string& s) {
+  std::string out = "k";
+  bool up = true;
+  for (char c : s) {
+    if (c == '-') {
+      up = true;
+      continue;
+    }
+    out += up ? static_cast<char>(toupper(c)) : c;
+    up = false;
+  }
+  return out;
+}
+
+
+// The rule files are read and validated by the runtime's own reader
+// (core/rules/rule_file.h); parameter names come from the knowledge files, since the
+// catalogs are what this program generates.
+// The C++ spelling of the typed parts of a declaration.
+const char* SeverityLiteral(Severity s) {
+  switch (s) {
+    case Severity::kError: return "Severity::kError";
+    case Severity::kWarning: return "Severity::kWarning";
+    case Severity::kInfo: return "Severity::kInfo";
+  }
+  return "Severity::kError";
+}
+
+const char* OutcomeLiteral(Outcome o) {
+  switch (o) {
+    case Outcome::kRefusesStart: return "Outcome::kRefusesStart";
+    case Outcome::kRefusesReload: return "Outcome::kRefusesReload";
+    case Outcome::kErrorsWhenRun: return "Outcome::kErrorsWhenRun";
+    case Outcome::kIgnoresLine: return "Outcome::kIgnoresLine";
+    case Outcome::kAdvisory: return "Outcome::kAdvisory";
+  }
+  return "Outcome::kAdvisory";
+}
+
+const char* FixKindLiteral(FixKind k) {
+  switch (k) {
+    case FixKind::kNone: return "FixKind::kNone";
+    case FixKind::kSafe: return "FixKind::kSafe";
+    case FixKind::kNeedsRestart: return "FixKind::kNeedsRestart";
+    case FixKind::kReview: return "FixKind::kReview";
+  }
+  return "FixKind::kNone";
+}
+
+// RuleInfo::anchor: the anchors, one per line.
+std::string Anchors(const RuleDecl& r) {
+  std::string out;
+  for (const std::string& a : r.anchors) out += (out.empty() ? "" : "\n") + a;
+  return out;
+}
+
+// The RuleId values of FILE (src/core/rules/rule_ids.h), in order: "kName,  // PGC123".
+std::vector<std::pair<std::string, std::string>> ReadRuleIds(const std::string& file) {
+  std::vector<std::pair<std::string, std::string>> ids;
+  std::istringstream in(ReadText(file));
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t k = line.find_first_not_of(' ');
+    size_t comma = line.find(",  // PGC");
+    if (k == std::string::npos || line[k] != 'k' || comma == std::string::npos) continue;
+    ids.emplace_back(line.substr(k, comma - k), line.substr(comma + 6));
+  }
+  return ids;
+}
+
+}  // namespace
+
+void GenerateRules(const std::vector<std::string>& files, const std::vector<json>& knowledge,
+                   const std::string& ids_file, std::string* data) {
+  std::vector<std::string> names;
+  RuleFileOptions options;
+  options.builtin = true;
+  for (const json& d : knowledge) {
+    options.majors.push_back(d["major"].get<int>());
+    for (const json& p : d["parameters"]) names.push_back(p["name"].get<std::string>());
+  }
+  const pgconflint::ListedParameterNames parameters(std::move(names));
+  options.parameters = &parameters;
+  std::vector<RuleDecl> rules;
+  for (const std::string& f : files) {
+    std::string error;
+    if (!ParseRuleFile(ReadText(f), f, options, &rules, &error)) throw std::runtime_error(error);
+  }
+  // Numeric order: PGC901 before PGC1001.
+  std::sort(rules.begin(), rules.end(), [](auto& a, auto& b) {
+    return a.code.size() != b.code.size() ? a.code.size() < b.code.size() : a.code < b.code;
+  });
+  // Each RuleId names a rule by its code and PascalCase name; each rule only
+  // C++ emits has one.
+  std::map<std::string, size_t> by_code;
+  for (size_t i = 0; i < rules.size(); ++i) by_code[rules[i].code] = i;
+  std::map<size_t, std::string> named;  // rule index -> RuleId value
+  const auto ids = ReadRuleIds(ids_file);
+  for (const auto& [id, code] : ids) {
+    auto it = by_code.find(code);
+    if (it == by_code.end()) throw std::runtime_error(ids_file + ": " + id + " names " + code + ", which no rule has");
+    if (Kebab2Pascal(rules[it->second].name) != id)
+      throw std::runtime_error(ids_file + ": " + code + " is " + rules[it->second].name + ": its value is " +
+                               Kebab2Pascal(rules[it->second].name) + ", not " + id);
+    named[it->second] = id;
+  }
+  for (size_t i = 0; i < rules.size(); ++i)
+    if (rules[i].when.empty() && rules[i].evaluator.empty() && !named.count(i))
+      throw std::runtime_error(rules[i].code + " (" + rules[i].name + ") has no `when` and no evaluator, so C++ emits it, but " +
+                               ids_file + " does not name it: add " + Kebab2Pascal(rules[i].name) + ",  // " +
+                               rules[i].code);
+  std::ostringstream c;
+  c << "// Generated by pgconflint_embed from rules/*.toml. Do not edit.\n"
+       "#include \"core/rules/rules.h\"\n\nnamespace pgconflint::generated {\nnamespace {\n";
+  for (size_t i = 0; i < rules.size(); ++i) {
+    c << "const char* const kRefs" << i << "[] = {";
+    for (auto& ref : rules[i].references) c << Lit(ref) << ", ";
+    c << "nullptr};\n";
+  }
+  c << "}  // namespace\n\nextern const RuleInfo kBuiltinRules[];\nconst RuleInfo kBuiltinRules[] = {\n";
+  for (size_t i = 0; i < rules.size(); ++i) {
+    auto& r = rules[i];
+    c << "    {RuleId::" << (named.count(i) ? named[i] : "kUnnamed") << ", " << Lit(r.code) << ", " << Lit(r.name) << ", "
+      << SeverityLiteral(r.severity_level) << ", " << Lit(r.category) << ", " << OutcomeLiteral(r.outcome_value)
+      << ", " << (r.per_finding ? "true" : "false") << ", " << Lit(r.summary) << ", " << Lit(r.why) << ", "
+      << Lit(r.fix) << ", {" << r.min_major << ", " << r.max_major << "}, " << Lit(r.bad) << ", " << Lit(r.good)
+      << ", " << r.example_pg_version << ", kRefs" << i << ", " << Lit(r.when) << ", " << Lit(r.message) << ", "
+      << Lit(r.help) << ", " << Lit(Anchors(r)) << ", " << Lit(r.evaluator) << ", " << FixKindLiteral(r.fix_kind)
+      << ", " << Lit(r.example_profile) << ", " << Lit(r.example_kind) << ", " << Lit(r.example_context)
+      << ", true},\n";
+  }
+  c << "};\nextern const int kBuiltinRuleCount;\nconst int kBuiltinRuleCount = " << rules.size()
+    << ";\n// The table index of each RuleId value.\nextern const int kRuleIndex[];\nconst int kRuleIndex[] = {";
+  for (const auto& [index, id] : named) c << index << ", ";
+  c << "};\n\n}  // namespace pgconflint::generated\n";
+  *data = c.str();
+}
+
+
+}  // namespace pgconflint::embed

@@ -42,9 +42,10 @@ size_t IdentifierLength(std::string_view s) {
 
 // A parameter of some major, under its name or an old one.
 bool KnownName(std::string_view name) {
-  if (!MajorsWithParameter(name).empty()) return true;
-  for (int m : Catalog::SupportedMajors())
-    if (Catalog::ForMajor(m)->AliasTarget(name)) return true;
+  for (int m : Catalog::SupportedMajors()) {
+    const Catalog& c = *Catalog::ForMajor(m);
+    if (c.Find(name) || c.AliasTarget(name)) return true;
+  }
   return false;
 }
 

@@ -163,4 +163,11 @@ void RunPasses(Analysis* a, const HostFacts& host) {
   a->SortDiagnostics();
 }
 
+void RunReachPasses(Analysis* a, const HostFacts& host) {
+  static constexpr std::string_view kFileParameters[] = {"hba_file", "ident_file"};
+  ResolveNames(a);
+  ResolveDuplicates(a);
+  CheckValues(a, host, kFileParameters);
+}
+
 }  // namespace pgconflint

@@ -1,6 +1,7 @@
 // Value validation, as ProcessConfigFileInternal applies each line: settable
 // in a file at all, then parse_and_validate_value with the check hooks, then
 // (up to 17) the process-count sum that those hooks check line by line.
+#include <algorithm>
 #include <unordered_map>
 
 #include "core/knowledge/hooks.h"
@@ -111,10 +112,11 @@ void RefuseHidden(const Parameter& p, const Setting& s, ParsedValue* v) {
 
 }  // namespace
 
-void CheckValues(Analysis* a, const HostFacts& host) {
+void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string_view> only) {
   const Catalog& cat = *a->catalog;
   ProcessCounts counts(cat);
   for (Setting& s : a->settings) {
+    if (!only.empty() && (!s.param || std::find(only.begin(), only.end(), s.param->name) == only.end())) continue;
     if (!s.param) {
       if (s.name.find('.') != std::string::npos) {  // custom placeholder: any string
         s.value = s.text;

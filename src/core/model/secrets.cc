@@ -155,8 +155,9 @@ std::vector<Range> SecretRanges(std::string_view text) {
     if (r.end > r.begin && (out.empty() || r.begin >= out.back().end)) out.push_back(r);
   };
   for (size_t i = 0; i < text.size(); ++i) {
-    const char c = Lower(text[i]);
-    if (c == 'p' && StartsWithIgnoringCase(text, i, "password")) {
+    const char c = text[i];
+    if (c != 'p' && c != 'P' && c != ':') continue;  // most bytes: one comparison each
+    if (c != ':' && StartsWithIgnoringCase(text, i, "password")) {
       size_t start = i >= 3 && StartsWithIgnoringCase(text, i - 3, "ssl") ? i - 3 : i;
       if ((start == 0 || !IsWordByte(text[start - 1])) && (i + 8 >= text.size() || !IsWordByte(text[i + 8]))) {
         Range r = KeywordValue(text, i + 8);
@@ -170,12 +171,15 @@ std::vector<Range> SecretRanges(std::string_view text) {
   return out;
 }
 
-std::vector<std::string> SecretsIn(std::string_view text) {
+namespace {
+
+// The secrets of `text` at `ranges` (its SecretRanges), as SecretsIn says.
+std::vector<std::string> SecretsAt(std::string_view text, const std::vector<Range>& ranges) {
   std::vector<std::string> out;
   auto add = [&](std::string s) {
     if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
   };
-  for (Range r : SecretRanges(text)) {
+  for (Range r : ranges) {
     std::string_view s = text.substr(r.begin, r.end - r.begin);
     add(std::string(s));
     add(PercentDecoded(s));
@@ -183,6 +187,10 @@ std::vector<std::string> SecretsIn(std::string_view text) {
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<std::string> SecretsIn(std::string_view text) { return SecretsAt(text, SecretRanges(text)); }
 
 std::string MaskSecrets(std::string_view text) {
   std::vector<Range> ranges = SecretRanges(text);
@@ -210,8 +218,11 @@ void RedactSecrets(Analysis* a) {
   // Every secret of every file, longest first (one that holds another is
   // replaced whole).
   std::vector<std::string> known;
-  for (const LoadedFile& f : a->files)
-    for (std::string& s : SecretsIn(f.source.text())) known.push_back(std::move(s));
+  std::vector<std::vector<Range>> file_ranges;  // each file scanned once
+  for (const LoadedFile& f : a->files) {
+    file_ranges.push_back(SecretRanges(f.source.text()));
+    for (std::string& s : SecretsAt(f.source.text(), file_ranges.back())) known.push_back(std::move(s));
+  }
   for (const Setting& s : a->settings)
     for (const std::string* v : {&s.raw, &s.text})
       for (std::string& x : SecretsIn(*v)) known.push_back(std::move(x));
@@ -224,8 +235,9 @@ void RedactSecrets(Analysis* a) {
   // their square). Past the bound, secrets are still masked by their shape.
   if (known.size() > kMaxEchoedSecrets) known.resize(kMaxEchoedSecrets);
 
-  for (LoadedFile& f : a->files) {
-    std::vector<Range> ranges = SecretRanges(f.source.text());
+  for (size_t i = 0; i < a->files.size(); ++i) {
+    LoadedFile& f = a->files[i];
+    const std::vector<Range>& ranges = file_ranges[i];
     if (ranges.empty() && !HoldsKnown(f.source.text(), known)) continue;
     std::string text = f.source.text();
     for (Range r : ranges) MaskCharacters(&text, r);

@@ -384,8 +384,11 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
         if (a.failure == Analysis::Failure::kNone) source->Collect(ctx, &a);
     }
     if (a.failure != Analysis::Failure::kNone) return Done(r, project, major, true);
-    // Passes.
-    RunPasses(&a, *host_);
+    // Passes (the tree index asks only which files the root reads).
+    if (r.reach_only)
+      RunReachPasses(&a, *host_);
+    else
+      RunPasses(&a, *host_);
   }
   // Checks.
   std::map<std::string, std::string> running;

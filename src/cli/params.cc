@@ -65,8 +65,12 @@ void WriteParameterText(const Parameter& p, std::ostream& o) {
   if (p.min_val[0]) o << "  range: " << p.min_val << " .. " << p.max_val << "\n";
   if (p.type == VarType::kEnum) {
     o << "  values:";
-    for (const char* v : p.enumvals) o << " " << v;
-    for (const char* v : p.build_dependent_enumvals) o << " " << v << "(build-dependent)";
+    const std::vector<EnumChoice> choices = EnumChoices(p);
+    for (size_t i = 0; i < choices.size(); ++i) {
+      o << " " << choices[i].value;
+      if (choices[i].needs) o << " (needs a build with " << choices[i].needs->name << ")";
+      else if (i >= p.enumvals.size()) o << " (build-dependent)";
+    }
     o << "\n";
   }
   o << "  category: " << p.category << "\n  majors:";

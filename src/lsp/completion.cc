@@ -193,7 +193,9 @@ json Session::Completion(const json& params) {
   if (numeric && p->unit_kind != UnitKind::kNone) {
     for (const Unit& u : UnitsOf(UnitDim(*p))) out.Add(u.name, kKindUnit, "", std::string(number) + u.name);
   } else if (p->type == VarType::kEnum) {
-    for (const char* v : p->enumvals) out.Add(v, kKindEnumMember, p->name);
+    for (const EnumChoice& c : EnumChoices(*p))
+      out.Add(c.value, kKindEnumMember,
+              c.needs ? std::string(p->name) + " (needs a server built with " + c.needs->name + ")" : std::string(p->name));
   } else if (p->type == VarType::kBool) {
     // What the server prints for true and false (see ParseBool for every spelling).
     for (const char* v : {"on", "off"}) out.Add(v, kKindValue, "boolean");

@@ -63,9 +63,14 @@ void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o)
   if ((p.type == VarType::kInteger || p.type == VarType::kReal) && p.min_val[0])
     o << "- **range**: " << Code(p.min_val) << " to " << Code(p.max_val) << (p.unit[0] ? std::string(" (") + p.unit + ")" : "")
       << "\n";
-  if (!p.enumvals.empty()) {
+  if (p.type == VarType::kEnum) {
     o << "- **values**:";
-    for (const char* v : p.enumvals) o << " " << Code(v);
+    std::string needs;
+    for (const EnumChoice& c : EnumChoices(p)) {
+      o << " " << Code(c.value);
+      if (c.needs) needs += std::string(needs.empty() ? "" : "; ") + Code(c.value) + " needs a server built with " + c.needs->name;
+    }
+    if (!needs.empty()) o << " (" << needs << ")";
     o << "\n";
   }
   o << "- **default**: " << (p.has_boot_val ? WithUnit(p, p.boot_val) : std::string("none")) << "\n";

@@ -93,6 +93,24 @@ def test_completion_in_each_position(start, tmp_path):
     assert labels(c.request("textDocument/completion", at(path, 7, 8))) == ["on", "off"]
 
 
+def test_build_dependent_values_in_completion_and_hover(start, tmp_path):
+    # io_method's io_uring exists only in a server built with liburing: the
+    # catalog (pg_settings of a build without it) lists it apart; completion
+    # and hover offer it, saying what it needs, as `params` does.
+    io_method = catalog("io_method")
+    assert io_method["build_dependent_enumvals"] == ["io_uring"]
+    c = start()
+    c.initialize()
+    path = write(tmp_path, "postgresql.conf", "io_method = \nio_method = io_uring\n")
+    c.open(path)
+    items = {i["label"]: i for i in c.request("textDocument/completion", at(path, 0, 12))["items"]}
+    assert set(items) == set(io_method["enumvals"]) | {"io_uring"}
+    assert "liburing" in items["io_uring"]["detail"] and "liburing" not in items["worker"]["detail"]
+    hover = c.request("textDocument/hover", at(path, 1, 3))["contents"]["value"]
+    values = next(line for line in hover.splitlines() if line.startswith("- **values**"))
+    assert "`io_uring`" in values and "liburing" in values and "`worker`" in values
+
+
 def actions_at(c, path, line, only=None):
     context = {"diagnostics": []}
     if only:

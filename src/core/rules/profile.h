@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/knowledge/catalog.h"
 #include "core/rules/expr.h"
 #include "core/knowledge/storage_facts.h"
 
@@ -59,6 +60,19 @@ struct BuildFeature {
 std::span<const BuildFeature> BuildFeatures();
 /// The feature that makes `value` of `parameter` available, or null.
 const BuildFeature* FeatureFor(std::string_view parameter, std::string_view value);
+
+/// One value an enum parameter accepts: the ones pg_settings lists, then the
+/// ones a build may add (the catalog's build-dependent values, io_method's
+/// io_uring), with the feature that adds it. The one list that `params`,
+/// hover and completion show.
+struct EnumChoice {
+  const char* value;
+  const BuildFeature* needs = nullptr;  // null: every build has it
+  /// With `needs`: whether the profile's --build-features include it;
+  /// nullopt when the profile does not say.
+  std::optional<bool> in_build;
+};
+std::vector<EnumChoice> EnumChoices(const Parameter& p, const Profile* profile = nullptr);
 
 std::string WorkloadName(Workload w);
 bool ParseWorkload(const std::string& s, Workload* out);

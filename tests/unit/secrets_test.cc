@@ -21,6 +21,18 @@ TEST(SecretsTest, KeyValueStrings) {
   EXPECT_EQ(MaskSecrets("host all all 0.0.0.0/0 password"), "host all all 0.0.0.0/0 password");
 }
 
+// The scan skips eight bytes at a time where no secret can start: a secret is
+// found at every offset and alignment, after any filler, in either case.
+TEST(SecretsTest, FoundAtEveryOffset) {
+  for (const std::string secret : {"password=hunter2", "PASSWORD=hunter2", "postgres://u:hunter2@h/db"})
+    for (const std::string filler : {"", "x ", "abcdefg ", "0123456789abcde,", "# a comment \n"})
+      for (size_t pad = 0; pad < 17; ++pad) {
+        const std::string text = filler + std::string(pad, ' ') + secret + " " + std::string(pad % 5, 'z');
+        EXPECT_EQ(MaskSecrets(text).find("hunter2"), std::string::npos) << text;
+        EXPECT_EQ(SecretsIn(text), std::vector<std::string>{"hunter2"}) << text;
+      }
+}
+
 TEST(SecretsTest, UrisAndTheirQueries) {
   EXPECT_EQ(MaskSecrets("postgresql://app:s3cret@db:5432/x?sslmode=require"),
             "postgresql://app:*****@db:5432/x?sslmode=require");

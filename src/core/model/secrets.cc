@@ -2,6 +2,8 @@
 #include "core/model/secrets.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "core/model/analysis.h"
 
@@ -149,14 +151,36 @@ constexpr size_t kMaxEchoedSecrets = 64;
 
 }  // namespace
 
+namespace {
+
+// Whether one of the 8 bytes of `w` is `b` (the classic test for a zero byte).
+bool HasByte(uint64_t w, uint8_t b) {
+  const uint64_t x = w ^ (0x0101010101010101ull * b);
+  return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
+}
+
+// Whether text[i, i+8) may start a secret: it holds a 'p', a 'P' or a ':'
+// (b | 0x20 is 'p' only for 'p' and 'P').
+bool MayHoldSecret(std::string_view text, size_t i) {
+  uint64_t w;
+  std::memcpy(&w, text.data() + i, sizeof w);
+  return HasByte(w | 0x2020202020202020ull, 'p') || HasByte(w, ':');
+}
+
+}  // namespace
+
 std::vector<Range> SecretRanges(std::string_view text) {
   std::vector<Range> out;
   auto add = [&](Range r) {
     if (r.end > r.begin && (out.empty() || r.begin >= out.back().end)) out.push_back(r);
   };
   for (size_t i = 0; i < text.size(); ++i) {
+    if (i + 8 <= text.size() && !MayHoldSecret(text, i)) {  // most text: eight bytes at a time
+      i += 7;
+      continue;
+    }
     const char c = text[i];
-    if (c != 'p' && c != 'P' && c != ':') continue;  // most bytes: one comparison each
+    if (c != 'p' && c != 'P' && c != ':') continue;
     if (c != ':' && StartsWithIgnoringCase(text, i, "password")) {
       size_t start = i >= 3 && StartsWithIgnoringCase(text, i - 3, "ssl") ? i - 3 : i;
       if ((start == 0 || !IsWordByte(text[start - 1])) && (i + 8 >= text.size() || !IsWordByte(text[i + 8]))) {

@@ -1,12 +1,15 @@
 // pgconflint_embed's rules part: rules/*.toml, read and validated by the
 // runtime's own reader, and src/core/rules/rule_ids.h -> rules_data.cc.
 #include <algorithm>
+#include <cstdio>
+#include <deque>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/rules/expr.h"
 #include "core/rules/rule_file.h"
 #include "gen/embed.h"
 
@@ -134,6 +137,32 @@ void GenerateRules(const std::vector<std::string>& files, const std::vector<json
     for (auto& ref : rules[i].references) c << Lit(ref) << ", ";
     c << "nullptr};\n";
   }
+  // Each condition as the runtime's parser makes it, so that the binary
+  // parses none at start (CompiledExpr::FromImage).
+  std::vector<std::string> images(rules.size(), "{}");
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].when.empty()) continue;
+    std::string error;
+    auto compiled = CompiledExpr::Parse(rules[i].when, &error);
+    if (!compiled) throw std::runtime_error(rules[i].code + ": " + error);
+    std::deque<std::string> flags;
+    c << "const ExprNodeImage kWhen" << i << "[] = {\n";
+    for (const ExprNodeImage& n : compiled->Image(&flags)) {
+      char number[64];
+      std::snprintf(number, sizeof number, "%a", n.number);  // exact
+      c << "    {" << n.op << ", " << n.args << ", " << n.literal_kind << ", " << number << ", " << n.dim << ", "
+        << (n.boolean ? "true" : "false") << ", " << Lit(n.text) << ", " << Lit(n.inverse) << "},\n";
+    }
+    c << "};\n";
+    std::string ids = "{}";
+    if (!compiled->identifiers().empty()) {
+      c << "const char* const kWhenIds" << i << "[] = {";
+      for (const std::string& id : compiled->identifiers()) c << Lit(id) << ", ";
+      c << "};\n";
+      ids = "std::span<const char* const>(kWhenIds" + std::to_string(i) + ")";
+    }
+    images[i] = "{std::span<const ExprNodeImage>(kWhen" + std::to_string(i) + "), " + ids + "}";
+  }
   c << "}  // namespace\n\nextern const RuleInfo kBuiltinRules[];\nconst RuleInfo kBuiltinRules[] = {\n";
   for (size_t i = 0; i < rules.size(); ++i) {
     auto& r = rules[i];
@@ -146,6 +175,9 @@ void GenerateRules(const std::vector<std::string>& files, const std::vector<json
       << ", " << Lit(r.example_profile) << ", " << Lit(r.example_kind) << ", " << Lit(r.example_context)
       << ", true},\n";
   }
+  c << "};\n// The conditions, by table index.\nextern const ConditionImage kConditionImages[];\n"
+       "const ConditionImage kConditionImages[] = {\n";
+  for (const std::string& image : images) c << "    " << image << ",\n";
   c << "};\nextern const int kBuiltinRuleCount;\nconst int kBuiltinRuleCount = " << rules.size()
     << ";\n// The table index of each RuleId value.\nextern const int kRuleIndex[];\nconst int kRuleIndex[] = {";
   for (const auto& [index, id] : named) c << index << ", ";

@@ -1,10 +1,13 @@
 // The rule condition language.
 #include "core/rules/expr.h"
 
+#include "core/rules/rules.h"
+
 #include <gtest/gtest.h>
 
 #include <pthread.h>
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -31,6 +34,50 @@ ExprValue Eval(const std::string& text, const MapEnv& env) {
   auto e = CompiledExpr::Parse(text, &error);
   EXPECT_NE(e, nullptr) << text << ": " << error;
   return e ? e->Eval(env) : ExprValue::Null();
+}
+
+// The nodes of an image as comparable text.
+std::string ImageText(const CompiledExpr& e) {
+  std::deque<std::string> flags;
+  std::string out;
+  for (const ExprNodeImage& n : e.Image(&flags))
+    out += std::to_string(n.op) + "/" + std::to_string(n.args) + "/" + std::to_string(n.literal_kind) + "/" +
+           std::to_string(n.number) + "/" + std::to_string(n.dim) + "/" + std::to_string(n.boolean) + "/" + n.text +
+           "/" + n.inverse + ";";
+  return out;
+}
+
+// The built-in conditions are rebuilt from their build-time image, not parsed:
+// the tree and the identifiers are the parser's, node for node.
+TEST(ExprTest, ImagesRebuildTheParsedTree) {
+  int conditions = 0;
+  RuleSet rules;
+  for (const RuleInfo& r : BuiltinRules()) {
+    if (!r.when[0]) continue;
+    ++conditions;
+    std::string error;
+    auto parsed = CompiledExpr::Parse(r.when, &error);
+    ASSERT_TRUE(parsed) << r.code << ": " << error;
+    const CompiledExpr* built = rules.Condition(&r);
+    ASSERT_NE(built, nullptr) << r.code;
+    EXPECT_EQ(ImageText(*built), ImageText(*parsed)) << r.code;
+    EXPECT_EQ(built->identifiers(), parsed->identifiers()) << r.code;
+  }
+  EXPECT_GT(conditions, 20);
+  // A sum with subtracted terms and a call keep their flags and function.
+  std::string error;
+  auto e = CompiledExpr::Parse("max(work_mem - 1, 2) * 3 / 4 > 1", &error);
+  ASSERT_TRUE(e) << error;
+  std::deque<std::string> flags;
+  std::vector<ExprNodeImage> nodes = e->Image(&flags);
+  std::vector<const char*> ids;
+  for (const std::string& id : e->identifiers()) ids.push_back(id.c_str());
+  auto back = CompiledExpr::FromImage(e->text(), nodes, ids);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(ImageText(*back), ImageText(*e));
+  // A malformed image (a child missing) is refused, not read past its end.
+  nodes.pop_back();
+  EXPECT_FALSE(CompiledExpr::FromImage(e->text(), nodes, ids));
 }
 
 TEST(ExprTest, QuantitiesCompareInBaseUnits) {

@@ -72,6 +72,67 @@ std::shared_ptr<const CompiledExpr> CompiledExpr::Parse(std::string_view text, s
 
 ExprValue CompiledExpr::Eval(const ExprEnv& env) const { return root_->Eval(env); }
 
+namespace {
+
+void ImageOf(const Expr& e, std::vector<ExprNodeImage>* out, std::deque<std::string>* flags) {
+  ExprNodeImage n{static_cast<int>(e.op), static_cast<int>(e.args.size()), static_cast<int>(e.literal.kind),
+                  e.literal.number, static_cast<int>(e.literal.dim), e.literal.boolean, "", ""};
+  if (e.op == Expr::Op::kLiteral) n.text = e.literal.string.c_str();
+  if (e.op == Expr::Op::kIdent || e.op == Expr::Op::kCall) n.text = e.name.c_str();
+  if (!e.inverse.empty()) {
+    flags->emplace_back();
+    for (bool inverse : e.inverse) flags->back() += inverse ? '1' : '0';
+    n.inverse = flags->back().c_str();
+  }
+  out->push_back(n);
+  for (const auto& a : e.args) ImageOf(*a, out, flags);
+}
+
+// Builds the node at nodes[*at] and its children; null on a malformed image.
+std::unique_ptr<Expr> FromNodes(std::span<const ExprNodeImage> nodes, size_t* at, int depth) {
+  if (*at >= nodes.size() || depth > kMaxExprDepth + 1) return nullptr;
+  const ExprNodeImage& n = nodes[(*at)++];
+  if (n.op < 0 || n.op > static_cast<int>(Expr::Op::kNotIn) || n.args < 0) return nullptr;
+  auto e = std::make_unique<Expr>();
+  e->op = static_cast<Expr::Op>(n.op);
+  if (e->op == Expr::Op::kLiteral) {
+    e->literal.kind = static_cast<ExprValue::Kind>(n.literal_kind);
+    e->literal.number = n.number;
+    e->literal.dim = static_cast<Dim>(n.dim);
+    e->literal.boolean = n.boolean;
+    e->literal.string = n.text;
+  }
+  if (e->op == Expr::Op::kIdent || e->op == Expr::Op::kCall) e->name = n.text;
+  if (e->op == Expr::Op::kCall && !(e->function = FindFunction(e->name))) return nullptr;
+  for (const char* c = n.inverse; *c; ++c) e->inverse.push_back(*c == '1');
+  for (int i = 0; i < n.args; ++i) {
+    std::unique_ptr<Expr> child = FromNodes(nodes, at, depth + 1);
+    if (!child) return nullptr;
+    e->args.push_back(std::move(child));
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<ExprNodeImage> CompiledExpr::Image(std::deque<std::string>* flags) const {
+  std::vector<ExprNodeImage> out;
+  ImageOf(*root_, &out, flags);
+  return out;
+}
+
+std::shared_ptr<const CompiledExpr> CompiledExpr::FromImage(std::string_view text,
+                                                            std::span<const ExprNodeImage> nodes,
+                                                            std::span<const char* const> identifiers) {
+  std::shared_ptr<CompiledExpr> c(new CompiledExpr());
+  c->text_ = std::string(text);
+  size_t at = 0;
+  c->root_ = FromNodes(nodes, &at, 0);
+  if (!c->root_ || at != nodes.size()) return nullptr;
+  c->identifiers_.assign(identifiers.begin(), identifiers.end());
+  return c;
+}
+
 std::string ExpandTemplate(std::string_view tmpl, const ExprEnv& env) {
   std::string out;
   SplitTemplate(

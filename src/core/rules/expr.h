@@ -23,8 +23,10 @@
 #ifndef PGCONFLINT_CORE_RULES_EXPR_H_
 #define PGCONFLINT_CORE_RULES_EXPR_H_
 
+#include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,9 +87,31 @@ class Expr;
 /// load): returns false with *error set, without the column, to refuse it.
 using IdentifierCheck = std::function<bool(std::string_view name, std::string* error)>;
 
+/// One node of a parsed expression, for a tree compiled at build time:
+/// CompiledExpr::Image() writes the nodes in prefix order, FromImage() builds
+/// the same tree back without parsing (the built-in rules' conditions, in
+/// the generated rule table).
+struct ExprNodeImage {
+  int op;            // Expr::Op
+  int args;          // how many of the nodes that follow are its children (each with its own)
+  int literal_kind;  // ExprValue::Kind of a literal
+  double number;
+  int dim;           // Dim of a number
+  bool boolean;
+  const char* text;     // a literal's string, an identifier's or a function's name ("" otherwise)
+  const char* inverse;  // sums and products: '1' for each subtracted or dividing term, else '0'
+};
+
 /// A parsed condition or template expression. Immutable; thread-safe.
 class CompiledExpr {
  public:
+  /// The tree Image() wrote for `text`, with the identifiers it reads; null
+  /// if the image is malformed (a generator defect).
+  static std::shared_ptr<const CompiledExpr> FromImage(std::string_view text, std::span<const ExprNodeImage> nodes,
+                                                       std::span<const char* const> identifiers);
+  /// The nodes in prefix order. Their strings point into this expression
+  /// and into *flags, which holds the inverse flags.
+  std::vector<ExprNodeImage> Image(std::deque<std::string>* flags) const;
   /// Parses `text`; on error returns null and sets *error, ending with " at
   /// column N" (1-based, in bytes). `check`, when given, validates every name.
   static std::shared_ptr<const CompiledExpr> Parse(std::string_view text, std::string* error,

@@ -17,6 +17,7 @@ namespace generated {
 extern const RuleInfo kBuiltinRules[];
 extern const int kBuiltinRuleCount;
 extern const int kRuleIndex[];  // by RuleId value
+extern const ConditionImage kConditionImages[];  // by table index
 }  // namespace generated
 
 std::span<const RuleInfo> BuiltinRules() {
@@ -71,13 +72,15 @@ RuleSet::RuleSet() : builtin_conditions_(BuiltinRules().size()) {
   for (const RuleInfo& r : BuiltinRules()) {
     all_.push_back(&r);
     if (!r.when[0]) continue;
-    std::string error;
-    auto c = CompiledExpr::Parse(r.when, &error);
-    if (!c) {  // the generator validated the built-in rules; this is a broken invariant
-      fprintf(stderr, "pgconflint: built-in rule %s: %s\n", r.code, error.c_str());
+    // Parsed by the build (generator): rebuilt here without parsing.
+    const size_t i = static_cast<size_t>(&r - BuiltinRules().data());
+    const ConditionImage& image = generated::kConditionImages[i];
+    auto c = CompiledExpr::FromImage(r.when, image.nodes, image.identifiers);
+    if (!c) {  // the generator wrote a broken image: a build defect
+      fprintf(stderr, "pgconflint: built-in rule %s: its compiled condition is malformed\n", r.code);
       std::abort();
     }
-    builtin_conditions_[static_cast<size_t>(&r - BuiltinRules().data())] = std::move(c);
+    builtin_conditions_[i] = std::move(c);
   }
 }
 

@@ -52,6 +52,13 @@ struct RuleInfo {
   bool builtin;
 };
 
+/// A built-in rule's condition as the build parsed it (generated with the
+/// table; empty for a rule without `when`).
+struct ConditionImage {
+  std::span<const ExprNodeImage> nodes;
+  std::span<const char* const> identifiers;
+};
+
 /// Every built-in rule, in code order.
 std::span<const RuleInfo> BuiltinRules();
 /// The rule C++ names `id` (not kUnnamed).

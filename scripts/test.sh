@@ -9,9 +9,24 @@
 # short run of every fuzz harness, the editor server's suites, and the
 # hostile-input suite. Run as root on
 # Debian 12 (the suites start servers as an unprivileged user they create).
+#
+# scripts/test.sh --quick is the inner loop: a non-sanitized tree of its own
+# (build-quick/: Release, the unit tests, no unity batches, so that a one-line
+# change recompiles one file) and the tests that need no PostgreSQL server:
+# `ctest -L '^(unit|cli|editor)$'` (tests/integration/README.md lists the labels).
+# The full command stays the gate.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+if [ "${1:-}" = "--quick" ]; then
+  scripts/setup.sh --tests --no-build
+  if [ ! -f build-quick/CMakeCache.txt ]; then  # once: the tree reconfigures itself on changes
+    cmake -S . -B build-quick -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON \
+          -DPGCONFLINT_UNIT_TESTS=ON -DPGCONFLINT_BENCHMARKS=OFF -DPGCONFLINT_UNITY=OFF >/dev/null
+  fi
+  cmake --build build-quick
+  exec ctest --test-dir build-quick --output-on-failure -j2 -L '^(unit|cli|editor)$'
+fi
 scripts/setup.sh --tests
 
 ctest --test-dir build --output-on-failure -j2

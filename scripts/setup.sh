@@ -4,9 +4,13 @@
 #   scripts/setup.sh            build the tool only (Release)
 #   scripts/setup.sh --tests    also the integration suites' and benchmarks' needs, and
 #                               the real PostgreSQL 14-18 binaries the tests use
+#   scripts/setup.sh --tests --no-build   the same, without building build/ (scripts/test.sh
+#                               --quick builds its own tree)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+build=yes
+if [ "${2:-}" = "--no-build" ]; then build=no; fi
 
 packages=(build-essential cmake ninja-build pkg-config git
           libtree-sitter-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
@@ -42,6 +46,7 @@ if [ "${1:-}" = "--tests" ]; then
   fi
 fi
 
+[ "$build" = yes ] || exit 0
 # The tool alone, or with the integration suites and the benchmarks: the unit
 # tests are built and run under the sanitizers by scripts/test.sh (build-asan/).
 if [ "${1:-}" = "--tests" ]; then

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/knowledge/extension_catalog.h"
+#include "core/knowledge/storage_facts.h"
 #include "core/knowledge/value.h"
 
 namespace pgconflint {
@@ -148,9 +149,39 @@ struct ParamsOptions {
   std::string format = "text";
   std::vector<std::string> names;
   bool extensions = false;
+  bool supported = false;
 };
 
+// `params --supported`: what this build knows, the one list the test suites
+// read (tests/support/supported.py): the majors with their default, and the
+// --storage types, in their order.
+int RunSupported(const ParamsOptions& o) {
+  if (o.format == "json") {
+    ordered_json j;
+    j["majors"] = ordered_json::array();
+    for (int m : Catalog::SupportedMajors()) j["majors"].push_back(m);
+    j["default_major"] = Catalog::DefaultMajor();
+    j["storage_types"] = ordered_json::array();
+    for (const StorageType& t : BuiltinStorageFacts().types) j["storage_types"].push_back(t.name);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "majors:";
+    for (int m : Catalog::SupportedMajors()) std::cout << " " << m;
+    std::cout << " (default " << Catalog::DefaultMajor() << ")\nstorage types:";
+    for (const StorageType& t : BuiltinStorageFacts().types) std::cout << " " << t.name;
+    std::cout << "\n";
+  }
+  return std::cout.flush() ? kExitOk : kExitInternal;
+}
+
 int RunParams(const ParamsOptions& o) {
+  if (o.supported) {
+    if (!o.names.empty() || o.extensions) {
+      PrintError("params --supported takes no NAME and no --extensions");
+      return kExitUsage;
+    }
+    return RunSupported(o);
+  }
   const Catalog* catalog = CatalogOrComplain(o.major);
   if (!catalog) return kExitUsage;
   std::vector<std::string> unknown;
@@ -194,6 +225,8 @@ Command AddParams(CLI::App* app, bool full) {
   params->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   params->add_flag("--extensions", o->extensions,
                    "The parameters of the modules PostgreSQL ships (NAME: a parameter or a module)");
+  params->add_flag("--supported", o->supported,
+                   "Instead of parameters: the supported majors (and the default one) and the --storage types");
   params->add_option("NAME", o->names, "Parameters to show (default: all)");
   return {params, [o] { return RunParams(*o); }};
 }

@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, HERE)
 
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 import diff_cases as dc  # noqa: E402
 
 DEFAULT_PGCONFLINT = os.path.join(ROOT, "build", "pgconflint")
@@ -133,11 +134,10 @@ def load_catalog(major):
         return dc.parse_catalog(srv.psql(dc.CATALOG_SQL))
 
 
-def partner_major(major):
+def partner_major(major, majors):
     """The major whose catalog gives the version-only names (next one, else previous)."""
     for m in (major + 1, major - 1):
-        if m in pgtools.MAJORS and os.access(os.path.join(pgtools.pg_home(m), "bin", "postgres"),
-                                             os.X_OK):
+        if m in majors and os.access(os.path.join(pgtools.pg_home(m), "bin", "postgres"), os.X_OK):
             return m
     return None
 
@@ -347,7 +347,7 @@ def print_table(table, with_agree):
 def build_cases_for(major, args):
     t0 = time.time()
     catalog = load_catalog(major)
-    other_major = partner_major(major)
+    other_major = partner_major(major, args.majors)
     other = load_catalog(other_major) if other_major else {}
     cases = dc.build_cases(major, catalog, other, seed=args.seed, random_count=args.random)
     if args.case:
@@ -496,7 +496,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--major", type=int, action="append", help="major to test (repeatable; "
-                    "default 17 and 18)")
+                    "default: the two newest supported majors)")
     ap.add_argument("--limit", type=int, default=0, help="at most N cases per major (seeded sample)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random files and of --limit")
     ap.add_argument("--random", type=int, default=400, help="random files per major")
@@ -514,7 +514,6 @@ def parse_args(argv):
     ap.add_argument("--case", action="append", help="only this case id (repeatable)")
     ap.add_argument("--pgconflint", default=os.environ.get("PGCONFLINT", DEFAULT_PGCONFLINT))
     args = ap.parse_args(argv)
-    args.major = args.major or [17, 18]
     return args
 
 
@@ -525,6 +524,10 @@ def main(argv=None):
         print(f"differential: pgconflint binary {binary} not found (set PGCONFLINT or build it; "
               f"--oracle-only runs the server side alone)", file=sys.stderr)
         return 2
+    # The supported majors are the binary's; with --oracle-only (no binary needed), those of
+    # knowledge/majors.json. By default the two newest are compared.
+    args.majors = pgtools.MAJORS if args.oracle_only else supported.majors(binary)
+    args.major = args.major or list(args.majors[-2:])
     if args.out:
         args.out = os.path.abspath(args.out)
         os.makedirs(args.out, exist_ok=True)

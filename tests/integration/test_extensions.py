@@ -19,7 +19,8 @@ real servers.
    - archive_library loads its module: basic_archive archives into its directory (15+).
 
 Usage: python3 tests/integration/test_extensions.py [-v]
-Environment: PGCONFLINT (binary); EXTENSIONS_MAJORS (default: pgtools.MAJORS).
+Environment: PGCONFLINT (binary); EXTENSIONS_MAJORS (default: every major
+the binary supports).
 """
 import json
 import os
@@ -35,9 +36,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
-MAJORS = tuple(int(m) for m in os.environ.get("EXTENSIONS_MAJORS", ",".join(map(str, pgtools.MAJORS))).split(",") if m.strip())
+MAJORS = supported.majors_from_env("EXTENSIONS_MAJORS", path=PGCONFLINT)
 FIELDS = ("vartype", "unit", "context", "min_val", "max_val", "enumvals", "boot_val", "category", "short_desc",
           "extra_desc")
 LOG_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \S+ \[\d+\] ")

@@ -12,7 +12,7 @@ reloading real servers (docs/postgresql-semantics.md#hba-files).
   not the data directory (pgconflint reports it, PGC844).
 
 Usage: python3 tests/integration/test_hba.py [-v]
-Environment: PGCONFLINT (binary); HBA_MAJORS (default 14,18).
+Environment: PGCONFLINT (binary); HBA_MAJORS (default: the oldest and the newest major).
 """
 import json
 import os
@@ -28,10 +28,13 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, HERE)
 
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 import hba_cases  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
-MAJORS = tuple(int(m) for m in os.environ.get("HBA_MAJORS", "14,18").split(",") if m.strip())
+# The oldest and the newest major.
+_EVERY = supported.majors(PGCONFLINT)
+MAJORS = supported.majors_from_env("HBA_MAJORS", (_EVERY[0], _EVERY[-1]), path=PGCONFLINT)
 GOOD = "local all all trust\n"
 
 

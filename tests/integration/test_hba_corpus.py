@@ -13,7 +13,7 @@ HBA_CORPUS_VERBOSE=1, every finding), which is how the rules' findings on real f
 reviewed.
 
 Usage: python3 tests/integration/test_hba_corpus.py [-v]
-Environment: PGCONFLINT (binary); HBA_CORPUS_MAJORS (default: pgtools.MAJORS).
+Environment: PGCONFLINT (binary); HBA_CORPUS_MAJORS (default: every major the binary supports).
 """
 import collections
 import json
@@ -31,7 +31,7 @@ import test_hba_differential as diff  # noqa: E402
 
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus", "hba"))
 PGCONFLINT = diff.PGCONFLINT
-MAJORS = tuple(int(m) for m in os.environ.get("HBA_CORPUS_MAJORS", ",".join(map(str, diff.pgtools.MAJORS))).split(",") if m.strip())
+MAJORS = diff.supported.majors_from_env("HBA_CORPUS_MAJORS", path=PGCONFLINT)
 VERBOSE = os.environ.get("HBA_CORPUS_VERBOSE") == "1"
 
 

@@ -22,7 +22,7 @@ supported by this build", counted as `env`. Anything else fails the test.
 Prints per major: cases, agreements, env, disagreements (with the first few).
 
 Usage: python3 tests/integration/test_hba_differential.py [-v]
-Environment: PGCONFLINT (binary); HBA_DIFF_MAJORS (default: pgtools.MAJORS);
+Environment: PGCONFLINT (binary); HBA_DIFF_MAJORS (default: every major the binary supports);
 HBA_DIFF_SAMPLE=N: a seeded sample of N cases, the same every run (CTest's run, to keep
 the test suite short; every case takes about 0.25 s per major on a busy 2-core machine).
 """
@@ -40,10 +40,11 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, HERE)
 
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 import hba_cases  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
-MAJORS = tuple(int(m) for m in os.environ.get("HBA_DIFF_MAJORS", ",".join(map(str, pgtools.MAJORS))).split(",") if m.strip())
+MAJORS = supported.majors_from_env("HBA_DIFF_MAJORS", path=PGCONFLINT)
 SAMPLE = int(os.environ.get("HBA_DIFF_SAMPLE", "0"))
 BUILD_FLAGS = ("--gssapi", "no", "--os", "linux")
 VALID_HBA = "local all all trust\n"

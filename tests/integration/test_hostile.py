@@ -30,6 +30,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import supported  # noqa: E402
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 TIMEOUT = 120  # seconds: a hang fails the case; the expected runs take well under one
 MIB = 1024
@@ -637,7 +639,7 @@ class HostileTest(unittest.TestCase):
                             ("--nodes-per-query", "nan")]:
             with self.subTest(flag=flag, value=value):
                 self.assertOneLineError(run("check", "--no-config", flag, value, conf, cwd=self.dir), EXIT_USAGE)
-        for major in ["14", "15", "16", "17", "18"]:
+        for major in map(str, supported.majors(PGCONFLINT)):
             with self.subTest(show=major):
                 r = run("show", "--no-config", "--pg-version", major, conf, cwd=self.dir)
                 self.assertEqual(r.returncode, EXIT_OK, r.stderr)
@@ -686,7 +688,7 @@ class HostileTest(unittest.TestCase):
     def test_corpus_under_every_major(self):
         files = sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "rules", "*.conf")))
         files += sorted(glob.glob(os.path.join(ROOT, "..", "shared", "corpus", "real-world", "*")))
-        for major in ["14", "15", "16", "17", "18"]:
+        for major in map(str, supported.majors(PGCONFLINT)):
             with self.subTest(major=major):
                 # --file-type conf: every file is linted, the corpus's README and MANIFEST too.
                 r = run("check", "--no-config", "--file-type", "conf", "--pg-version", major, "--format", "json",

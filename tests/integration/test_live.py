@@ -39,14 +39,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
+MAJORS = supported.majors(PGCONFLINT)
 SERVERS = {}
 T0 = time.monotonic()
 
 
 def setUpModule():
-    for major in pgtools.MAJORS:
+    for major in MAJORS:
         SERVERS[major] = pgtools.Server(major).start()
     for srv in SERVERS.values():
         srv.psql("CREATE ROLE plain LOGIN; CREATE ROLE monitor LOGIN IN ROLE pg_monitor")
@@ -90,7 +92,7 @@ class FleetTest(unittest.TestCase):
     def test_five_majors_and_an_unreachable_server(self):
         dead = f"host=127.0.0.1 port={pgtools.free_port()} user=postgres password=s3cr3t-value connect_timeout=2"
         args = ["check", "--no-config", "--jobs", "3", "--summary", "json", "--fail-on", "never"]
-        for major in pgtools.MAJORS:
+        for major in MAJORS:
             args += ["--live", conninfo(SERVERS[major])]
         args += ["--live", dead]
         start = time.monotonic()
@@ -101,7 +103,7 @@ class FleetTest(unittest.TestCase):
         rows = json.loads(out)["servers"]
         self.assertEqual(len(rows), 6, out)
         versions = [r["version"] for r in rows[:5]]
-        for major, v in zip(pgtools.MAJORS, versions):
+        for major, v in zip(MAJORS, versions):
             self.assertTrue(v.startswith(f"{major}."), versions)
         self.assertTrue(all(r["reachable"] for r in rows[:5]), rows)
         self.assertFalse(rows[5]["reachable"])
@@ -124,7 +126,7 @@ class PrivilegeTest(unittest.TestCase):
         return json.loads(out)
 
     def test_each_privilege_level(self):
-        for major in pgtools.MAJORS:
+        for major in MAJORS:
             srv = SERVERS[major]
             for user in ("postgres", "monitor", "plain"):
                 with self.subTest(major=major, user=user):
@@ -276,7 +278,7 @@ class SnapshotTest(unittest.TestCase):
     def test_snapshot_file_and_psql_script_give_the_live_findings(self):
         work = tempfile.mkdtemp(prefix="pgconflint-snap-")
         try:
-            for major in pgtools.MAJORS:
+            for major in MAJORS:
                 srv = SERVERS[major]
                 with self.subTest(major=major):
                     live = findings("--live", conninfo(srv))

@@ -60,6 +60,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", "/tmp/build-tmp/pgconflint")
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -75,7 +76,8 @@ PLAN_PATH = "docs/example"
 # may have less RAM than the profile).
 RESTART_MAX_SHARED_BUFFERS = 2 * 1024 ** 3
 
-STORAGES = ("hdd", "sata-ssd", "nvme", "raid-san", "network-block", "cold-object")
+MAJORS = supported.majors(PGCONFLINT)
+STORAGES = supported.storage_types(PGCONFLINT)
 WORKLOADS = ("oltp", "olap", "mixed", "web", "desktop")
 # Names that PostgreSQL reads back unchanged with the quoting recommend does today
 # (lower-case identifiers, or anything else inside double quotes). Keywords and names
@@ -183,7 +185,7 @@ def random_profile(rng, major=None, uring=True, names=SAFE_TABLESPACE_NAMES, max
     if rng.random() < 0.2:
         args += ["--os", rng.choice(["linux", "freebsd"])]
     if major is None:
-        major = 18 if rng.random() < 0.5 else rng.randint(14, 17)
+        major = MAJORS[-1] if rng.random() < 0.5 else rng.choice(MAJORS[:-1])
     return args + ["--pg-version", str(major)], major
 
 

@@ -31,7 +31,8 @@ that it is removed when the rule is fixed.
 
 Usage: python3 tests/integration/test_server_claims.py [-v]
 Environment: PGCONFLINT (binary, default /tmp/build-tmp/pgconflint);
-             SERVER_CLAIMS_MAJORS (default "18,17"; any of 14..18 for the fatal claims).
+             SERVER_CLAIMS_MAJORS (default: the two newest majors; any supported
+             major for the fatal claims).
 Needs: .cache/postgres/<major> (scripts/fetch-postgres.sh), psql, root or the test user.
 """
 import atexit
@@ -49,10 +50,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "server_claims")
 PGCONFLINT = os.environ.get("PGCONFLINT", "/tmp/build-tmp/pgconflint")
-MAJORS = tuple(int(m) for m in os.environ.get("SERVER_CLAIMS_MAJORS", "18,17").split(",") if m.strip())
+EVERY_MAJOR = supported.majors(PGCONFLINT)
+# The two newest majors, newest first.
+MAJORS = supported.majors_from_env("SERVER_CLAIMS_MAJORS", (EVERY_MAJOR[-1], EVERY_MAJOR[-2]), path=PGCONFLINT)
 ORACLE_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"}
 LOG_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \S+ \[\d+\] ")
 # Above this much shared memory a configuration that the server would accept is not
@@ -332,7 +336,7 @@ class DerivedValuesTest(unittest.TestCase):
 
     def test_check_hook_adjustments(self):
         rows, bad = [], []
-        majors = [m for m in pgtools.MAJORS if os.access(os.path.join(pgtools.pg_home(m), "bin", "postgres"), os.X_OK)]
+        majors = [m for m in EVERY_MAJOR if os.access(os.path.join(pgtools.pg_home(m), "bin", "postgres"), os.X_OK)]
         self.assertIn(18, majors, "PostgreSQL 18 is missing from .cache/postgres")
         for major in majors:
             c = cluster(major)
@@ -370,14 +374,14 @@ class DerivedValuesTest(unittest.TestCase):
 Case = collections.namedtuple("Case", "fixture rule majors expect flags env")
 # expect: {major: regex of the server's FATAL message, or None when it must start}. The
 # regexes are matched against the log with double quotes removed (17 quotes names, 16 not).
-WAL_SIZE = {m: r"max_wal_size must be at least twice wal_segment_size" for m in pgtools.MAJORS}
-MIN_WAL = {m: r"min_wal_size must be at least twice wal_segment_size" for m in pgtools.MAJORS}
+WAL_SIZE = {m: r"max_wal_size must be at least twice wal_segment_size" for m in EVERY_MAJOR}
+MIN_WAL = {m: r"min_wal_size must be at least twice wal_segment_size" for m in EVERY_MAJOR}
 STREAMING = {m: r"WAL streaming \(max_wal_senders > 0\) requires wal_level (to be )?replica or logical"
-             for m in pgtools.MAJORS}
-ARCHIVAL = {m: r"WAL archival cannot be enabled when wal_level is minimal" for m in pgtools.MAJORS}
+             for m in EVERY_MAJOR}
+ARCHIVAL = {m: r"WAL archival cannot be enabled when wal_level is minimal" for m in EVERY_MAJOR}
 SUMMARIZE = {m: r"WAL cannot be summarized when wal_level is minimal" for m in (17, 18)}
 RESERVED = {m: r"superuser_reserved_connections \(\d+\)( plus reserved_connections \(\d+\))? must be less "
-               r"than max_connections \(\d+\)" for m in pgtools.MAJORS}
+               r"than max_connections \(\d+\)" for m in EVERY_MAJOR}
 # 18 checks MaxBackends once, after reading the file. Up to 17 each of max_connections,
 # autovacuum_max_workers, max_worker_processes and max_wal_senders has a check hook that adds
 # the others' current values (so the file order matters), and 17 checks again in
@@ -390,11 +394,11 @@ def hook(param):
     return rf"invalid value for parameter {param}: \d+"
 
 
-def same(regex, majors=pgtools.MAJORS):
+def same(regex, majors=EVERY_MAJOR):
     return {m: regex for m in majors}
 
 
-ALL = pgtools.MAJORS
+ALL = EVERY_MAJOR
 CASES = [
     Case("pgc504_max_wal_size_16MB", "PGC504", ALL, WAL_SIZE, (), None),
     Case("pgc504_max_wal_size_31MB", "PGC504", ALL, WAL_SIZE, (), None),

@@ -38,11 +38,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 import pgtools  # noqa: E402
+import supported  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 SEED = int(os.environ.get("SQL_SEED", "20261130"))
 SCRIPTS_PER_MAJOR = 40
-SIMULATED_MAJORS = (15, 17, 18)
+# 15 (the statement pieces below use parameters of 15 on) and the two newest majors.
+SIMULATED_MAJORS = tuple(sorted({15, *supported.majors(PGCONFLINT)[-2:]}))
 
 # Statement pieces. Names: parameters of every major 15-18 (knowledge/pg<major>.json).
 SCALAR = [

@@ -84,6 +84,13 @@ TEST(AddedMajorTest, CommandLineTakesIt) {
   EXPECT_NE(out.find(", " + added + ")"), std::string::npos) << out;
   std::tie(rc, out) = Pgconflint("params --help");
   EXPECT_NE(out.find("-" + added + ")"), std::string::npos) << out;
+  // The listing the test suites read (tests/support/supported.py): the added major last,
+  // the default unchanged.
+  std::tie(rc, out) = Pgconflint("params --supported --format json");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("    " + added + "\n  ],\n  \"default_major\": " + std::to_string(Catalog::DefaultMajor())),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

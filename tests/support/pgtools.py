@@ -81,19 +81,38 @@ def share_with_user(path):
 
 
 _INITDB_CACHE = {}
+_TEMPLATES = {}
+
+
+def _template(major):
+    """The data directory initdb makes for `major`, made once per process: every data
+    directory initdb() returns is a copy of it (cp -a, as the test user), which is what a
+    fresh initdb with the same options would write, in a third of its time and CPU. No
+    server ever runs on the template."""
+    if major not in _TEMPLATES:
+        base = make_tempdir(f"pgconflint-pg{major}-template-")
+        datadir = os.path.join(base, "data")
+        r = subprocess.run(as_user([pg_bin(major, "initdb"), "-D", datadir, "-A", "trust", "-U",
+                                    "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]),
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"initdb {major} failed:\n{r.stdout}\n{r.stderr}")
+        _TEMPLATES[major] = datadir
+        atexit.register(shutil.rmtree, base, True)
+    return _TEMPLATES[major]
 
 
 def initdb(major, parent=None):
-    """A fresh data directory for `major`, owned by the test user. Cached per process."""
+    """A fresh data directory for `major` (initdb -A trust -U postgres -E UTF8 --locale=C),
+    owned by the test user, under `parent`. Without `parent`, one per major and process."""
     if parent is None and major in _INITDB_CACHE:
         return _INITDB_CACHE[major]
+    template = _template(major)
     base = parent or make_tempdir(f"pgconflint-pg{major}-")
     datadir = os.path.join(base, "data")
-    r = subprocess.run(as_user([pg_bin(major, "initdb"), "-D", datadir, "-A", "trust", "-U",
-                                "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]),
-                       capture_output=True, text=True)
+    r = subprocess.run(as_user(["cp", "-a", template, datadir]), capture_output=True, text=True)
     if r.returncode != 0:
-        raise RuntimeError(f"initdb {major} failed:\n{r.stdout}\n{r.stderr}")
+        raise RuntimeError(f"copying the initdb'd data directory of {major} failed:\n{r.stderr}")
     if parent is None:
         _INITDB_CACHE[major] = datadir
         atexit.register(shutil.rmtree, base, True)

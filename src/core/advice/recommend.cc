@@ -248,7 +248,8 @@ void MemoryCells(const Profile& p, const WorkloadFacts& w, const Machine& m,
             " autovacuum workers), 16MB to 1GB",
         "formula"});
   cell({"wal_buffers", "-1", "", "",
-        "automatic: shared_buffers/32, at most one WAL segment (" + Size(mm.wal_buffers) + " here)", "docs-wal"});
+        "automatic: shared_buffers/32, at most one WAL segment (" +
+            FormatExactUnit(static_cast<int64_t>(std::llround(mm.wal_buffers / 8192)), 8192, Dim::kBytes) + " here)", "docs-wal"});
 }
 
 void WalAndProcessCells(const Catalog& cat, const Profile& p, const WorkloadFacts& w, const Machine& m,

@@ -244,7 +244,7 @@ def main():
     ap.add_argument("--json", help="also write raw timings (seconds) here")
     ap.add_argument("--keep", help="copy the generated inputs to this directory")
     ap.add_argument("--corpus", help="also measure throughput: one `check` of every file of this directory, "
-                                     "--copies times (e.g. ../shared/corpus/real-world)")
+                                     "--copies times")
     ap.add_argument("--copies", type=int, default=40)
     args = ap.parse_args()
 

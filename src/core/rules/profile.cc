@@ -85,14 +85,10 @@ const BuildFeature* FeatureFor(std::string_view parameter, std::string_view valu
   return nullptr;
 }
 
-std::vector<EnumChoice> EnumChoices(const Parameter& p, const Profile* profile) {
+std::vector<EnumChoice> EnumChoices(const Parameter& p) {
   std::vector<EnumChoice> out;
-  for (const char* v : p.enumvals) out.push_back({v, nullptr, std::nullopt});
-  for (const char* v : p.build_dependent_enumvals) {
-    EnumChoice c{v, FeatureFor(p.name, v), std::nullopt};
-    if (c.needs && profile && profile->build_features) c.in_build = profile->build_features->count(c.needs->name) > 0;
-    out.push_back(c);
-  }
+  for (const char* v : p.enumvals) out.push_back({v, nullptr});
+  for (const char* v : p.build_dependent_enumvals) out.push_back({v, FeatureFor(p.name, v)});
   return out;
 }
 

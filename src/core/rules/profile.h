@@ -67,12 +67,9 @@ const BuildFeature* FeatureFor(std::string_view parameter, std::string_view valu
 /// hover and completion show.
 struct EnumChoice {
   const char* value;
-  const BuildFeature* needs = nullptr;  // null: every build has it
-  /// With `needs`: whether the profile's --build-features include it;
-  /// nullopt when the profile does not say.
-  std::optional<bool> in_build;
+  const BuildFeature* needs;  // null: every build has it (or no feature is known to add it)
 };
-std::vector<EnumChoice> EnumChoices(const Parameter& p, const Profile* profile = nullptr);
+std::vector<EnumChoice> EnumChoices(const Parameter& p);
 
 std::string WorkloadName(Workload w);
 bool ParseWorkload(const std::string& s, Workload* out);

@@ -43,6 +43,8 @@ import pgtools  # noqa: E402  (needs the path above)
 SCHEMA = 1
 KNOWLEDGE_DIR = os.path.join(ROOT, "knowledge")
 THREADS = 4
+# Probe input: a value no parameter type accepts.
+OTHER_PROBE_VALUE = "pgcprobe-value"
 
 # Probe input, not facts: spellings tried on every enum parameter in addition to every
 # enum value of every parameter of the major.  Whatever the server accepts is recorded.
@@ -527,6 +529,36 @@ def harvest_file_settings(major, datadir, params):
     return {p["name"]: {"accepted": ok, "message": message} for p, (ok, _, message) in zip(params, outcome)}
 
 
+def harvest_refused_values(major, datadir, params, alter):
+    """{name: {value: message}}: values the server refuses for a parameter it lets a file
+    and ALTER SYSTEM set, where the type and range do not say so.
+
+    * The boot value, when setting it explicitly fails for a reason other than "cannot be
+      changed" (lc_messages = '' is only valid as the built-in default).
+    * For parameters hidden from pg_settings, whose type is not harvested: a value no type
+      accepts shows whether the parameter is a Boolean ("requires a Boolean value"); if so,
+      its type is recorded and on and off are each tried (default_with_oids refuses on).
+    """
+    out = {}
+    for p in params:
+        fs, (alter_rec, _) = p["file_setting"], alter[p["name"]]
+        for probe in (fs, alter_rec):
+            if not probe["accepted"] and "cannot be changed" not in (probe["message"] or ""):
+                out.setdefault(p["name"], {})[p["boot_val"] or ""] = probe["message"]
+                break
+    hidden = [p for p in params if not p["in_pg_settings"] and p["vartype"] is None]
+    todo = [(p["name"], v) for p in hidden for v in (OTHER_PROBE_VALUE, "on", "off")]
+    outcome = probe_file_settings(major, datadir, todo)
+    for i, p in enumerate(hidden):
+        (_, _, typed), (on_ok, _, on_msg), (off_ok, _, off_msg) = outcome[3 * i:3 * i + 3]
+        if typed and "requires a Boolean value" in typed:
+            p["vartype"] = "bool"
+            for value, ok, msg in (("on", on_ok, on_msg), ("off", off_ok, off_msg)):
+                if not ok:
+                    out.setdefault(p["name"], {})[value] = msg
+    return out
+
+
 def harvest_list_keywords(major, datadir, params):
     """{name: sorted keywords accepted} for every string parameter whose check refuses
     unknown keywords in its list.
@@ -874,6 +906,7 @@ def harvest(major):
     file_settings = harvest_file_settings(major, datadir, params)
     for p in params:
         p["file_setting"] = file_settings[p["name"]]
+    refused = harvest_refused_values(major, datadir, params, alter)
     ignored = harvest_file_value_ignored(major, datadir, params)
 
     out_params = []
@@ -886,6 +919,7 @@ def harvest(major):
         rec["alter_system"], rec["list_input"] = alter[p["name"]]
         rec["enumval_output"] = enum_output.get(p["name"])
         rec["file_value_ignored"] = ignored.get(p["name"], False)
+        rec["refused_values"] = refused.get(p["name"])
         out_params.append(rec)
     keywords = harvest_list_keywords(major, datadir, out_params)
     for rec in out_params:

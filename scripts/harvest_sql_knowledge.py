@@ -10,6 +10,9 @@ For every major (by default those of knowledge/majors.json) a fresh server of
     `ALTER DATABASE postgres SET p = v`, `ALTER ROLE postgres SET p = v` and `SET p = v`
     (superuser, rolled back) answer when they refuse the parameter whatever its value
     (the three agree; the script fails if a major makes them differ);
+  * scoped_value_refused: the values of bool and enum parameters that ALTER DATABASE/ROLE
+    ... SET refuse while accepting the parameter (transaction_isolation = 'serializable'
+    "must be called before any query");
   * list_quote: the list parameters whose items ALTER SYSTEM writes as quoted
     identifiers (GUC_LIST_QUOTE): `ALTER SYSTEM SET p = 'Xy'` writes "Xy";
   * tablespace_options: the parameter names ALTER TABLESPACE accepts (every catalog name
@@ -44,6 +47,7 @@ CUSTOM = "pgcprobe.setting"
 UNKNOWN = "pgcprobe_unknown"
 LIST_PROBE = "Xy"
 OTHER_VALUE = "pgcprobe-value"
+CUSTOM_BAD = "pgcprobe.1x"  # a custom name whose second part is no identifier
 
 
 def outcomes(srv, probes):
@@ -111,6 +115,33 @@ def refusals(srv, params):
         raise RuntimeError("ALTER DATABASE, ALTER ROLE and SET refuse different parameters: "
                            "record them apart (and teach src/core/knowledge/sql_knowledge.cc)")
     return out["set"]
+
+
+def scoped_value_refusals(srv, params, context_refused):
+    """{name: {value: message}}: the values of bool and enum parameters that ALTER ROLE and
+    ALTER DATABASE ... SET refuse although they accept the parameter (a check hook that
+    judges the value against the running session: transaction_isolation, ...).
+
+    Every enum value and on/off is tried with both statements; the script fails when the
+    two disagree."""
+    kinds = (("db", "ALTER DATABASE postgres SET {n} = {v};", "ALTER DATABASE postgres RESET ALL;"),
+             ("role", "ALTER ROLE postgres SET {n} = {v};", "ALTER ROLE postgres RESET ALL;"))
+    todo = []
+    for p in params:
+        if p["name"] in context_refused or not p.get("in_pg_settings"):
+            continue
+        values = p["enumvals"] if p.get("vartype") == "enum" else ["on", "off"] if p.get("vartype") == "bool" else []
+        todo += [(p["name"], v) for v in values or []]
+    probes = [(f"{tag}{i}", [stmt.format(n=n, v=sql_literal(v)), undo])
+              for i, (n, v) in enumerate(todo) for tag, stmt, undo in kinds]
+    got = outcomes(srv, probes)
+    out = {}
+    for i, (n, v) in enumerate(todo):
+        if got[f"db{i}"] != got[f"role{i}"]:
+            raise RuntimeError(f"ALTER DATABASE and ALTER ROLE judge {n} = {v} differently: record them apart")
+        if got[f"db{i}"][0]:
+            out.setdefault(n, {})[v] = got[f"db{i}"][1]
+    return out
 
 
 def list_quote(srv, params, datadir):
@@ -202,6 +233,16 @@ def messages(srv, major):
         ("ts_real", ["ALTER TABLESPACE pg_default SET (seq_page_cost = 'abc');"]),
         ("ts_range", ["ALTER TABLESPACE pg_default SET (seq_page_cost = -1);"]),
     ]
+    # Probes with their own placeholders.
+    own = [
+        ("invalid_custom_name", [f'SET "{CUSTOM_BAD}" = 1;'], [(CUSTOM_BAD, "{name}")]),
+        ("reserved_prefix", [f"LOAD 'plpgsql'; SET plpgsql.{UNKNOWN} = 1;", f"RESET plpgsql.{UNKNOWN};"],
+         [(f"plpgsql.{UNKNOWN}", "{name}")]),
+        ("ts_in_transaction", ["BEGIN; CREATE TABLESPACE pgcprobe LOCATION '/pgcprobe-none';",
+                                              "ROLLBACK;"], []),
+        ("invalid_byte_sequence", ["SELECT E'\\377';"], [("0xff", "{bytes}")]),
+    ]
+    own_got = outcomes(srv, [(tag, stmts) for tag, stmts, _ in own])
     got = outcomes(srv, probes)
     subs = [(UNKNOWN, "{name}"), (CUSTOM, "{name}"), ('"64MB"', '"{token}"'), ('")"', '"{token}"'),
             ("work_mem", "{name}"), ("seq_page_cost", "{name}"),
@@ -216,6 +257,9 @@ def messages(srv, major):
     out = {}
     for tag, (failed, message) in got.items():
         out[tag] = template(message, subs) if failed else None
+    for tag, _, own_subs in own:
+        failed, message = own_got[tag]
+        out[tag] = template(message, own_subs) if failed else None
     # 17+: ALTER SYSTEM refused altogether by allow_alter_system = off.
     if major >= 17:
         with open(os.path.join(srv.datadir, "postgresql.conf"), "a") as f:
@@ -241,6 +285,7 @@ def harvest(major):
         lex, _ = lexer_facts(srv)
         doc.update(lex)
         doc["context_refused"] = refusals(srv, params)
+        doc["scoped_value_refused"] = scoped_value_refusals(srv, params, doc["context_refused"])
         doc["list_quote"] = list_quote(srv, params, srv.datadir)
         doc["tablespace_options"] = tablespace_options(srv, params)
         doc["messages"] = messages(srv, major)

@@ -120,6 +120,14 @@ std::string ParameterEntry(std::ostringstream& o, const json& p, const std::stri
     o << "};\n";
     keywords_span = "std::span<const char* const>(" + id + "_keywords)";
   }
+  std::string refused_span = "{}";
+  if (p.contains("refused_values") && p["refused_values"].is_object() && !p["refused_values"].empty()) {
+    o << "const HiddenEnumValue " << id << "_refused[] = {";
+    for (const auto& [k, v] : p["refused_values"].items())
+      o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
+    o << "};\n";
+    refused_span = "std::span<const HiddenEnumValue>(" + id + "_refused)";
+  }
   auto [kind, amount] = ParseUnit(Str(p, "unit"));
   const json fs = p.value("file_setting", json::object());
   const json as = p.value("alter_system", json::object());
@@ -137,7 +145,8 @@ std::string ParameterEntry(std::ostringstream& o, const json& p, const std::stri
         << Lit(Str(p, "min_val")) << ", " << Lit(Str(p, "max_val")) << ", "
         << Num(Str(p, "min_val")) << ", " << Num(Str(p, "max_val")) << ", " << enum_span
         << ", " << hidden_span << ", " << build_span << ", " << output_span << ", " << keywords_span << ", "
-        << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << Lit(Str(p, "boot_val")) << ", "
+        << (p.value("file_value_ignored", false) ? "true" : "false") << ", " << refused_span << ", "
+        << Lit(Str(p, "boot_val")) << ", "
         << (has_boot ? "true" : "false") << ", "
         << (p.value("in_pg_settings", true) ? "true" : "false") << ", "
         << (p.value("list_input", false) ? "true" : "false") << ", "

@@ -2,7 +2,9 @@
 // in a file at all, then parse_and_validate_value with the check hooks, then
 // (up to 17) the process-count sum that those hooks check line by line.
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "core/knowledge/hooks.h"
 #include "core/conf/passes.h"
@@ -44,13 +46,44 @@ class ProcessCounts {
   std::unordered_map<std::string, double> counts_;
 };
 
+// The recovery_target* parameters' assign hooks: assigning any of them
+// while another one holds a target is an error ("multiple recovery
+// targets specified"), even when the new value is empty; an empty value
+// clears the target. The lines are assigned in file order, superseded ones
+// skipped.
+class RecoveryTargets {
+ public:
+  void Check(const Setting& s, ParsedValue* v) {
+    static constexpr std::string_view kNames[] = {"recovery_target", "recovery_target_lsn", "recovery_target_name",
+                                                  "recovery_target_time", "recovery_target_xid"};
+    if (std::find(std::begin(kNames), std::end(kNames), s.param->name) == std::end(kNames)) return;
+    if (holder_ && holder_->param != s.param) {
+      v->problem = ValueProblem::kInvalid;
+      v->message = "multiple recovery targets specified";
+      v->hint = "set only one of recovery_target, recovery_target_lsn, recovery_target_name, recovery_target_time "
+                "and recovery_target_xid (" + std::string(holder_->param->name) + " is set to " +
+                DoubleQuoted(holder_->text) + "); remove the other lines";
+      note_ = {{holder_->file, {holder_->name_range.begin, holder_->value_range.end}},
+               "the recovery target set here"};
+      return;
+    }
+    holder_ = v->normalized.empty() ? nullptr : &s;
+  }
+  // The note for the finding Check just caused.
+  std::optional<Note> TakeNote() { return std::exchange(note_, std::nullopt); }
+
+ private:
+  const Setting* holder_ = nullptr;
+  std::optional<Note> note_;
+};
+
 // Read-only parameters, and parameters ALTER SYSTEM refuses found in an
 // auto.conf. Returns false when the line cannot set a value at all.
 bool CheckSettable(Analysis* a, const Setting& s) {
   const Parameter& p = *s.param;
   // The harvest records what `postgres -C` does with the boot value in a
   // file; "cannot be changed" means no value can be set there.
-  if (!p.file_accepted && std::string_view(p.file_message).find("cannot be changed") != std::string_view::npos) {
+  if (!SettableInFile(p)) {
     if (!s.ignored) {
       Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range}, p.file_message,
                                     "remove the line: this parameter is read-only (set when PostgreSQL is built, "
@@ -61,7 +94,7 @@ bool CheckSettable(Analysis* a, const Setting& s) {
     }
     return false;
   }
-  if (a->files[s.file].auto_conf && !p.alter_system_accepted && !s.ignored) {
+  if (a->files[s.file].auto_conf && !SettableByAlterSystem(p) && !s.ignored) {
     Diagnostic d = MakeDiagnostic(Rule(RuleId::kParameterNotSettableInFile), {s.file, s.name_range},
                                   "ALTER SYSTEM cannot set " + DoubleQuoted(p.name) + " (" + p.alter_system_message +
                                       "), so this line was written into postgresql.auto.conf by hand",
@@ -76,7 +109,8 @@ bool CheckSettable(Analysis* a, const Setting& s) {
 // limit), when this is not the server's host: the server's host decides.
 bool HostDecides(const ParsedValue& v, const HostFacts& host) { return v.host_dependent && !host.is_server_host(); }
 
-void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const HostFacts& host) {
+void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const HostFacts& host,
+                   std::optional<Note> note = std::nullopt) {
   const Parameter& p = *s.param;
   RuleId rule = v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue;
   std::string help = v.hint;
@@ -86,6 +120,7 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
            (p.unit[0] ? std::string(" (unit ") + p.unit + ")" : "");
   if (help.empty()) help = "see `pgconflint params " + std::string(p.name) + "`";
   Diagnostic d = MakeDiagnostic(Rule(rule), {s.file, s.value_range}, v.message, help, p.name);
+  if (note) d.notes.push_back(std::move(*note));
   if (HostDecides(v, host)) {
     // Only this machine's facts refuse it: the server's host decides, and
     // the value is taken as written (CheckValues).
@@ -99,11 +134,15 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
   a->Add(std::move(d));
 }
 
-// Parameters hidden from pg_settings (role, seed, session_authorization...)
-// have no harvested type or range; the server refuses most values for them
-// at start-up, so only their boot value is taken as valid.
+// Parameters hidden from pg_settings whose type the harvest could not tell
+// (role, seed, session_authorization...) have no range; the server refuses
+// most values for them at start-up, so only their boot value is taken as
+// valid in the cluster's configuration. Per-database, per-role and session
+// settings are the statements' business: the server stores them.
 void RefuseHidden(const Parameter& p, const Setting& s, ParsedValue* v) {
-  if (!v->ok() || p.in_pg_settings || s.text == p.boot_val) return;
+  if (!v->ok() || p.in_pg_settings || p.type != VarType::kString || !s.origin.cluster_wide() ||
+      s.text == p.boot_val)
+    return;
   v->problem = ValueProblem::kInvalid;
   v->message = "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(s.text);
   v->hint = DoubleQuoted(p.name) + " is an internal parameter (hidden from pg_settings); do not set it in a "
@@ -115,6 +154,7 @@ void RefuseHidden(const Parameter& p, const Setting& s, ParsedValue* v) {
 void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string_view> only) {
   const Catalog& cat = *a->catalog;
   ProcessCounts counts(cat);
+  RecoveryTargets targets;
   for (Setting& s : a->settings) {
     if (!only.empty() && (!s.param || std::find(only.begin(), only.end(), s.param->name) == only.end())) continue;
     if (!s.param) {
@@ -129,8 +169,9 @@ void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string
     ParsedValue v = CheckValue(cat, host, p, s.text);
     RefuseHidden(p, s, &v);
     if (v.ok() && !s.ignored) counts.Check(p, &v);
+    if (v.ok() && !s.ignored && s.origin.cluster_wide()) targets.Check(s, &v);
     if (!v.ok()) {
-      if (!s.ignored) ReportRefused(a, s, v, host);
+      if (!s.ignored) ReportRefused(a, s, v, host, targets.TakeNote());
       if (!HostDecides(v, host)) {
         s.problem = v.message;
         continue;

@@ -156,6 +156,24 @@ std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) c
   return out;
 }
 
+namespace {
+bool SaysCannotBeChanged(const char* message) {
+  return std::string_view(message).find("cannot be changed") != std::string_view::npos;
+}
+}  // namespace
+
+bool SettableInFile(const Parameter& p) { return p.file_accepted || !SaysCannotBeChanged(p.file_message); }
+
+bool SettableByAlterSystem(const Parameter& p) {
+  return p.alter_system_accepted || !SaysCannotBeChanged(p.alter_system_message);
+}
+
+const char* RefusedValueMessage(const Parameter& p, std::string_view value) {
+  for (const HiddenEnumValue& r : p.refused_values)
+    if (value == r.spelling) return r.canonical;
+  return nullptr;
+}
+
 std::vector<int> MajorsOf(const Parameter& p) {
   std::vector<int> out;
   std::span<const int> majors = Catalog::SupportedMajors();

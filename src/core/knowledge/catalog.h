@@ -54,6 +54,10 @@ struct Parameter {
   std::span<const HiddenEnumValue> enumval_output;  // listed values that -C prints differently
   std::span<const char* const> list_keywords;  // keyword lists: the keywords the server accepts (lower-case)
   bool file_value_ignored;     // a value in a file is accepted and has no effect
+  // Values the server refuses although type and range allow them (the boot
+  // value of lc_messages, `on` for default_with_oids): the value as -C prints
+  // it -> the server's message.
+  std::span<const HiddenEnumValue> refused_values;
   const char* boot_val;
   bool has_boot_val;
   bool in_pg_settings;
@@ -121,6 +125,16 @@ class Catalog {
   std::span<const Alias> aliases_;
   std::span<const uint16_t> hash_;
 };
+
+/// Whether a file can set `p` at all (false for read-only parameters: the
+/// harvested refusal of its boot value says "cannot be changed").
+bool SettableInFile(const Parameter& p);
+/// Whether ALTER SYSTEM can set `p` at all (its refusal of the boot value
+/// may be the value's: lc_messages = '').
+bool SettableByAlterSystem(const Parameter& p);
+/// The server's message when it refuses `value` (as -C prints it) for `p`
+/// although the type and range allow it; null when it accepts it.
+const char* RefusedValueMessage(const Parameter& p, std::string_view value);
 
 /// The majors of `p.majors` (its bit per supported major), in order.
 std::vector<int> MajorsOf(const Parameter& p);

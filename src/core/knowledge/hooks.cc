@@ -2,6 +2,7 @@
 #include "core/knowledge/hooks.h"
 
 #include "core/knowledge/hooks_internal.h"
+#include "core/base/strings.h"
 
 #include <cerrno>
 #include <cstring>
@@ -451,6 +452,17 @@ ParsedValue CheckValue(const Catalog& catalog, const HostFacts& host, const Para
                        std::string_view value) {
   ParsedValue out = ParseValue(catalog, param, value);
   if (out.ok()) ApplyCheckHook(catalog, host, param, std::string(value), &out);
+  if (!out.ok()) return out;
+  if (const char* refused = RefusedValueMessage(param, out.normalized)) {
+    const bool boot = out.normalized == param.boot_val;
+    out.problem = ValueProblem::kInvalid;
+    out.message = refused;
+    out.hint = boot ? "PostgreSQL takes this value only as its built-in default, when nothing sets the parameter: "
+                      "remove the setting to get it"
+                    : "PostgreSQL refuses this value for " + DoubleQuoted(param.name) + "; see `pgconflint params " +
+                          param.name + "`";
+    out.normalized.clear();
+  }
   return out;
 }
 

@@ -48,6 +48,10 @@ struct SqlFactsBuilder {
     ReadKeywords(m.at("keywords"), &f->keywords_);
     for (const auto& [name, message] : m.at("context_refused").items())
       f->refused_[AsciiLower(name)] = message.get<std::string>();
+    if (m.contains("scoped_value_refused"))
+      for (const auto& [name, values] : m.at("scoped_value_refused").items())
+        for (const auto& [value, message] : values.items())
+          f->scoped_refused_[AsciiLower(name) + '\x01' + AsciiLower(value)] = message.get<std::string>();
     for (const json& n : m.at("list_quote")) f->list_quote_.insert(AsciiLower(n.get<std::string>()));
     for (const json& o : m.at("tablespace_options")) f->tablespace_options_.push_back(ReadOption(o));
     for (const auto& [key, message] : m.at("messages").items())
@@ -96,6 +100,12 @@ const std::string& SqlFacts::ContextRefusal(std::string_view name) const {
   static const std::string kNone;
   auto it = refused_.find(AsciiLower(name));
   return it == refused_.end() ? kNone : it->second;
+}
+
+const std::string& SqlFacts::ScopedValueRefusal(std::string_view name, std::string_view value) const {
+  static const std::string kNone;
+  auto it = scoped_refused_.find(AsciiLower(name) + '\x01' + AsciiLower(value));
+  return it == scoped_refused_.end() ? kNone : it->second;
 }
 
 bool SqlFacts::ListQuote(std::string_view name) const { return list_quote_.count(AsciiLower(name)) > 0; }

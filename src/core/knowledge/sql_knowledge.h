@@ -39,6 +39,11 @@ class SqlFacts {
   /// Why SET/ALTER DATABASE/ALTER ROLE refuse `name` whatever its value
   /// ("parameter \"x\" cannot be changed now"), or "" when they do not.
   const std::string& ContextRefusal(std::string_view name) const;
+  /// Why ALTER DATABASE/ROLE ... SET refuse `value` of `name` (a check hook
+  /// that judges it against the running session, as transaction_isolation's
+  /// "must be called before any query"), or "" when they accept it. `value`
+  /// is compared ASCII case-insensitively with the harvested spelling.
+  const std::string& ScopedValueRefusal(std::string_view name, std::string_view value) const;
   /// Whether ALTER SYSTEM writes the list items of `name` as quoted identifiers.
   bool ListQuote(std::string_view name) const;
   const std::vector<TablespaceOption>& tablespace_options() const { return tablespace_options_; }
@@ -64,6 +69,7 @@ class SqlFacts {
   int major_ = 0;
   std::unordered_map<std::string, KeywordCategory> keywords_;
   std::unordered_map<std::string, std::string> refused_;  // lower-cased name -> message
+  std::map<std::string, std::string> scoped_refused_;      // "name\x01value", lower-cased -> message
   std::unordered_set<std::string> list_quote_;            // lower-cased names
   std::vector<TablespaceOption> tablespace_options_;
   std::map<std::string, std::string, std::less<>> messages_;

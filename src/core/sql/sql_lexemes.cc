@@ -71,13 +71,13 @@ size_t DecodeEscape(std::string_view s, size_t i, std::string* value) {
   return i;
 }
 
-bool DecodeUnicodeEscapes(std::string_view v, std::string* out) {
+bool DecodeUnicodeEscapes(std::string_view v, std::string* out, char escape) {
   out->clear();
   for (size_t k = 0; k < v.size(); ++k) {
-    if (v[k] != '\\') {
+    if (v[k] != escape) {
       *out += v[k];
-    } else if (k + 1 < v.size() && v[k + 1] == '\\') {
-      *out += '\\';
+    } else if (k + 1 < v.size() && v[k + 1] == escape) {
+      *out += escape;
       ++k;
     } else {
       size_t n = k + 1 < v.size() && v[k + 1] == '+' ? 6 : 4;

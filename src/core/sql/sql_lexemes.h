@@ -40,8 +40,9 @@ void TruncateIdentifier(std::string* s, int max_length);
 size_t DecodeEscape(std::string_view s, size_t i, std::string* value);
 
 /// The escapes of a U&'' or U&"" body (\XXXX, \+XXXXXX, \\ with the default
-/// escape character). False when one is malformed.
-bool DecodeUnicodeEscapes(std::string_view body, std::string* out);
+/// escape character, or `escape` of a UESCAPE clause). False when one is
+/// malformed.
+bool DecodeUnicodeEscapes(std::string_view body, std::string* out, char escape = '\\');
 
 /// scan.l's quotecontinue after a closing quote at s[i-1]: blanks, a
 /// newline, then blanks, newlines and -- comments, then a quote. The index

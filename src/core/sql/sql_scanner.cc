@@ -3,7 +3,9 @@
 #include "core/sql/sql_scanner.h"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "core/base/source_file.h"
 #include "core/sql/sql_lexemes.h"
 
 namespace pgconflint {
@@ -173,7 +175,37 @@ class Scanner {
       value += c;
       ++i_;
     }
+    // Octal and hex escapes can make bytes that are no UTF-8 (E'\377'); the
+    // server checks the string in its encoding (UTF8: the harvest's servers).
+    if (escapes && facts_.HasMessage("invalid_byte_sequence")) {
+      std::string bytes = InvalidUtf8(value);
+      if (!bytes.empty())
+        return Add(SqlTokenKind::kError, start, facts_.Message("invalid_byte_sequence", {{"bytes", bytes}}));
+    }
     Add(SqlTokenKind::kString, start, std::move(value));
+  }
+
+  // pg_verifymbstr's report: the bytes of the first invalid sequence (as
+  // many as its first byte announces, pg_utf_mblen), "0xe2 0x28"; "" when
+  // `v` is valid UTF-8.
+  static std::string InvalidUtf8(std::string_view v) {
+    for (size_t k = 0; k < v.size();) {
+      size_t n = 1;
+      unsigned char b = static_cast<unsigned char>(v[k]);
+      if (b < 0x80 || DecodeUtf8(v, k, &n) != 0xFFFD || n != 1) {
+        k += n;
+        continue;
+      }
+      size_t want = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
+      std::string out;
+      for (size_t j = k; j < std::min(v.size(), k + want); ++j) {
+        char hex[8];
+        snprintf(hex, sizeof hex, "%s0x%02x", out.empty() ? "" : " ", static_cast<unsigned char>(v[j]));
+        out += hex;
+      }
+      return out;
+    }
+    return "";
   }
 
   // scan.l's quotecontinue: moves past the next quote when the literal
@@ -193,8 +225,8 @@ class Scanner {
     Add(SqlTokenKind::kBitString, start, std::string(s_.substr(start + 2, i_ - start - 3)));
   }
 
-  // U&'...' and U&"..." with their escapes (\XXXX, \+XXXXXX, \\); a
-  // following UESCAPE 'c' is not supported and leaves the default escape.
+  // U&'...' and U&"..." with their escapes (\XXXX, \+XXXXXX, \\), or
+  // with the escape character a following UESCAPE 'c' names.
   void UnicodeToken(size_t start) {
     bool ident = Peek(2) == '"';
     size_t before = cur_.tokens.size();
@@ -203,13 +235,56 @@ class Scanner {
     if (cur_.tokens.size() != before + 1) return;
     SqlToken& t = cur_.tokens.back();
     if (t.kind == SqlTokenKind::kError) return;
+    char escape = '\\';
+    size_t literal = 0;
+    if (size_t end = Uescape(&escape, &literal)) {
+      i_ = end;
+      t.range.end = cur_.range.end = static_cast<uint32_t>(end);
+      if (escape == '\0') {
+        t.kind = SqlTokenKind::kError;
+        t.value = "invalid Unicode escape character at or near \"" + std::string(s_.substr(literal, end - literal)) + "\"";
+        return;
+      }
+    }
     std::string decoded;
-    if (!DecodeUnicodeEscapes(t.value, &decoded)) {
+    if (!DecodeUnicodeEscapes(t.value, &decoded, escape)) {
       t.kind = SqlTokenKind::kError;
       t.value = "invalid Unicode escape";
       return;
     }
     t.value = std::move(decoded);
+  }
+
+  // At i_ (after a U& token): blanks and comments, UESCAPE, blanks and
+  // comments, then a plain string. Returns the index after that string, sets
+  // *literal to where the string starts and *escape to its character ('\0' when it cannot be one: not one
+  // byte, a hex digit, +, a quote or a blank); 0 when no UESCAPE follows.
+  size_t Uescape(char* escape, size_t* literal) const {
+    auto blanks = [this](size_t j) {
+      while (j < s_.size()) {
+        if (SqlIsSpace(s_[j])) ++j;
+        else if (s_[j] == '-' && j + 1 < s_.size() && s_[j + 1] == '-') while (j < s_.size() && s_[j] != '\n') ++j;
+        else break;
+      }
+      return j;
+    };
+    size_t j = blanks(i_);
+    constexpr std::string_view kWord = "uescape";
+    if (j + kWord.size() > s_.size()) return 0;
+    for (size_t k = 0; k < kWord.size(); ++k)
+      if ((s_[j + k] | 0x20) != kWord[k]) return 0;
+    j += kWord.size();
+    if (j < s_.size() && SqlIdentCont(s_[j])) return 0;
+    j = blanks(j);
+    if (j >= s_.size() || s_[j] != '\'') return 0;
+    *literal = j;
+    size_t close = s_.find('\'', j + 1);
+    if (close == std::string_view::npos) return 0;
+    std::string_view body = s_.substr(j + 1, close - j - 1);
+    char c = body.size() == 1 ? body[0] : '\0';
+    if (SqlIsHex(c) || c == '+' || c == '"' || SqlIsSpace(c)) c = '\0';
+    *escape = c;
+    return close + 1;
   }
 
   void QuotedIdentifier(size_t start, size_t quote, bool unicode) {

@@ -16,6 +16,26 @@ using Action = SqlStatement::Action;
 
 bool IsCustom(std::string_view name) { return name.find('.') != std::string_view::npos; }
 
+// valid_custom_variable_name: two or more parts separated by dots, each a
+// letter, `_` or a byte >= 0x80 first, then also digits and `$`.
+bool ValidCustomName(std::string_view name) {
+  bool saw_dot = false, part_start = true;
+  for (char ch : name) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '.') {
+      if (part_start) return false;
+      saw_dot = part_start = true;
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80) {
+      part_start = false;
+    } else if (!part_start && ((c >= '0' && c <= '9') || c == '$')) {
+      continue;
+    } else {
+      return false;
+    }
+  }
+  return saw_dot && !part_start;
+}
+
 // A parameter by any name the server accepts (old names included).
 const Parameter* Lookup(const Catalog& cat, std::string_view name) {
   if (const Parameter* p = cat.Find(name)) return p;
@@ -177,7 +197,7 @@ class Runner {
     }
     const Parameter* p = Lookup(cat_, st.name);
     if (!p && !CustomAllowed(st)) return false;
-    if (p && !p->alter_system_accepted)
+    if (p && !SettableByAlterSystem(*p))
       return Refuse(RuleId::kParameterCannotBeChanged, st.name_range, p->alter_system_message,
                     "remove the statement: no SQL can change this parameter", p->name);
     if (!st.is_set()) {
@@ -211,10 +231,19 @@ class Runner {
       return Unknown(st);
     }
     const char* key = st.is_set() ? "custom_alter_system" : "custom_reset";
-    if (!facts_.HasMessage(key) || state_.placeholders.count(AsciiLower(st.name))) return true;
+    if (!facts_.HasMessage(key) || state_.placeholders.count(AsciiLower(st.name))) return CustomNameValid(st);
     return Refuse(RuleId::kUnregisteredCustomParameter, st.name_range, facts_.Message(key, {{"name", st.name}}),
                   "up to PostgreSQL 16 the name must be defined first: load the module that defines it "
                   "(shared_preload_libraries, LOAD) or set it in postgresql.conf; 17 and later accept it",
+                  st.name);
+  }
+
+  // A custom name the server can store. False after a finding.
+  bool CustomNameValid(const SqlStatement& st) {
+    if (ValidCustomName(st.name) || !facts_.HasMessage("invalid_custom_name")) return true;
+    return Refuse(RuleId::kUnknownParameter, st.name_range, facts_.Message("invalid_custom_name", {{"name", st.name}}),
+                  "custom parameter names are two or more simple identifiers separated by dots (letters, digits, _ "
+                  "and $, not starting with a digit or $): rename it, e.g. myapp.setting",
                   st.name);
   }
 
@@ -222,7 +251,7 @@ class Runner {
   // parameter's context. False after a finding.
   bool SessionParameter(const SqlStatement& st, const Parameter** out) {
     *out = Lookup(cat_, st.name);
-    if (!*out) return IsCustom(st.name) || Unknown(st);
+    if (!*out) return IsCustom(st.name) ? CustomNameValid(st) : Unknown(st);
     const std::string& refusal = facts_.ContextRefusal((*out)->name);
     if (refusal.empty()) return true;
     bool internal = (*out)->context == Context::kInternal;
@@ -247,10 +276,28 @@ class Runner {
     std::string value;
     if (st.action == Action::kFromCurrent) return true;  // the session's value: unknown here
     if (st.is_set() && !Value(st, p, &value)) return false;
+    if (st.is_set() && p && !ScopedValueAccepted(st, *p, value)) return false;
     const std::string key = scope + AsciiLower(st.name);
     if (st.is_set()) state_.scoped.Set(key, {origin, st.name, value, file_, st.name_range, st.value_range, ""}, scope);
     else state_.scoped.Erase(key);
     return true;
+  }
+
+  // A value the check hook judges against the running session
+  // (transaction_isolation = 'serializable' after the statement's snapshot).
+  bool ScopedValueAccepted(const SqlStatement& st, const Parameter& p, const std::string& value) {
+    // As written (an enum's -C output may differ: transaction_isolation
+    // prints "read committed" for every value in a file), then as -C prints it.
+    const std::string* refusal = &facts_.ScopedValueRefusal(p.name, value);
+    if (refusal->empty()) {
+      ParsedValue v = CheckValue(cat_, host_, p, value);
+      if (v.ok()) refusal = &facts_.ScopedValueRefusal(p.name, v.normalized);
+    }
+    if (refusal->empty()) return true;
+    return Refuse(RuleId::kInvalidValue, st.value_range, *refusal,
+                  "ALTER ROLE/DATABASE ... SET cannot store this value: set it per transaction (BEGIN ISOLATION LEVEL "
+                  "..., SET TRANSACTION) or with its default_ parameter (default_transaction_isolation, ...)",
+                  p.name);
   }
 
   bool Session(const SqlStatement& st) {

@@ -538,6 +538,7 @@ def harvest_refused_values(major, datadir, params, alter):
     * For parameters hidden from pg_settings, whose type is not harvested: a value no type
       accepts shows whether the parameter is a Boolean ("requires a Boolean value"); if so,
       its type is recorded and on and off are each tried (default_with_oids refuses on).
+      A number shows its type and range in the refusal of a value too large (seed, -1 .. 1).
     """
     out = {}
     for p in params:
@@ -547,15 +548,26 @@ def harvest_refused_values(major, datadir, params, alter):
                 out.setdefault(p["name"], {})[p["boot_val"] or ""] = probe["message"]
                 break
     hidden = [p for p in params if not p["in_pg_settings"] and p["vartype"] is None]
-    todo = [(p["name"], v) for p in hidden for v in (OTHER_PROBE_VALUE, "on", "off")]
+    probes = (OTHER_PROBE_VALUE, "on", "off", "1e30", "2147483647")
+    todo = [(p["name"], v) for p in hidden for v in probes]
     outcome = probe_file_settings(major, datadir, todo)
     for i, p in enumerate(hidden):
-        (_, _, typed), (on_ok, _, on_msg), (off_ok, _, off_msg) = outcome[3 * i:3 * i + 3]
+        got = dict(zip(probes, outcome[len(probes) * i:len(probes) * (i + 1)]))
+        typed = got[OTHER_PROBE_VALUE][2]
         if typed and "requires a Boolean value" in typed:
             p["vartype"] = "bool"
-            for value, ok, msg in (("on", on_ok, on_msg), ("off", off_ok, off_msg)):
-                if not ok:
-                    out.setdefault(p["name"], {})[value] = msg
+            for value in ("on", "off"):
+                if not got[value][0]:
+                    out.setdefault(p["name"], {})[value] = got[value][2]
+        else:
+            # A number names its range when a value is too large: 1e30 is a real's, an
+            # integer refuses it as no integer and names its range for 2147483647.
+            for value, vartype in (("1e30", "real"), ("2147483647", "integer")):
+                m = re.search(r"outside the valid range for parameter \"[^\"]+\" \((\S+) \.\. (\S+)\)",
+                              got[value][2] or "")
+                if m:
+                    p["vartype"], p["min_val"], p["max_val"] = vartype, m.group(1), m.group(2)
+                    break
     return out
 
 

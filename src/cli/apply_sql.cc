@@ -65,6 +65,7 @@ Command AddApplySql(CLI::App* app, bool full) {
   apply->add_option("--config", o->common.config, "Use this .pgconflint.toml instead of searching upwards");
   apply->add_flag("--no-config", o->common.no_config, "Ignore .pgconflint.toml files");
   AddSqlOptions(apply, &o->common);
+  AddServerHostOption(apply, &o->common);
   return {apply, [o] { return RunApplySql(*o); }};
 }
 

@@ -16,6 +16,14 @@
 
 namespace pgconflint::cli {
 
+void AddServerHostOption(CLI::App* sub, CommonOptions* o) {
+  sub->add_option("--server-host", o->server_host,
+                  "yes: pgconflint runs on the server's host, so locale, time zone and stack checks are "
+                  "authoritative; no (the default): a value this machine refuses is a warning, never fatal")
+      ->check(CLI::IsMember({"yes", "no"}))
+      ->capture_default_str();
+}
+
 void AddCommonOptions(CLI::App* command, CommonOptions* o) {
   // In groups (also --help's sections): CLI11 compares each new option with
   // every earlier one of its group, so one group of 50 cost more CPU than
@@ -39,11 +47,7 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o) {
   sub->add_option("--ignore", o->ignore_lists, "Skip these rules (comma-separated; repeatable)")->allow_extra_args(false);
   sub->add_option("--running", o->running_file,
                   "JSON object of the running server's pg_settings (name -> setting), for restart checks");
-  sub->add_option("--server-host", o->server_host,
-                  "yes: pgconflint runs on the server's host, so locale, time zone and stack checks are "
-                  "authoritative; no (the default): a value this machine refuses is a warning, never fatal")
-      ->check(CLI::IsMember({"yes", "no"}))
-      ->capture_default_str();
+  AddServerHostOption(sub, o);
   CLI::App* profile = command->add_option_group("Machine profile");
   static const char* const kFacts[][2] = {
       {"ram", "RAM of the host, e.g. 64GB"},

@@ -51,6 +51,8 @@ struct ServerRows {
 
 /// Registers the common options on `sub`.
 void AddCommonOptions(CLI::App* sub, CommonOptions* o);
+/// --server-host (part of AddCommonOptions; alone for apply-sql).
+void AddServerHostOption(CLI::App* sub, CommonOptions* o);
 
 /// Prints "pgconflint: error: MESSAGE" on stderr, control characters escaped.
 void PrintError(const std::string& message);

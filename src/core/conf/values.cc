@@ -8,43 +8,12 @@
 
 #include "core/knowledge/hooks.h"
 #include "core/conf/passes.h"
+#include "core/conf/process_counts.h"
 #include "core/conf/value_warnings.h"
 #include "core/base/strings.h"
 
 namespace pgconflint {
 namespace {
-
-// Up to 17 the check hooks of the four process counts add the values the
-// others have at that moment (boot values, or earlier lines), so the order of
-// the lines matters; 18 checks the final sum at start-up instead.
-class ProcessCounts {
- public:
-  explicit ProcessCounts(const Catalog& cat) {
-    if (cat.major() > 17) return;
-    for (const char* n : {"max_connections", "autovacuum_max_workers", "max_worker_processes", "max_wal_senders"})
-      if (const Parameter* p = cat.Find(n)) counts_[p->name] = strtod(p->boot_val, nullptr);
-  }
-  // Refuses `v` when the sum with the others' current values is too large;
-  // otherwise records it.
-  void Check(const Parameter& p, ParsedValue* v) {
-    auto it = counts_.find(p.name);
-    if (it == counts_.end()) return;
-    double sum = v->number + 1;  // the autovacuum launcher
-    for (const auto& [n, value] : counts_)
-      if (n != p.name) sum += value;
-    if (sum <= 262143) {
-      it->second = v->number;
-      return;
-    }
-    v->problem = ValueProblem::kInvalid;
-    v->message = "invalid value for parameter " + DoubleQuoted(p.name) + ": " + FormatWithUnit(v->number, p);
-    v->hint = "max_connections + autovacuum_max_workers + max_worker_processes + max_wal_senders + 1 must be at "
-              "most 262143 (with the values set so far: " + FormatWithUnit(sum, p) + ")";
-  }
-
- private:
-  std::unordered_map<std::string, double> counts_;
-};
 
 // The recovery_target* parameters' assign hooks: assigning any of them
 // while another one holds a target is an error ("multiple recovery
@@ -168,7 +137,7 @@ void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string
     if (!CheckSettable(a, s)) continue;
     ParsedValue v = CheckValue(cat, host, p, s.text);
     RefuseHidden(p, s, &v);
-    if (v.ok() && !s.ignored) counts.Check(p, &v);
+    if (v.ok() && !s.ignored) counts.Check(p, &v, true);
     if (v.ok() && !s.ignored && s.origin.cluster_wide()) targets.Check(s, &v);
     if (!v.ok()) {
       if (!s.ignored) ReportRefused(a, s, v, host, targets.TakeNote());

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 
+#include "core/base/strings.h"
+#include "core/conf/process_counts.h"
 #include "core/knowledge/hooks.h"
+#include "core/model/syntax.h"
 #include "core/sql/sql_quote.h"
 
 namespace pgconflint {
@@ -75,8 +78,12 @@ class Runner {
         // COMMIT of an aborted block rolls back, like ROLLBACK.
         if (in_block_) End(!aborted_ && st.commit);
         in_block_ = aborted_ = false;
-      } else if (!(in_block_ && aborted_)) {  // else "current transaction is aborted"
+      } else if (!(in_block_ && aborted_)) {
         if (!Execute(st) && in_block_) aborted_ = true;
+      } else if (!st.error.empty()) {
+        // The parser runs before "current transaction is aborted": a
+        // syntax error is reported there too.
+        Execute(st);
       }
     }
   }
@@ -158,6 +165,7 @@ class Runner {
     }
     if (!p) return true;
     ParsedValue v = CheckValue(cat_, host_, *p, *value);
+    if (v.ok() && st.kind == Kind::kAlterSystem) counts_.Check(*p, &v, false);
     if (v.ok()) return true;
     if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides
     std::string help = v.hint.empty() && p->min_val[0]
@@ -187,14 +195,18 @@ class Runner {
       return Refuse(RuleId::kAlterSystemDisabled, st.range, facts_.Message("alter_system_disabled"),
                     "allow_alter_system is off in the cluster's configuration: change the setting where the "
                     "configuration is managed");
+    // RESET ALL writes an empty file without reading the old one.
+    if (st.action == Action::kResetAll) {
+      state_.auto_conf.Clear();
+      state_.auto_conf_written = true;
+      state_.auto_conf_parses = true;
+      return true;
+    }
     if (!state_.auto_conf_parses)
       return Refuse(RuleId::kAlterSystemCannotFixAutoConf, st.range,
                     "ALTER SYSTEM fails: the existing postgresql.auto.conf has a line it cannot parse",
-                    "repair postgresql.auto.conf by hand");
-    if (st.action == Action::kResetAll) {
-      state_.auto_conf.Clear();
-      return true;
-    }
+                    "repair postgresql.auto.conf by hand, or run ALTER SYSTEM RESET ALL (it writes an empty file "
+                    "without reading the old one)");
     const Parameter* p = Lookup(cat_, st.name);
     if (!p && !CustomAllowed(st)) return false;
     if (p && !SettableByAlterSystem(*p))
@@ -202,6 +214,7 @@ class Runner {
                     "remove the statement: no SQL can change this parameter", p->name);
     if (!st.is_set()) {
       state_.auto_conf.Erase(AsciiLower(st.name));
+      state_.auto_conf_written = true;
       return true;
     }
     std::string value;
@@ -213,6 +226,22 @@ class Runner {
     // replace_auto_config_value: every entry of the name (ASCII case
     // ignored) goes, the new one is appended.
     state_.auto_conf.Set(AsciiLower(st.name), Entry(st, std::move(value)));
+    state_.auto_conf_written = true;
+    // A name the configuration file lexer does not read (a custom name with
+    // `$` or three parts): the file is written, and every later ALTER
+    // SYSTEM, like the next start, fails to parse it.
+    if (!Parse(st.name + " = ''\n").errors.empty()) {
+      state_.auto_conf_parses = false;
+      Diagnostic d = MakeDiagnostic(Rule(RuleId::kAlterSystemCannotFixAutoConf), {file_, st.name_range},
+                                    "ALTER SYSTEM writes " + DoubleQuoted(st.name) + " into postgresql.auto.conf, where "
+                                    "the configuration file syntax cannot read it: later ALTER SYSTEM statements "
+                                    "and the next server start fail",
+                                    "use a name of two identifiers without `$` (myapp.setting), then remove the line "
+                                    "from postgresql.auto.conf by hand",
+                                    st.name);
+      d.Set(Outcome::kAdvisory, Severity::kError);
+      a_->Add(std::move(d));
+    }
     return true;
   }
 
@@ -383,6 +412,7 @@ class Runner {
   const int file_;
   SqlState& state_;
   Analysis* a_;
+  ProcessCounts counts_{cat_};  // the session's values: boot values (the script's cluster is not running)
   bool in_block_ = false, aborted_ = false;
   size_t session_size_ = 0;  // SETs before the block
 };

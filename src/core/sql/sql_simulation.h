@@ -39,6 +39,7 @@ struct StatementValue {
 struct SqlState {
   KeyedRows<AutoConfEntry> auto_conf;  // by name in lower case (guc_name_compare)
   bool auto_conf_parses = true;        // ALTER SYSTEM can read the existing file
+  bool auto_conf_written = false;      // a statement rewrote it (else the server leaves its bytes alone)
   KeyedRows<StatementValue> scoped;    // pg_db_role_setting rows, by scope and name; grouped by scope
   std::vector<StatementValue> session;      // SET, set_config()
   KeyedRows<StatementValue> tablespaces;    // options, by tablespace and option; grouped by tablespace

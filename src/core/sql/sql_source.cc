@@ -124,10 +124,14 @@ void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
   }
   SqlState state;
   Originals originals;
+  int original = -1;  // the file holding the postgresql.auto.conf the script starts from
   if (options_.over_tree) {
     ReadClusterFacts(a->settings, &state);
     for (size_t i = 0; i < a->files.size(); ++i)
-      if (a->files[i].auto_conf && a->files[i].included_from.file < 0) TakeFile(static_cast<int>(i), a, &state, &originals);
+      if (a->files[i].auto_conf && a->files[i].included_from.file < 0) {
+        TakeFile(static_cast<int>(i), a, &state, &originals);
+        original = static_cast<int>(i);
+      }
   } else if (!options_.auto_conf.empty()) {
     const std::string conf = AbsolutePath(fs, options_.auto_conf);
     std::shared_ptr<const FileCache::Entry> base = ctx.files->Get(conf, &status, &error);
@@ -144,6 +148,7 @@ void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
       a->settings.push_back(SettingFromLine(a->files[idx].source, line, idx));
     ReadClusterFacts(a->settings, &state);
     TakeFile(idx, a, &state, &originals);
+    original = idx;
   }
   const int file = AddFile(a, abs, ctx.display_base.empty() ? script_ : DisplayPath(abs, ctx.display_base),
                            script->text, false);
@@ -152,7 +157,11 @@ void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
   std::vector<SqlStatement> statements = ParseSqlStatements(text, ScanSql(text, so), *facts);
   RunSqlStatements(statements, *facts, ctx.host ? *ctx.host : kUnknownHost, file, &state, a);
   AppendState(state, &originals, a);
-  if (options_.auto_conf_out) *options_.auto_conf_out = WriteAutoConf(state.auto_conf.Rows());
+  // Only a statement that succeeds rewrites the file: otherwise its bytes
+  // stay as they are, comments and hand-made lines included.
+  if (options_.auto_conf_out)
+    *options_.auto_conf_out = state.auto_conf_written || original < 0 ? WriteAutoConf(state.auto_conf.Rows())
+                                                                     : a->files[original].source.text();
 }
 
 }  // namespace pgconflint

@@ -571,6 +571,14 @@ def harvest_refused_values(major, datadir, params, alter):
     return out
 
 
+def resource_manager_names():
+    """Probe input: the WAL resource managers' names, from pg_get_wal_resource_managers() of
+    the newest major (14 has no such function; what 14 accepts of them is what is recorded)."""
+    newest = max(pgtools.MAJORS)
+    with pgtools.Server(newest) as srv:
+        return srv.psql("select string_agg(rm_name, ',' order by rm_id) from pg_get_wal_resource_managers()").strip().split(",")
+
+
 def harvest_list_keywords(major, datadir, params):
     """{name: sorted keywords accepted} for every string parameter whose check refuses
     unknown keywords in its list.
@@ -579,15 +587,17 @@ def harvest_list_keywords(major, datadir, params):
     UNKNOWN_KEYWORD_PROBE alone in a file.  Their candidates, each probed alone in a file
     as a quoted value: the words of the parameter's postgresql.conf.sample entry (its
     value split at commas, and every VALUE_WORD of its comment, stopwords included), the
-    VALUE_WORDs of its pg_settings descriptions, EXTRA_LIST_PROBES and EXTRA_ENUM_PROBES.
+    VALUE_WORDs of its pg_settings descriptions, EXTRA_LIST_PROBES, EXTRA_ENUM_PROBES and the
+    WAL resource managers' names (wal_consistency_checking, which 14 checks in a file).
     """
     lists = [p for p in params if p.get("vartype") == "string" and p["list_input"] and p["file_setting"]["accepted"]]
     unknown = probe_file_settings(major, datadir, [(p["name"], UNKNOWN_KEYWORD_PROBE) for p in lists])
     keyword_lists = [p for p, (ok, _, _) in zip(lists, unknown) if not ok]
     sample = sample_value_words(major, stopwords=frozenset())
+    rmgrs = resource_manager_names() if keyword_lists else []
     todo = []
     for p in keyword_lists:
-        words = set(EXTRA_LIST_PROBES) | set(EXTRA_ENUM_PROBES)
+        words = set(EXTRA_LIST_PROBES) | set(EXTRA_ENUM_PROBES) | set(rmgrs)
         for w in sample.get(p["name"].lower(), []):
             words.update(part.strip() for part in w.split(","))
         for text in (p["short_desc"], p["extra_desc"]):

@@ -13,6 +13,8 @@ For every major (by default those of knowledge/majors.json) a fresh server of
   * scoped_value_refused: the values of bool and enum parameters that ALTER DATABASE/ROLE
     ... SET refuse while accepting the parameter (transaction_isolation = 'serializable'
     "must be called before any query");
+  * session_list_keywords: list parameters a file takes with any word while a session
+    checks each word (15+: wal_consistency_checking's resource managers), with the words;
   * list_quote: the list parameters whose items ALTER SYSTEM writes as quoted
     identifiers (GUC_LIST_QUOTE): `ALTER SYSTEM SET p = 'Xy'` writes "Xy";
   * tablespace_options: the parameter names ALTER TABLESPACE accepts (every catalog name
@@ -142,6 +144,28 @@ def scoped_value_refusals(srv, params, context_refused):
         if got[f"db{i}"][0]:
             out.setdefault(n, {})[v] = got[f"db{i}"][1]
     return out
+
+
+def session_list_keywords(srv, params):
+    """{name: sorted keywords}: list parameters that a file takes with any word but a session
+    checks (SET of an unknown word fails): 15+ defers wal_consistency_checking's check of
+    resource-manager names until modules are loaded, which a backend has done. Candidates:
+    "all" and the names pg_get_wal_resource_managers() lists, each tried with SET."""
+    lists = [p for p in params if p.get("vartype") == "string" and p.get("list_input") and p.get("in_pg_settings")
+             and not p.get("list_keywords")]
+    unknown = outcomes(srv, [(f"u{i}", [f"BEGIN; SET {p['name']} = {sql_literal(UNKNOWN)};", "ROLLBACK;"])
+                             for i, p in enumerate(lists)])
+    checked = [p for i, p in enumerate(lists) if unknown[f"u{i}"][0] and "invalid value" in unknown[f"u{i}"][1]]
+    if not checked:
+        return {}
+    rc, out, _ = srv.psql("select string_agg(rm_name, ',') from pg_get_wal_resource_managers()", check=False)
+    words = ["all"] + (out.strip().split(",") if rc == 0 and out.strip() else [])
+    result = {}
+    for p in checked:
+        got = outcomes(srv, [(f"w{j}", [f"BEGIN; SET {p['name']} = {sql_literal(w)};", "ROLLBACK;"])
+                             for j, w in enumerate(words)])
+        result[p["name"]] = sorted(w.lower() for j, w in enumerate(words) if not got[f"w{j}"][0])
+    return result
 
 
 def list_quote(srv, params, datadir):
@@ -287,6 +311,7 @@ def harvest(major):
         doc["context_refused"] = refusals(srv, params)
         doc["scoped_value_refused"] = scoped_value_refusals(srv, params, doc["context_refused"])
         doc["list_quote"] = list_quote(srv, params, srv.datadir)
+        doc["session_list_keywords"] = session_list_keywords(srv, params)
         doc["tablespace_options"] = tablespace_options(srv, params)
         doc["messages"] = messages(srv, major)
     print(f"pg{major}: harvested in {time.time() - t0:.1f}s", file=sys.stderr)

@@ -38,6 +38,10 @@ BOOL_WORDS = ("on", "off", "true", "false", "yes", "no", "1", "0")
 CUSTOM_VALID = ("myapp.x", "MyApp.Setting", "a.b.c", "my_app.x$1", "_x.y")
 CUSTOM_INVALID = ("myapp.1x", "my-app.x", "myapp.", ".x", "a..b", "myapp.$x")
 ROLE = "app"
+# Modules a script LOADs, and names under their prefixes (defined ones and not).
+MODULES = ("plpgsql", "auto_explain")
+MODULE_NAMES = {"plpgsql": ("variable_conflict", "print_strict_params", "unknown_thing"),
+                "auto_explain": ("log_analyze", "log_min_duration", "nope")}
 # Not SET in a script: they change what the oracle's own session may do next (who it is,
 # how its messages are encoded, whether its statements time out), not what is checked.
 SESSION_CHANGING = {"role", "session_authorization", "client_encoding", "statement_timeout", "lock_timeout",
@@ -300,8 +304,13 @@ class Generator:
             return f"ALTER ROLE {ROLE} SET {qname} = {value};"
         if r < 0.9:
             return f"ALTER DATABASE postgres SET {qname} = {value};"
-        if r < 0.95:
+        if r < 0.93:
             return f"ALTER SYSTEM SET {qname} = DEFAULT;"
+        if r < 0.95:
+            module = rng.choice(MODULES)
+            if rng.random() < 0.5:
+                return f"LOAD '{module}';"
+            return f"SET {module}.{rng.choice(MODULE_NAMES[module])} = {self.sql_literal(rng, rng.choice(('on', '1', 'x')))};"
         return rng.choice(("BEGIN;", "COMMIT;", "ROLLBACK;"))
 
     def sql_case(self, rng, index):

@@ -2,6 +2,8 @@
 // define_custom_variable, and dfmgr.c's library loading, treat them.
 #include "core/checks/extensions.h"
 
+#include <algorithm>
+
 #include <cstdlib>
 
 #include "core/hba/hba.h"
@@ -66,6 +68,7 @@ class Checker {
     const ExtensionModule* m = p ? &set_.ModuleOf(*p) : set_.ModuleForPrefix(Prefix(s.name), &prefix);
     if (!m) return MisspeltPrefix(s);
     ModuleLoad load = LoadOf(*a_, m->name);
+    if (s.origin.kind != Origin::Kind::kSession) load.session_load = false;  // LOAD reaches its session only
     if (!p) return UnknownUnderPrefix(s, *m, prefix, load);
     const Parameter& param = p->param;
     bool postmaster = param.context == Context::kPostmaster;
@@ -77,6 +80,16 @@ class Checker {
       s.applied = false;
       s.problem = v.message;
       if (s.ignored) return;
+      if (s.origin.kind == Origin::Kind::kSession && load.session_load) {
+        // The module is in the session already: SET itself fails.
+        Diagnostic d = MakeDiagnostic(Rule(RuleId::kInvalidValue), {s.file, s.value_range}, v.message,
+                                      v.hint.empty() ? "see `pgconflint params --extensions " + std::string(param.name) + "`"
+                                                     : v.hint,
+                                      s.name);
+        d.Set(Outcome::kErrorsWhenRun, Severity::kError);
+        a_->Add(std::move(d));
+        return;
+      }
       std::string when = load.shared_preload ? "at start" : load.any() ? "in every session that loads " + std::string(m->name)
                                                                       : "when a session loads " + std::string(m->name);
       Add(RuleId::kExtensionValueIgnored, s, s.value_range,
@@ -211,6 +224,7 @@ ModuleLoad LoadOf(const Analysis& a, const std::string& module) {
   l.shared_preload = Lists(a, kSharedPreload, module);
   for (const char* list : kSessionLists) l.session_preload = l.session_preload || Lists(a, list, module);
   l.archive_library = a.catalog && a.catalog->Find(kArchiveLibrary) && Lists(a, kArchiveLibrary, module);
+  l.session_load = std::find(a.session_loads.begin(), a.session_loads.end(), module) != a.session_loads.end();
   return l;
 }
 

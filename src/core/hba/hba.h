@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,9 @@ struct AuthParseOptions {
   std::optional<bool> ssl;
   /// Whether the server's build has GSSAPI; unknown: it is assumed to have it.
   std::optional<bool> gssapi;
+  /// --build-features: the build lacks ldap, pam and bsd unless it names
+  /// them; unknown (nullopt): assumed to have them.
+  std::optional<std::set<std::string>> build_features;
   /// The server's operating system ("linux", "windows", "openbsd"...):
   /// sspi exists only on Windows, bsd only on OpenBSD. Unknown: not judged.
   std::optional<std::string> os;

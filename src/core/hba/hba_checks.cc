@@ -171,14 +171,30 @@ class AuthChecker {
            "previous rules (SELECT * FROM pg_hba_file_rules WHERE error IS NOT NULL shows the same)";
   }
 
+  // A refusal is placed where the server reports it: the record's first
+  // line (pg_hba_file_rules.line_number), even when the record continues
+  // (a line ending in \) and the bad token is on a later line; a note then
+  // points at the token.
+  Diagnostic& AddRefusal(RuleId id, const AuthLine& line, Range token, std::string message, std::string help) {
+    std::string_view text = a_->files[line.file].source.text();
+    bool later = token.begin > line.range.begin && token.begin <= text.size() &&
+                 text.substr(line.range.begin, token.begin - line.range.begin).find('\n') != std::string_view::npos;
+    if (!later || line.fields.empty() || line.fields[0].tokens.empty())
+      return Add(id, {line.file, token}, std::move(message), std::move(help));
+    Diagnostic& d = Add(id, {line.file, line.fields[0].tokens[0].range}, std::move(message), std::move(help));
+    d.notes.push_back({{line.file, token}, "the record continues here, where the server finds the problem (it "
+                                           "reports the record's first line)"});
+    return d;
+  }
+
   void Refusals() {
     bool any_rule = false, any_error = false;
     for (const HbaRule& r : c_.hba) {
       any_rule = true;
       if (r.outcome.parsed) continue;
       any_error = true;
-      Diagnostic& d = Add(RuleId::kHbaLineRefused, {LineOf(r).file, r.outcome.where}, r.outcome.message,
-                          RefusalHelp(r.outcome.message));
+      Diagnostic& d = AddRefusal(RuleId::kHbaLineRefused, LineOf(r), r.outcome.where, r.outcome.message,
+                                 RefusalHelp(r.outcome.message));
       if (r.outcome.host_dependent) {
         d.Set(Outcome::kAdvisory, Severity::kWarning);
         d.message += " (if the server's host cannot resolve it)";
@@ -190,7 +206,7 @@ class AuthChecker {
           "the server refuses a pg_hba.conf without rules; add at least one");
     for (const IdentMap& m : c_.ident) {
       if (m.outcome.parsed) continue;
-      Add(RuleId::kIdentLineRefused, {c_.ident_lines[m.line_index].file, m.outcome.where}, m.outcome.message,
+      AddRefusal(RuleId::kIdentLineRefused, c_.ident_lines[m.line_index], m.outcome.where, m.outcome.message,
           "the server ignores the whole pg_ident.conf for this line: every login through a map= rule fails until "
           "it is fixed (pg_ident_file_mappings shows the error)");
     }

@@ -153,6 +153,7 @@ bool HbaParser::MethodBuilt(const std::string& m) const {
   // (another build of the same major does).
   if (m == "gss") return o_.gssapi != false;
   if (m == "sspi") return !o_.os || *o_.os == "windows";
+  if ((m == "ldap" || m == "pam" || m == "bsd") && o_.build_features && !o_.build_features->count(m)) return false;
   if (m == "bsd") return !o_.os || *o_.os == "openbsd";
   return true;
 }

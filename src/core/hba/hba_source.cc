@@ -108,6 +108,7 @@ class AuthLinter {
     AuthParseOptions& p = auth_.options;
     p.major = a_->catalog ? a_->catalog->major() : Catalog::DefaultMajor();
     p.gssapi = profile_.gssapi;
+    p.build_features = profile_.build_features;
     p.os = profile_.os;
     facts_.gssapi = profile_.gssapi;
     if (!conf) return;

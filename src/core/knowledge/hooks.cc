@@ -183,6 +183,13 @@ void IdentifierListSyntax(const HookContext&, const Parameter& p, const std::str
   if (!SplitIdentifierList(t, ',', &items)) Refuse(p, t, "List syntax is invalid.", out);
 }
 
+// wal_consistency_checking: the list syntax; then, where a file is checked
+// (14: the harvest found its resource managers), every item one of them.
+void ResourceManagerList(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  IdentifierListSyntax(c, p, t, out);
+  if (out->ok()) KeywordList(c, p, t, out);
+}
+
 // lc_messages, lc_monetary, lc_numeric, lc_time: the server's host must have
 // the locale.
 void Locale(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
@@ -368,7 +375,7 @@ const std::unordered_map<std::string_view, Hook>& Hooks() {
       {"createrole_self_grant", KeywordList},
       {"debug_io_direct", KeywordList},
       {"search_path", IdentifierListSyntax},
-      {"wal_consistency_checking", IdentifierListSyntax},
+      {"wal_consistency_checking", ResourceManagerList},
       {"temp_tablespaces", IdentifierListSyntax},
       {"lc_messages", Locale},
       {"lc_monetary", Locale},

@@ -52,6 +52,9 @@ struct SqlFactsBuilder {
       for (const auto& [name, values] : m.at("scoped_value_refused").items())
         for (const auto& [value, message] : values.items())
           f->scoped_refused_[AsciiLower(name) + '\x01' + AsciiLower(value)] = message.get<std::string>();
+    if (m.contains("session_list_keywords"))
+      for (const auto& [name, words] : m.at("session_list_keywords").items())
+        f->session_list_keywords_[AsciiLower(name)] = words.get<std::vector<std::string>>();
     for (const json& n : m.at("list_quote")) f->list_quote_.insert(AsciiLower(n.get<std::string>()));
     for (const json& o : m.at("tablespace_options")) f->tablespace_options_.push_back(ReadOption(o));
     for (const auto& [key, message] : m.at("messages").items())
@@ -106,6 +109,12 @@ const std::string& SqlFacts::ScopedValueRefusal(std::string_view name, std::stri
   static const std::string kNone;
   auto it = scoped_refused_.find(AsciiLower(name) + '\x01' + AsciiLower(value));
   return it == scoped_refused_.end() ? kNone : it->second;
+}
+
+const std::vector<std::string>& SqlFacts::SessionListKeywords(std::string_view name) const {
+  static const std::vector<std::string> kNone;
+  auto it = session_list_keywords_.find(AsciiLower(name));
+  return it == session_list_keywords_.end() ? kNone : it->second;
 }
 
 bool SqlFacts::ListQuote(std::string_view name) const { return list_quote_.count(AsciiLower(name)) > 0; }

@@ -44,6 +44,10 @@ class SqlFacts {
   /// "must be called before any query"), or "" when they accept it. `value`
   /// is compared ASCII case-insensitively with the harvested spelling.
   const std::string& ScopedValueRefusal(std::string_view name, std::string_view value) const;
+  /// The words a session accepts in the list of `name` although a file takes
+  /// any (15+: wal_consistency_checking's resource managers), lower case;
+  /// empty when a session checks no more than a file.
+  const std::vector<std::string>& SessionListKeywords(std::string_view name) const;
   /// Whether ALTER SYSTEM writes the list items of `name` as quoted identifiers.
   bool ListQuote(std::string_view name) const;
   const std::vector<TablespaceOption>& tablespace_options() const { return tablespace_options_; }
@@ -70,6 +74,7 @@ class SqlFacts {
   std::unordered_map<std::string, KeywordCategory> keywords_;
   std::unordered_map<std::string, std::string> refused_;  // lower-cased name -> message
   std::map<std::string, std::string> scoped_refused_;      // "name\x01value", lower-cased -> message
+  std::map<std::string, std::vector<std::string>, std::less<>> session_list_keywords_;  // lower-cased name
   std::unordered_set<std::string> list_quote_;            // lower-cased names
   std::vector<TablespaceOption> tablespace_options_;
   std::map<std::string, std::string, std::less<>> messages_;

@@ -148,6 +148,7 @@ struct Analysis {
   std::vector<TablespaceSetting> tablespace_settings;
   std::vector<TablespaceRef> tablespaces;  // in the order the input first names them
   std::map<std::string, std::string> database_tablespaces;  // database -> tablespace
+  std::vector<std::string> session_loads;  // modules a script's LOAD statements load into its session
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;

@@ -55,7 +55,13 @@ constexpr BuildFeature kBuildFeatures[] = {
     {"zstd", "wal_compression", "zstd"},
 };
 
-// "lz4,zstd", "liburing", or "none" (a build without any of them).
+// The authentication methods that need a configure option (--with-ldap,
+// --with-pam, --with-bsd-auth): a build without one refuses the method in
+// pg_hba.conf ("not supported by this build", as the npm builds of 14-18
+// answer for all three). radius needs no library: every build has it.
+constexpr const char* kAuthBuildFeatures[] = {"ldap", "pam", "bsd"};
+
+// "lz4,zstd", "liburing,ldap", or "none" (a build without any of them).
 bool ParseBuildFeatures(const std::string& value, std::set<std::string>* out, std::string* why) {
   if (value == "none") return true;
   size_t start = 0;
@@ -64,8 +70,9 @@ bool ParseBuildFeatures(const std::string& value, std::set<std::string>* out, st
     std::string f = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     bool known = false;
     for (const BuildFeature& b : kBuildFeatures) known = known || f == b.name;
+    for (const char* m : kAuthBuildFeatures) known = known || f == m;
     if (!known) {
-      *why = "expected a comma-separated list of liburing, lz4, zstd, or none";
+      *why = "expected a comma-separated list of liburing, lz4, zstd, ldap, pam, bsd, or none";
       return false;
     }
     out->insert(f);

@@ -35,7 +35,8 @@ struct Profile {
   std::optional<bool> baseline_measurement;    // io_method=sync on purpose, to measure
   std::optional<double> data_size_bytes;       // the databases' size on disk (--data-size)
   /// The optional libraries the server was built with (--build-features:
-  /// liburing, lz4, zstd); nullopt when the profile does not say.
+  /// liburing, lz4, zstd, and the authentication methods ldap, pam, bsd);
+  /// nullopt when the profile does not say.
   std::optional<std::set<std::string>> build_features;
   std::optional<bool> gssapi;                  // the server's build has GSSAPI (hostgssenc, gss)
 

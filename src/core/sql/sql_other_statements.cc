@@ -80,6 +80,11 @@ void ClassifyOtherStatement(const std::vector<SqlToken>& tokens, const SqlFacts&
       !(tk.At(1).Is("work") && tk.At(2).Is("to")) && !(tk.At(1).Is("transaction") && tk.At(2).Is("to")))
     out->kind = Kind::kEndTransaction;
   if (first.Is("prepare") && tk.At(1).Is("transaction")) out->kind = Kind::kEndTransaction;
+  if (first.Is("load") && tk.At(1).kind == SqlTokenKind::kString && tokens.size() == 2) {
+    out->kind = Kind::kLoad;
+    out->name = tk.At(1).value;
+    out->name_range = tk.At(1).range;
+  }
   if (out->kind == Kind::kOther) SetConfigCall(tk, out);
   if (out->kind == Kind::kOther && first.Is("create") && tk.At(1).Is("database")) CreateDatabase(tk, out);
   // The statement fails on its first lexer error, whatever it is.

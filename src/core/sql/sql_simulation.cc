@@ -7,6 +7,7 @@
 
 #include "core/base/strings.h"
 #include "core/conf/process_counts.h"
+#include "core/knowledge/extension_catalog.h"
 #include "core/knowledge/hooks.h"
 #include "core/model/syntax.h"
 #include "core/sql/sql_quote.h"
@@ -123,6 +124,7 @@ class Runner {
       case Kind::kSession: return Session(st);
       case Kind::kCreateTablespace:
       case Kind::kAlterTablespace: return Tablespace(st);
+      case Kind::kLoad: return Load(st);
       case Kind::kDatabaseTablespace:
         state_.database_tablespaces.Set(st.database, {st.database, st.tablespace});
         return true;
@@ -166,13 +168,37 @@ class Runner {
     if (!p) return true;
     ParsedValue v = CheckValue(cat_, host_, *p, *value);
     if (v.ok() && st.kind == Kind::kAlterSystem) counts_.Check(*p, &v, false);
-    if (v.ok()) return true;
+    if (v.ok()) return SessionKeywordsValid(st, *p, *value);
     if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides
     std::string help = v.hint.empty() && p->min_val[0]
                            ? std::string("the range is ") + p->min_val + " .. " + p->max_val
                            : v.hint.empty() ? "see `pgconflint params " + std::string(p->name) + "`" : v.hint;
     return Refuse(v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue,
                   st.value_range, v.message, help, p->name);
+  }
+
+  // A list whose words a backend checks where a file is not checked
+  // (wal_consistency_checking from 15). False after a finding.
+  bool SessionKeywordsValid(const SqlStatement& st, const Parameter& p, const std::string& value) {
+    const std::vector<std::string>& words = facts_.SessionListKeywords(p.name);
+    if (words.empty()) return true;
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t comma = value.find(',', start);
+      std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      if (std::find(words.begin(), words.end(), AsciiLower(item)) == words.end()) {
+        std::string listed;
+        for (const std::string& w : words) listed += (listed.empty() ? "" : ", ") + w;
+        return Refuse(RuleId::kInvalidValue, st.value_range,
+                      "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(value),
+                      "a running server accepts only " + listed + " (comma-separated)", p.name);
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    return true;
   }
 
   AutoConfEntry Entry(const SqlStatement& st, std::string value) const {
@@ -267,6 +293,32 @@ class Runner {
                   st.name);
   }
 
+  // LOAD 'library': the module is in the session from here on ("$libdir/x",
+  // a path, "x.so" all name module x).
+  bool Load(const SqlStatement& st) {
+    std::string module = st.name.substr(st.name.rfind('/') == std::string::npos ? 0 : st.name.rfind('/') + 1);
+    if (module.size() > 3 && module.compare(module.size() - 3, 3, ".so") == 0) module.resize(module.size() - 3);
+    state_.loads.push_back(module);
+    return true;
+  }
+
+  // 15+: once a module that reserves its prefix is loaded, SET and ALTER
+  // ROLE/DATABASE refuse a name under it that the module does not define.
+  bool ReservedPrefixAllows(const SqlStatement& st) {
+    if (!facts_.HasMessage("reserved_prefix")) return true;
+    const ExtensionCatalog* ext = ExtensionCatalog::ForMajor(cat_.major());
+    if (!ext || ext->Find(st.name)) return true;
+    const ExtensionPrefix* prefix = nullptr;
+    const ExtensionModule* m = ext->ModuleForPrefix(st.name.substr(0, st.name.find('.')), &prefix);
+    if (!m || !prefix || !prefix->reserved ||
+        std::find(state_.loads.begin(), state_.loads.end(), m->name) == state_.loads.end())
+      return true;
+    return Refuse(RuleId::kUnknownParameter, st.name_range, facts_.Message("reserved_prefix", {{"name", st.name}}),
+                  DoubleQuoted(prefix->prefix) + " is a reserved prefix: the session loaded " + m->name +
+                      ", which defines no such parameter (see `pgconflint params --extensions " + m->name + "`)",
+                  st.name);
+  }
+
   // A custom name the server can store. False after a finding.
   bool CustomNameValid(const SqlStatement& st) {
     if (ValidCustomName(st.name) || !facts_.HasMessage("invalid_custom_name")) return true;
@@ -280,7 +332,7 @@ class Runner {
   // parameter's context. False after a finding.
   bool SessionParameter(const SqlStatement& st, const Parameter** out) {
     *out = Lookup(cat_, st.name);
-    if (!*out) return IsCustom(st.name) ? CustomNameValid(st) : Unknown(st);
+    if (!*out) return IsCustom(st.name) ? CustomNameValid(st) && ReservedPrefixAllows(st) : Unknown(st);
     const std::string& refusal = facts_.ContextRefusal((*out)->name);
     if (refusal.empty()) return true;
     bool internal = (*out)->context == Context::kInternal;

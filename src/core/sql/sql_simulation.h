@@ -48,6 +48,8 @@ struct SqlState {
   /// From the configuration the script runs against: allow_alter_system
   /// (nullopt: unknown) and the custom names it defines (lower case).
   std::optional<bool> allow_alter_system;
+  /// Modules LOAD loaded into the script's session (library names).
+  std::vector<std::string> loads;
   std::set<std::string> placeholders;
 };
 

@@ -99,6 +99,7 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
     a->tablespace_settings.push_back({v.tablespace, v.name, v.value, v.file, v.name_range, v.value_range});
   });
   a->tablespaces = state.tablespace_names.Rows();
+  a->session_loads = state.loads;
   state.database_tablespaces.ForEach([&](const auto& d) { a->database_tablespaces[d.first] = d.second; });
 }
 

@@ -388,7 +388,21 @@ class Parser {
 
   // --- Everything else ------------------------------------------------------------
 
-  void Other() { ClassifyOtherStatement(t_, facts_, &out_); }
+  // A statement the grammar rejects at its first token (a pasted URL, a
+  // psql prompt, prose) fails there, before any later lexer error: only a
+  // keyword or "(" starts one.
+  void Other() {
+    ClassifyOtherStatement(t_, facts_, &out_);
+    if (out_.kind != Kind::kOther || t_.empty()) return;
+    const SqlToken& first = t_[0];
+    if (first.kind == SqlTokenKind::kError) return;
+    bool starts = (first.kind == SqlTokenKind::kIdentifier && Category(first) != KeywordCategory::kNone) ||
+                  first.IsOp("(");
+    if (starts) return;
+    out_.error.clear();
+    i_ = 0;
+    Fail();
+  }
 
   std::string_view text_;
   const SqlStatementTokens& st_;

@@ -44,6 +44,7 @@ struct SqlStatement {
     kDatabaseTablespace,  // CREATE DATABASE d ... TABLESPACE t, ALTER DATABASE d SET TABLESPACE t
     kBegin,            // BEGIN, START TRANSACTION
     kEndTransaction,   // COMMIT, END, ROLLBACK, ABORT, PREPARE TRANSACTION
+    kLoad,             // LOAD 'library' (name: the string)
   };
   enum class Action : uint8_t { kNone, kSet, kReset, kResetAll, kFromCurrent };
 

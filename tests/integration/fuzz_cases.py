@@ -12,7 +12,8 @@ Two families:
   case, hidden values, quoting and escapes, duplicates, old names, removed names, custom
   names valid and invalid, an included file, recovery targets) and the NAME `postgres -C`
   reads back;
-* sql: an initial postgresql.auto.conf of 0-2 lines and a script of 1-5 statements
+* sql: an initial postgresql.auto.conf of 0-2 lines (now and then including a file) and a
+  script of 1-5 statements
   (ALTER SYSTEM SET/RESET/RESET ALL, SET, ALTER ROLE/DATABASE ... SET, transaction
   blocks) whose values are written as SQL writes them: plain, E'' with escapes, U&'' with
   and without UESCAPE, dollar quotes, bare numbers and words, lists.
@@ -69,7 +70,7 @@ class Case:
     items: list          # file: lines; sql: statements
     name: str = ""       # file: the NAME -C reads back
     auto_conf: list = dataclasses.field(default_factory=list)  # sql: initial lines
-    included: list = dataclasses.field(default_factory=list)   # file: lines of included.conf
+    included: list = dataclasses.field(default_factory=list)   # lines of included.conf (next to the main file)
 
     def text(self):
         return "".join(line + "\n" for line in self.items)
@@ -318,8 +319,15 @@ class Generator:
         for _ in range(rng.choice((0, 0, 1, 2))):
             name = self.spelling(rng, self.param(rng).name)
             auto.append(f"{name} = {self.conf_literal(rng, self.value(rng, self.find(name)))}")
+        included = []
+        if rng.random() < 0.05:
+            auto.insert(rng.randint(0, len(auto)), rng.choice(("include 'included.conf'",
+                                                               "include_if_exists 'included.conf'")))
+            if rng.random() < 0.7:
+                name = self.param(rng).name
+                included = [f"{name} = {self.conf_literal(rng, self.value(rng, self.find(name)))}"]
         stmts = [self.sql_statement(rng) for _ in range(rng.randint(1, 5))]
-        return Case("sql", index, stmts, auto_conf=auto)
+        return Case("sql", index, stmts, auto_conf=auto, included=included)
 
     def case(self, seed, index):
         rng = random.Random(f"{seed}:{self.major}:{index}")

@@ -42,6 +42,7 @@ REGRESSIONS_FILE = os.path.join(ROOT, "tests", "fixtures", "fuzz", "regressions.
 DEFAULT_PGCONFLINT = os.path.join(ROOT, "build", "pgconflint")
 ABORTED = "current transaction is aborted"
 SHRINK_TRIES = 40
+INCLUDED = "included.conf"  # a SQL case's `included` lines: a file next to its postgresql.auto.conf
 
 
 def write(path, data):
@@ -76,6 +77,12 @@ class SqlOracle:
     def run(self, case):
         """([(failed, message)] per statement, auto.conf bytes after)."""
         self.put_auto_conf(auto_conf_bytes(case.auto_conf) if case.auto_conf else self.pristine)
+        other = os.path.join(self.server.datadir, INCLUDED)
+        if case.included:
+            subprocess.run(pgtools.as_user(["tee", other]), input="".join(x + "\n" for x in case.included).encode(),
+                           capture_output=True, check=True)
+        else:
+            subprocess.run(pgtools.as_user(["rm", "-f", other]), check=True)
         script = []
         for i, st in enumerate(case.items):
             script.append(st)
@@ -105,6 +112,11 @@ def lint_sql(binary, major, case, workdir):
     """([refused?] per statement, codes per statement, predicted auto.conf bytes) or an error string."""
     before = os.path.join(workdir, "before.auto.conf")
     script = os.path.join(workdir, "script.sql")
+    other = os.path.join(workdir, INCLUDED)  # next to the auto.conf, as in the data directory
+    if case.included:
+        write(other, "".join(x + "\n" for x in case.included))
+    elif os.path.exists(other):
+        os.remove(other)
     write(before, auto_conf_bytes(case.auto_conf) if case.auto_conf else auto_conf_bytes([]))
     write(script, "".join(st + "\n" for st in case.items))
     # --server-host yes: the oracle runs on this machine, whose locales and time zones are its.

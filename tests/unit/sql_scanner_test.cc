@@ -102,4 +102,36 @@ TEST(SqlScannerTest, PsqlBackslashCommandsAreNotSql) {
 }
 
 }  // namespace
+TEST(SqlScannerTest, UescapeNamesTheEscapeCharacter) {
+  // The server writes 'xA' for U&'x!0041' UESCAPE '!' (18.4), with comments between.
+  EXPECT_EQ(OneToken("U&'x!0041' UESCAPE '!'").value, "xA");
+  EXPECT_EQ(OneToken("U&'x!0041' uescape\n -- c\n '!'").value, "xA");
+  EXPECT_EQ(OneToken("U&'a!!b' UESCAPE '!'").value, "a!b");
+  // Not one character, or one that cannot be an escape: refused, at the clause's string.
+  SqlToken t = OneToken("U&'x!0041' UESCAPE '!!'");
+  EXPECT_EQ(t.kind, SqlTokenKind::kError);
+  EXPECT_EQ(t.value, "invalid Unicode escape character at or near \"'!!'\"");
+  EXPECT_EQ(OneToken("U&'x' UESCAPE 'a'").kind, SqlTokenKind::kError);
+  EXPECT_EQ(OneToken("U&'x' UESCAPE '+'").kind, SqlTokenKind::kError);
+}
+
+TEST(SqlScannerTest, EscapesThatMakeNoUtf8AreRefused) {
+  SqlToken t = OneToken("E'\\377'");
+  EXPECT_EQ(t.kind, SqlTokenKind::kError);
+  EXPECT_EQ(t.value, "invalid byte sequence for encoding \"UTF8\": 0xff");
+  // As many bytes as the first one announces (pg_utf_mblen), as far as there are.
+  EXPECT_EQ(OneToken("E'\\xc3\\x28'").value, "invalid byte sequence for encoding \"UTF8\": 0xc3 0x28");
+  EXPECT_EQ(OneToken("E'\\xe2\\x82'").value, "invalid byte sequence for encoding \"UTF8\": 0xe2 0x82");
+  EXPECT_EQ(OneToken("E'\\303\\251'").value, "\xc3\xa9");  // a whole character: fine
+}
+
+TEST(SqlScannerTest, AnUnterminatedTokenEndsOnItsLastLine) {
+  std::string text = "SELECT 'abc\n";
+  std::vector<SqlStatementTokens> s = Scan(text);
+  ASSERT_EQ(s.size(), 1u);
+  const SqlToken& t = s[0].tokens.back();
+  EXPECT_EQ(t.kind, SqlTokenKind::kError);
+  EXPECT_EQ(t.range.end, text.size() - 1);  // before the final line break
+}
+
 }  // namespace pgconflint

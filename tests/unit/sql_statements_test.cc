@@ -67,5 +67,20 @@ TEST(SqlStatementsTest, RefusalsCarryTheServersMessage) {
   EXPECT_EQ(ParseStatement("ALTER SYSTEM SET work_mem = all").error, "syntax error at or near \"all\"");
 }
 
+TEST(SqlStatementsTest, AStatementNoKeywordStartsFailsAtItsFirstToken) {
+  // A pasted URL: the grammar fails at "https" before the lexer reaches "03_review" (18.4).
+  EXPECT_EQ(ParseStatement("https://example.com/a/03_review_settings").error, "syntax error at or near \"https\"");
+  EXPECT_EQ(ParseStatement("postgres=# show work_mem").error, "syntax error at or near \"postgres\"");
+  EXPECT_EQ(ParseStatement("select 1").error, "");
+  EXPECT_EQ(ParseStatement("(select 1)").error, "");
+}
+
+TEST(SqlStatementsTest, LoadNamesItsLibrary) {
+  SqlStatement st = ParseStatement("LOAD '$libdir/auto_explain'");
+  EXPECT_EQ(st.kind, SqlStatement::Kind::kLoad);
+  EXPECT_EQ(st.name, "$libdir/auto_explain");
+  EXPECT_EQ(ParseStatement("LOAD 'a' 'b'").kind, SqlStatement::Kind::kOther);
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -76,6 +76,44 @@ Setting SettingOf(const Analysis& a, const StatementValue& v) {
 // What the script leaves behind, as settings after those of the cluster:
 // postgresql.auto.conf is read last, and per-database/role and session
 // values never decide the cluster's.
+// ALTER SYSTEM reads postgresql.auto.conf with ParseConfigFp, which follows
+// `include` and `include_if_exists`: the included file's settings take the
+// directive's place in the rewrite, a missing `include` makes every ALTER
+// SYSTEM fail ("could not parse contents of file"), a missing
+// `include_if_exists` is dropped. `include_dir` is kept as it is.
+void ExpandIncludes(const CollectContext& ctx, const std::string& dir, SqlState* state) {
+  std::vector<AutoConfEntry> rows = state->auto_conf.Rows();
+  bool any = false;
+  for (const AutoConfEntry& e : rows) {
+    std::string n = AsciiLower(e.name);
+    any = any || n == "include" || n == "include_if_exists";
+  }
+  if (!any) return;
+  state->auto_conf.Clear();
+  for (AutoConfEntry& e : rows) {
+    std::string n = AsciiLower(e.name);
+    if (n != "include" && n != "include_if_exists") {
+      state->auto_conf.Append(n, std::move(e));
+      continue;
+    }
+    std::string path = !e.value.empty() && e.value[0] == '/' ? e.value : dir + "/" + e.value;
+    ReadStatus status;
+    std::string error;
+    std::shared_ptr<const FileCache::Entry> inc = ctx.files->Get(path, &status, &error);
+    if (!inc || !inc->parsed.errors.empty()) {
+      if (n == "include" || inc) state->auto_conf_parses = false;
+      if (n == "include") state->auto_conf.Append(n, std::move(e));
+      continue;
+    }
+    for (const SettingLine& line : inc->parsed.settings) {
+      AutoConfEntry x = e;
+      x.name = std::string(inc->text.substr(line.name.begin, line.name.end - line.name.begin));
+      x.value = line.value_text;
+      state->auto_conf.Append(AsciiLower(x.name), std::move(x));
+    }
+  }
+}
+
 void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
   for (const AutoConfEntry& e : state.auto_conf.Rows()) {
     auto it = originals->find({e.file, e.name_range.begin});
@@ -149,6 +187,7 @@ void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
       a->settings.push_back(SettingFromLine(a->files[idx].source, line, idx));
     ReadClusterFacts(a->settings, &state);
     TakeFile(idx, a, &state, &originals);
+    ExpandIncludes(ctx, ParentDirectory(conf), &state);
     original = idx;
   }
   const int file = AddFile(a, abs, ctx.display_base.empty() ? script_ : DisplayPath(abs, ctx.display_base),

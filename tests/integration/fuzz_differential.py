@@ -98,7 +98,14 @@ class SqlOracle:
                 out[int(m.group(1))] = (m.group(2) == "true", m.group(3).replace("''", "'"))
         results = [out.get(i, (True, "no answer (psql)")) for i in range(len(case.items))]
         after = self.read_auto_conf()
-        self.server.psql(f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL; ALTER DATABASE postgres RESET ALL")
+        # From another database: the case may have made database postgres refuse new
+        # sessions (session_preload_libraries = '$libdir/x') or read-only.
+        r = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", self.server.sockdir, "-p",
+                            str(self.server.port), "-U", "postgres", "-d", "template1", "-c",
+                            f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL", "-c", "ALTER DATABASE postgres RESET ALL"],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise RuntimeError(f"resetting the oracle's roles and databases failed: {r.stderr.strip()}")
         self.put_auto_conf(self.pristine)
         return results, after
 

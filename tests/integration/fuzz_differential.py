@@ -223,7 +223,9 @@ class Judge:
                     return None
                 reasons.append(hit["reason"])
             return reasons[0]
-        hit = next((e for e in entries if e.get("name") and re.fullmatch(e["name"], case.name, re.I)), None)
+        messages = v.get("server", {}).get("message") or []
+        hit = next((e for e in entries if (e.get("name") and re.fullmatch(e["name"], case.name, re.I))
+                    or (e.get("server") and any(re.search(e["server"], m) for m in messages))), None)
         return hit["reason"] if hit else None
 
 

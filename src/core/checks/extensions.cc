@@ -68,7 +68,12 @@ class Checker {
     const ExtensionModule* m = p ? &set_.ModuleOf(*p) : set_.ModuleForPrefix(Prefix(s.name), &prefix);
     if (!m) return MisspeltPrefix(s);
     ModuleLoad load = LoadOf(*a_, m->name);
-    if (s.origin.kind != Origin::Kind::kSession) load.session_load = false;  // LOAD reaches its session only
+    // LOAD reaches its session only, and the SETs after it.
+    load.session_load = false;
+    if (s.origin.kind == Origin::Kind::kSession)
+      for (size_t i = 0; i < a_->session_loads.size() && i < a_->session_load_offsets.size(); ++i)
+        load.session_load = load.session_load ||
+                            (a_->session_loads[i] == m->name && a_->session_load_offsets[i] < s.name_range.begin);
     if (!p) return UnknownUnderPrefix(s, *m, prefix, load);
     const Parameter& param = p->param;
     bool postmaster = param.context == Context::kPostmaster;

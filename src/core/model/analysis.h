@@ -149,6 +149,7 @@ struct Analysis {
   std::vector<TablespaceRef> tablespaces;  // in the order the input first names them
   std::map<std::string, std::string> database_tablespaces;  // database -> tablespace
   std::vector<std::string> session_loads;  // modules a script's LOAD statements load into its session
+  std::vector<uint32_t> session_load_offsets;  // where each of those LOADs is in the script
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;

@@ -50,6 +50,7 @@ struct SqlState {
   std::optional<bool> allow_alter_system;
   /// Modules LOAD loaded into the script's session (library names).
   std::vector<std::string> loads;
+  std::vector<uint32_t> load_offsets;  // where each LOAD is in the script
   std::set<std::string> placeholders;
 };
 

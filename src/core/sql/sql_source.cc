@@ -138,6 +138,7 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
   });
   a->tablespaces = state.tablespace_names.Rows();
   a->session_loads = state.loads;
+  a->session_load_offsets = state.load_offsets;
   state.database_tablespaces.ForEach([&](const auto& d) { a->database_tablespaces[d.first] = d.second; });
 }
 

@@ -83,51 +83,29 @@ std::string Num(const std::string& s) {
 std::string ParameterEntry(std::ostringstream& o, const json& p, const std::string& id, unsigned majors) {
   std::string name = p["name"];
   std::ostringstream table;
-  std::string enum_span = "{}", hidden_span = "{}", build_span = "{}";
-  if (p.contains("enumvals") && p["enumvals"].is_array() && !p["enumvals"].empty()) {
-    o << "const char* const " << id << "_enum[] = {";
-    for (const auto& v : p["enumvals"]) o << Lit(v.get<std::string>()) << ", ";
+  // A list field of `p` as an array named id_suffix; the span over it, or
+  // "{}" when the field is absent, null or empty.
+  auto strings = [&](const char* field, const char* suffix) -> std::string {
+    if (!p.contains(field) || !p[field].is_array() || p[field].empty()) return "{}";
+    o << "const char* const " << id << suffix << "[] = {";
+    for (const auto& v : p[field]) o << Lit(v.get<std::string>()) << ", ";
     o << "};\n";
-    enum_span = "std::span<const char* const>(" + id + "_enum)";
-  }
-  if (p.contains("hidden_enumvals") && p["hidden_enumvals"].is_object() &&
-      !p["hidden_enumvals"].empty()) {
-    o << "const HiddenEnumValue " << id << "_hidden[] = {";
-    for (const auto& [k, v] : p["hidden_enumvals"].items())
-      o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
+    return "std::span<const char* const>(" + id + suffix + ")";
+  };
+  // An object field of `p` (spelling -> text) as HiddenEnumValue pairs.
+  auto pairs = [&](const char* field, const char* suffix) -> std::string {
+    if (!p.contains(field) || !p[field].is_object() || p[field].empty()) return "{}";
+    o << "const HiddenEnumValue " << id << suffix << "[] = {";
+    for (const auto& [k, v] : p[field].items()) o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
     o << "};\n";
-    hidden_span = "std::span<const HiddenEnumValue>(" + id + "_hidden)";
-  }
-  if (p.contains("build_dependent_enumvals") && p["build_dependent_enumvals"].is_array() &&
-      !p["build_dependent_enumvals"].empty()) {
-    o << "const char* const " << id << "_build[] = {";
-    for (const auto& v : p["build_dependent_enumvals"]) o << Lit(v.get<std::string>()) << ", ";
-    o << "};\n";
-    build_span = "std::span<const char* const>(" + id + "_build)";
-  }
-  std::string output_span = "{}";
-  if (p.contains("enumval_output") && p["enumval_output"].is_object() && !p["enumval_output"].empty()) {
-    o << "const HiddenEnumValue " << id << "_output[] = {";
-    for (const auto& [k, v] : p["enumval_output"].items())
-      o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
-    o << "};\n";
-    output_span = "std::span<const HiddenEnumValue>(" + id + "_output)";
-  }
-  std::string keywords_span = "{}";
-  if (p.contains("list_keywords") && p["list_keywords"].is_array() && !p["list_keywords"].empty()) {
-    o << "const char* const " << id << "_keywords[] = {";
-    for (const auto& v : p["list_keywords"]) o << Lit(v.get<std::string>()) << ", ";
-    o << "};\n";
-    keywords_span = "std::span<const char* const>(" + id + "_keywords)";
-  }
-  std::string refused_span = "{}";
-  if (p.contains("refused_values") && p["refused_values"].is_object() && !p["refused_values"].empty()) {
-    o << "const HiddenEnumValue " << id << "_refused[] = {";
-    for (const auto& [k, v] : p["refused_values"].items())
-      o << "{" << Lit(k) << ", " << Lit(v.get<std::string>()) << "}, ";
-    o << "};\n";
-    refused_span = "std::span<const HiddenEnumValue>(" + id + "_refused)";
-  }
+    return "std::span<const HiddenEnumValue>(" + id + suffix + ")";
+  };
+  const std::string enum_span = strings("enumvals", "_enum");
+  const std::string hidden_span = pairs("hidden_enumvals", "_hidden");
+  const std::string build_span = strings("build_dependent_enumvals", "_build");
+  const std::string output_span = pairs("enumval_output", "_output");
+  const std::string keywords_span = strings("list_keywords", "_keywords");
+  const std::string refused_span = pairs("refused_values", "_refused");
   auto [kind, amount] = ParseUnit(Str(p, "unit"));
   const json fs = p.value("file_setting", json::object());
   const json as = p.value("alter_system", json::object());

@@ -24,7 +24,6 @@ Environment: PGCONFLINT (binary, default /tmp/build-tmp/pgconflint).
 Needs: .cache/postgres/18 (scripts/fetch-postgres.sh 18); root or a user allowed to run it.
 """
 import collections
-import json
 import os
 import re
 import shutil
@@ -38,7 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 
 import pgtools  # noqa: E402
-from corpus_check import describe, expectation_lines, file_lines, range_problems, read_expectations  # noqa: E402,F401
+from corpus_check import CheckOutputMixin, assert_reviewed, describe, expectation_lines  # noqa: E402
 
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus", "real-world"))
 PGCONFLINT = os.environ.get("PGCONFLINT", "/tmp/build-tmp/pgconflint")
@@ -96,7 +95,7 @@ def run_check(paths, cwd, major=None, flags=()):
                           env=dict(os.environ, NO_COLOR="1"), timeout=300)
 
 
-class CorpusTest(unittest.TestCase):
+class CorpusTest(CheckOutputMixin, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.path.isfile(os.path.join(CORPUS, "MANIFEST.tsv")):
@@ -104,43 +103,6 @@ class CorpusTest(unittest.TestCase):
         if not os.access(PGCONFLINT, os.X_OK):
             raise RuntimeError(f"pgconflint binary not found at {PGCONFLINT}: set PGCONFLINT")
         cls.files = corpus_files()
-        cls.lines = {}
-
-    def lines_of(self, path):
-        if path not in self.lines:
-            self.lines[path] = file_lines(path)
-        return self.lines[path]
-
-    def check_output(self, proc, paths, cwd):
-        """Asserts that one `check --format json` run is well-formed; returns its JSON."""
-        what = f"pgconflint check over {len(paths)} file(s) ({paths[0]}...)"
-        self.assertIn(proc.returncode, (0, 1), f"{what}: exit {proc.returncode}\n{proc.stderr}")
-        try:
-            out = json.loads(proc.stdout)
-        except json.JSONDecodeError as e:
-            self.fail(f"{what}: invalid JSON ({e})\n{proc.stdout[:2000]}")
-        self.assertEqual(out.get("version"), 1, what)
-        self.assertEqual([r["path"] for r in out["roots"]], list(paths), what)
-        for root in out["roots"]:
-            self.assertNotIn("error", root, f"{what}: {root['path']} could not be read")
-        roots = set(paths)
-        counts = collections.Counter()
-        bad = []
-        for d in out["diagnostics"]:
-            self.assertIn(d["root"], roots, f"{what}: diagnostic of an unknown root: {d}")
-            self.assertIn(d["severity"], ("error", "warning", "info"), what)
-            counts[d["severity"]] += 1
-            for problem in range_problems(d, self.lines_of(os.path.join(cwd, d["file"]))):
-                bad.append(f"{describe(d)}: {problem}")
-            for step in d["include_chain"]:
-                n = len(self.lines_of(os.path.join(cwd, step["file"])))
-                if not 1 <= step["line"] <= max(1, n):
-                    bad.append(f"{describe(d)}: include_chain {step} outside 1..{n}")
-        self.assertEqual(bad, [], f"{what}: diagnostics outside their file")
-        self.assertEqual(out["summary"], {"roots": len(paths), "errors": counts["error"],
-                                          "warnings": counts["warning"], "info": counts["info"]},
-                         f"{what}: summary does not count the diagnostics")
-        return out
 
     def test_manifest_lists_every_file(self):
         on_disk = sorted(set(os.listdir(CORPUS)) - NOT_CORPUS)
@@ -155,20 +117,7 @@ class CorpusTest(unittest.TestCase):
         change must be reviewed and the file updated with it (UPDATE_CORPUS_EXPECTED=1
         rewrites the list and keeps the header), never accepted silently."""
         out = self.check_output(run_check(self.files, CORPUS, flags=EXPECTED_PROFILE), self.files, CORPUS)
-        got = expectation_lines(out)
-        if os.environ.get("UPDATE_CORPUS_EXPECTED"):
-            with open(EXPECTED_FILE, encoding="utf-8") as f:
-                header = [ln for ln in f if ln.startswith("#")]
-            with open(EXPECTED_FILE, "w", encoding="utf-8") as f:
-                f.writelines(header)
-                f.write("\n".join(got) + "\n")
-        expected = read_expectations(EXPECTED_FILE)
-        missing = sorted((collections.Counter(expected) - collections.Counter(got)).elements())
-        new = sorted((collections.Counter(got) - collections.Counter(expected)).elements())
-        self.assertEqual((missing, new), ([], []),
-                         f"findings differ from {os.path.relpath(EXPECTED_FILE, ROOT)}: "
-                         f"{len(missing)} listed but not reported, {len(new)} reported but not listed; "
-                         "review each, then UPDATE_CORPUS_EXPECTED=1 rewrites the list")
+        assert_reviewed(self, expectation_lines(out), EXPECTED_FILE, ROOT)
 
     def test_each_file(self):
         for name in self.files:

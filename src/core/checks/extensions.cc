@@ -68,12 +68,11 @@ class Checker {
     const ExtensionModule* m = p ? &set_.ModuleOf(*p) : set_.ModuleForPrefix(Prefix(s.name), &prefix);
     if (!m) return MisspeltPrefix(s);
     ModuleLoad load = LoadOf(*a_, m->name);
-    // LOAD reaches its session only, and the SETs after it.
-    load.session_load = false;
-    if (s.origin.kind == Origin::Kind::kSession)
-      for (size_t i = 0; i < a_->session_loads.size() && i < a_->session_load_offsets.size(); ++i)
-        load.session_load = load.session_load ||
-                            (a_->session_loads[i] == m->name && a_->session_load_offsets[i] < s.name_range.begin);
+    // A script's LOAD reaches its session only, and the SETs after it.
+    load.session_load = s.origin.kind == Origin::Kind::kSession &&
+                        std::any_of(a_->session_loads.begin(), a_->session_loads.end(), [&](const SessionLoad& l) {
+                          return l.module == m->name && l.offset < s.name_range.begin;
+                        });
     if (!p) return UnknownUnderPrefix(s, *m, prefix, load);
     const Parameter& param = p->param;
     bool postmaster = param.context == Context::kPostmaster;
@@ -214,13 +213,8 @@ class Checker {
 std::vector<std::string> LibraryNames(const std::string& list_value) {
   std::vector<std::string> items, out;
   if (!SplitGucList(list_value, ',', &items)) return out;
-  for (std::string& item : items) {
-    // "$libdir/x", "/path/to/x.so", "x.so" all name module x.
-    size_t slash = item.rfind('/');
-    if (slash != std::string::npos) item = item.substr(slash + 1);
-    if (item.size() > 3 && item.compare(item.size() - 3, 3, ".so") == 0) item.resize(item.size() - 3);
-    if (!item.empty()) out.push_back(std::move(item));
-  }
+  for (const std::string& item : items)
+    if (std::string m = ModuleName(item); !m.empty()) out.push_back(std::move(m));
   return out;
 }
 
@@ -229,7 +223,6 @@ ModuleLoad LoadOf(const Analysis& a, const std::string& module) {
   l.shared_preload = Lists(a, kSharedPreload, module);
   for (const char* list : kSessionLists) l.session_preload = l.session_preload || Lists(a, list, module);
   l.archive_library = a.catalog && a.catalog->Find(kArchiveLibrary) && Lists(a, kArchiveLibrary, module);
-  l.session_load = std::find(a.session_loads.begin(), a.session_loads.end(), module) != a.session_loads.end();
   return l;
 }
 

@@ -26,7 +26,7 @@ struct ModuleLoad {
   bool shared_preload = false;   // shared_preload_libraries: in the postmaster, at start
   bool session_preload = false;  // session_preload_libraries: each session
   bool archive_library = false;  // archive_library (15+): in the archiver
-  bool session_load = false;     // LOAD in the script's session (counts for its SET statements only)
+  bool session_load = false;     // a script's LOAD before the SET in question (set per setting, not by LoadOf)
   bool any() const { return shared_preload || session_preload || archive_library || session_load; }
 };
 

@@ -11,6 +11,14 @@
 #include "core/base/quantity.h"
 
 namespace pgconflint {
+
+std::string ModuleName(std::string_view library) {
+  size_t slash = library.rfind('/');
+  if (slash != std::string_view::npos) library.remove_prefix(slash + 1);
+  if (library.size() > 3 && library.substr(library.size() - 3) == ".so") library.remove_suffix(3);
+  return std::string(library);
+}
+
 namespace generated {
 extern const ExtensionCatalog kExtensionCatalogs[];
 extern const size_t kExtensionCatalogCount;

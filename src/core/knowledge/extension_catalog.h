@@ -47,6 +47,10 @@ struct ExtensionParameter {
   double shared_memory_per_unit;  // bytes of shared memory per unit of the value (15+ measured); 0 unknown
 };
 
+/// The module a library names: "$libdir/x", "/path/to/x.so" and "x.so" all
+/// name module x (the file name without a directory or ".so").
+std::string ModuleName(std::string_view library);
+
 /// The modules of one major (built-in), or of a user catalog file. Immutable
 /// once built; thread-safe to read.
 class ExtensionCatalog {

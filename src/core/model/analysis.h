@@ -122,6 +122,13 @@ struct TablespaceRef {
   Range range;
 };
 
+/// LOAD 'library' in a script: the module is in the session from `offset`
+/// (of the statement, in the script's file) on.
+struct SessionLoad {
+  std::string module;
+  uint32_t offset = 0;
+};
+
 /// Everything known about one root.
 struct Analysis {
   std::string root;  // the PATH as given
@@ -148,8 +155,7 @@ struct Analysis {
   std::vector<TablespaceSetting> tablespace_settings;
   std::vector<TablespaceRef> tablespaces;  // in the order the input first names them
   std::map<std::string, std::string> database_tablespaces;  // database -> tablespace
-  std::vector<std::string> session_loads;  // modules a script's LOAD statements load into its session
-  std::vector<uint32_t> session_load_offsets;  // where each of those LOADs is in the script
+  std::vector<SessionLoad> session_loads;  // a script's LOAD statements, in order
 
   /// Set when the root itself cannot be analysed (missing, unreadable, binary).
   enum class Failure { kNone, kUsage, kIo } failure = Failure::kNone;

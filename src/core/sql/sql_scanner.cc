@@ -109,15 +109,15 @@ class Scanner {
   // A lexer error: the message names the text from `start` (at most a line).
   void Error(size_t start, const char* key) {
     // A token that runs to the end of the text ends on its last line, not
-    // after the final line break.
-    size_t end = i_;
-    while (end > start + 1 && (s_[end - 1] == '\n' || s_[end - 1] == '\r')) --end;
-    std::swap(end, i_);
+    // after the final line break: the range ends there, scanning goes on
+    // from `resume`.
+    const size_t resume = i_;
+    while (i_ > start + 1 && (s_[i_ - 1] == '\n' || s_[i_ - 1] == '\r')) --i_;
     std::string near(s_.substr(start, i_ - start));
     size_t nl = near.find('\n');
     if (nl != std::string::npos || near.size() > 60) near = near.substr(0, std::min<size_t>(nl, 60)) + "...";
     Add(SqlTokenKind::kError, start, facts_.Message(key, {{"token", near}}));
-    i_ = end;
+    i_ = resume;
   }
 
   void EndStatement(bool terminated) {

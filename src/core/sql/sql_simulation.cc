@@ -169,9 +169,9 @@ class Runner {
     ParsedValue v = CheckValue(cat_, host_, *p, *value);
     // A hidden parameter's refused boot value is the file's and ALTER
     // SYSTEM's answer; ALTER ROLE/DATABASE store it (session_authorization = '').
-    if (!v.ok() && !p->in_pg_settings && (st.kind == Kind::kAlterRole || st.kind == Kind::kAlterDatabase) &&
-        RefusedValueMessage(*p, *value) && v.message == RefusedValueMessage(*p, *value))
-      return true;
+    const bool scoped = st.kind == Kind::kAlterRole || st.kind == Kind::kAlterDatabase;
+    const char* refused = RefusedValueMessage(*p, *value);
+    if (!v.ok() && !p->in_pg_settings && scoped && refused && v.message == refused) return true;
     if (v.ok() && st.kind == Kind::kAlterSystem) counts_.Check(*p, &v, false);
     if (v.ok()) return SessionKeywordsValid(st, *p, *value);
     if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides
@@ -186,22 +186,15 @@ class Runner {
   // (wal_consistency_checking from 15). False after a finding.
   bool SessionKeywordsValid(const SqlStatement& st, const Parameter& p, const std::string& value) {
     const std::vector<std::string>& words = facts_.SessionListKeywords(p.name);
-    if (words.empty() || value.find_first_not_of(" \t") == std::string::npos) return true;  // an empty list
-    size_t start = 0;
-    while (start <= value.size()) {
-      size_t comma = value.find(',', start);
-      std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      item.erase(0, item.find_first_not_of(" \t"));
-      item.erase(item.find_last_not_of(" \t") + 1);
-      if (std::find(words.begin(), words.end(), AsciiLower(item)) == words.end()) {
-        std::string listed;
-        for (const std::string& w : words) listed += (listed.empty() ? "" : ", ") + w;
-        return Refuse(RuleId::kInvalidValue, st.value_range,
-                      "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(value),
-                      "a running server accepts only " + listed + " (comma-separated)", p.name);
-      }
-      if (comma == std::string::npos) break;
-      start = comma + 1;
+    std::vector<std::string> items;  // the list syntax is the hook's (CheckValue ran)
+    if (words.empty() || !SplitIdentifierList(value, ',', &items)) return true;
+    for (const std::string& item : items) {
+      if (std::find(words.begin(), words.end(), AsciiLower(item)) != words.end()) continue;
+      std::string listed;
+      for (const std::string& w : words) listed += (listed.empty() ? "" : ", ") + w;
+      return Refuse(RuleId::kInvalidValue, st.value_range,
+                    "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(value),
+                    "a running server accepts only " + listed + " (comma-separated)", p.name);
     }
     return true;
   }
@@ -298,13 +291,9 @@ class Runner {
                   st.name);
   }
 
-  // LOAD 'library': the module is in the session from here on ("$libdir/x",
-  // a path, "x.so" all name module x).
+  // LOAD 'library': the module is in the session from here on.
   bool Load(const SqlStatement& st) {
-    std::string module = st.name.substr(st.name.rfind('/') == std::string::npos ? 0 : st.name.rfind('/') + 1);
-    if (module.size() > 3 && module.compare(module.size() - 3, 3, ".so") == 0) module.resize(module.size() - 3);
-    state_.loads.push_back(module);
-    state_.load_offsets.push_back(st.range.begin);
+    state_.loads.push_back({ModuleName(st.name), st.range.begin});
     return true;
   }
 
@@ -317,7 +306,7 @@ class Runner {
     const ExtensionPrefix* prefix = nullptr;
     const ExtensionModule* m = ext->ModuleForPrefix(st.name.substr(0, st.name.find('.')), &prefix);
     if (!m || !prefix || !prefix->reserved ||
-        std::find(state_.loads.begin(), state_.loads.end(), m->name) == state_.loads.end())
+        std::none_of(state_.loads.begin(), state_.loads.end(), [m](const SessionLoad& l) { return l.module == m->name; }))
       return true;
     return Refuse(RuleId::kUnknownParameter, st.name_range, facts_.Message("reserved_prefix", {{"name", st.name}}),
                   DoubleQuoted(prefix->prefix) + " is a reserved prefix: the session loaded " + m->name +

@@ -48,9 +48,8 @@ struct SqlState {
   /// From the configuration the script runs against: allow_alter_system
   /// (nullopt: unknown) and the custom names it defines (lower case).
   std::optional<bool> allow_alter_system;
-  /// Modules LOAD loaded into the script's session (library names).
-  std::vector<std::string> loads;
-  std::vector<uint32_t> load_offsets;  // where each LOAD is in the script
+  /// The script's LOAD statements, in order.
+  std::vector<SessionLoad> loads;
   std::set<std::string> placeholders;
 };
 

@@ -73,9 +73,6 @@ Setting SettingOf(const Analysis& a, const StatementValue& v) {
   return s;
 }
 
-// What the script leaves behind, as settings after those of the cluster:
-// postgresql.auto.conf is read last, and per-database/role and session
-// values never decide the cluster's.
 // ALTER SYSTEM reads postgresql.auto.conf with ParseConfigFp, which follows
 // `include` and `include_if_exists`: the included file's settings take the
 // directive's place in the rewrite, a missing `include` makes every ALTER
@@ -96,7 +93,8 @@ void ExpandIncludes(const CollectContext& ctx, const std::string& dir, SqlState*
       state->auto_conf.Append(n, std::move(e));
       continue;
     }
-    std::string path = !e.value.empty() && e.value[0] == '/' ? e.value : dir + "/" + e.value;
+    // As the tree resolves an include (conf_tree.cc): against the including file's directory.
+    std::string path = !e.value.empty() && e.value[0] == '/' ? e.value : CanonicalizePath(dir + "/" + e.value);
     ReadStatus status;
     std::string error;
     std::shared_ptr<const FileCache::Entry> inc = ctx.files->Get(path, &status, &error);
@@ -114,6 +112,9 @@ void ExpandIncludes(const CollectContext& ctx, const std::string& dir, SqlState*
   }
 }
 
+// What the script leaves behind, as settings after those of the cluster:
+// postgresql.auto.conf is read last, and per-database/role and session
+// values never decide the cluster's.
 void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
   for (const AutoConfEntry& e : state.auto_conf.Rows()) {
     auto it = originals->find({e.file, e.name_range.begin});
@@ -138,7 +139,6 @@ void AppendState(const SqlState& state, Originals* originals, Analysis* a) {
   });
   a->tablespaces = state.tablespace_names.Rows();
   a->session_loads = state.loads;
-  a->session_load_offsets = state.load_offsets;
   state.database_tablespaces.ForEach([&](const auto& d) { a->database_tablespaces[d.first] = d.second; });
 }
 

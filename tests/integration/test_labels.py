@@ -3,7 +3,8 @@
 the right one, so that a subset (`ctest -L 'unit|cli'`, scripts/test.sh --quick) runs
 alone and nothing drifts out of it:
 
-* unit: the GoogleTest cases (pgconflint_tests) and unit.added_major;
+* unit: the GoogleTest cases (pgconflint_tests: one test each, two shards under the
+  sanitizers) and unit.added_major;
 * fuzz: the libFuzzer short runs (fuzz_*, in a PGCONFLINT_FUZZ=ON tree);
 * editor: the editor server's suites (tests/lsp/test_*.py), which start no PostgreSQL server;
 * server: an integration suite that starts a PostgreSQL server or runs a PostgreSQL binary,

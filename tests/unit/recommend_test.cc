@@ -59,10 +59,16 @@ std::string Describe(const Profile& p, int major) {
   return o.str();
 }
 
+// Where the recommendations are linted: a directory that is on no disk and in
+// no git work tree, so that a lint reads only the text. A name relative to the
+// working directory (inside the repository under CTest) made every lint walk
+// the whole work tree, build trees included: 22.9 of the unit tests' 37 s.
+constexpr const char* kLintedConf = "/recommend-test/recommend.conf";
+
 // Warnings and errors of the conf rendering linted under the same profile.
 std::vector<std::string> LintProblems(const Recommendation& r, const std::string& conf) {
   const Catalog& cat = *Catalog::ForMajor(r.major);
-  Analysis a = LintText("recommend.conf", conf, cat, TheRuleSet(), r.profile);
+  Analysis a = LintText(kLintedConf, conf, cat, TheRuleSet(), r.profile);
   std::vector<std::string> out;
   if (a.failure != Analysis::Failure::kNone) out.push_back("analysis failure: " + a.failure_message);
   for (const Diagnostic& d : a.diagnostics)
@@ -253,7 +259,7 @@ RC_GTEST_PROP(RecommendProperty, ConfRoundTripsEveryRecommendedValue, ()) {
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
-  Analysis a = LintText("recommend.conf", conf, cat, TheRuleSet(), r.profile);
+  Analysis a = LintText(kLintedConf, conf, cat, TheRuleSet(), r.profile);
   // The cells the conf output promises: machine, the selected storage row, autovacuum.
   std::vector<const Cell*> expected;
   for (const Cell& cell : r.machine) expected.push_back(&cell);
@@ -329,7 +335,7 @@ RC_GTEST_PROP(RecommendProperty, IoConcurrencyRangeStaysBelowIoMaxConcurrency, (
   Recommendation r;
   if (!RecommendOrRefuse(c, cat, &r)) return;
   std::string conf = RenderRecommendation(r, RecommendFormat::kConf, false);
-  Analysis a = LintText("recommend.conf", conf, cat, TheRuleSet(), r.profile);
+  Analysis a = LintText(kLintedConf, conf, cat, TheRuleSet(), r.profile);
   EffectiveConfig eff(a);
   std::optional<DerivedValue> io_max = eff.Derived("io_max_concurrency");
   RC_ASSERT(io_max.has_value());

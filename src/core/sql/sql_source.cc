@@ -107,7 +107,11 @@ void ExpandIncludes(const CollectContext& ctx, const std::string& dir, SqlState*
       AutoConfEntry x = e;
       x.name = std::string(inc->text.substr(line.name.begin, line.name.end - line.name.begin));
       x.value = line.value_text;
-      state->auto_conf.Append(AsciiLower(x.name), std::move(x));
+      // The key before the row is moved: the order in which a call's
+      // arguments are evaluated is unspecified (GCC built the row first, and
+      // every included setting was keyed "", out of reach of SET and RESET).
+      std::string key = AsciiLower(x.name);
+      state->auto_conf.Append(key, std::move(x));
     }
   }
 }

@@ -226,6 +226,37 @@ class RefusalTest(unittest.TestCase):
             run_psql_script(srv, "ALTER SYSTEM RESET ALL;\nALTER DATABASE postgres RESET ALL;\n"
                                  "ALTER TABLESPACE pg_default RESET (random_page_cost, seq_page_cost);\n")
 
+    def test_a_stored_value_sessions_refuse_does_not_stop_the_server(self):
+        # ALTER ROLE stores session_authorization = '' (a NOTICE); a session of the role logs a
+        # WARNING and starts. pgconflint said the server refuses to start and failed --fail-on
+        # error. ALTER DATABASE ... SET default_with_oids = on fails as a statement.
+        script = "ALTER ROLE app SET session_authorization = '';\n"
+        with pgtools.Server(18) as srv:
+            rc, err = run_psql_script(srv, "CREATE ROLE app LOGIN;\n" + script)
+            self.assertEqual(rc, 0, err)
+            r = subprocess.run(["psql", "-X", "-h", srv.sockdir, "-p", str(srv.port), "-U", "app", "-d", "postgres",
+                                "-c", "SELECT 1"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("WARNING", r.stderr)
+            rc, err = run_psql_script(srv, "ALTER DATABASE postgres SET default_with_oids = on;\n")
+            self.assertNotEqual(rc, 0)
+            self.assertIn("WITH OIDS", err)
+            run_psql_script(srv, "DROP ROLE app;\n")
+        d = tempfile.mkdtemp(prefix="pgconflint-sqlcheck-")
+        try:
+            path = os.path.join(d, "script.sql")
+            with open(path, "w") as f:
+                f.write(script + "ALTER DATABASE postgres SET default_with_oids = on;\n")
+            r = subprocess.run([PGCONFLINT, "check", "--no-config", "--pg-version", "18", "--format", "json", path],
+                               capture_output=True, text=True)
+            found = {d["line"]: (d["severity"], d["outcome"]) for d in json.loads(r.stdout)["diagnostics"]}
+            self.assertEqual(found, {1: ("warning", "ignores-line"), 2: ("error", "errors-when-run")}, r.stdout)
+            r = subprocess.run([PGCONFLINT, "check", "--no-config", "--pg-version", "18", "--fail-on", "error", path],
+                               capture_output=True, text=True)
+            self.assertNotIn("refuse to start", r.stdout)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
 
 SCOPED_SCRIPT = """ALTER SYSTEM SET work_mem = '8MB';
 ALTER DATABASE shop SET work_mem = '16MB';

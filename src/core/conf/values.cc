@@ -99,6 +99,14 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
                 "server's host";
     d.help = v.hint + (v.hint.empty() ? "" : " ") +
              "Check it there, or run pgconflint on the server's host with --server-host yes.";
+  } else if (!s.origin.cluster_wide()) {
+    // A per-database or per-role value the statement stored (ALTER ROLE app
+    // SET session_authorization = '': NOTICE, ALTER ROLE): no server refuses
+    // to start for it; each session it applies to logs a WARNING at its start
+    // (role "" does not exist, PostgreSQL 18) and keeps the value it had.
+    d.Set(Outcome::kIgnoresLine, Severity::kWarning);
+    d.help = "the statement stores it, and each session it applies to logs a WARNING when it starts and keeps its "
+             "previous value: remove it with ALTER ROLE/DATABASE ... RESET " + std::string(p.name);
   }
   a->Add(std::move(d));
 }

@@ -171,7 +171,8 @@ class Runner {
     // SYSTEM's answer; ALTER ROLE/DATABASE store it (session_authorization = '').
     const bool scoped = st.kind == Kind::kAlterRole || st.kind == Kind::kAlterDatabase;
     const char* refused = RefusedValueMessage(*p, *value);
-    if (!v.ok() && !p->in_pg_settings && scoped && refused && v.message == refused) return true;
+    if (!v.ok() && !p->in_pg_settings && scoped && refused && v.message == refused && v.normalized == p->boot_val)
+      return true;
     if (v.ok() && st.kind == Kind::kAlterSystem) counts_.Check(*p, &v, false);
     if (v.ok()) return SessionKeywordsValid(st, *p, *value);
     if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides

@@ -62,7 +62,8 @@ std::string Describe(const Profile& p, int major) {
 // Where the recommendations are linted: a directory that is on no disk and in
 // no git work tree, so that a lint reads only the text. A name relative to the
 // working directory (inside the repository under CTest) made every lint walk
-// the whole work tree, build trees included: 22.9 of the unit tests' 37 s.
+// the whole work tree, build trees included: the unit tests took 37 s, 7.5 s
+// without it.
 constexpr const char* kLintedConf = "/recommend-test/recommend.conf";
 
 // Warnings and errors of the conf rendering linted under the same profile.

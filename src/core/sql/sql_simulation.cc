@@ -167,12 +167,14 @@ class Runner {
     }
     if (!p) return true;
     ParsedValue v = CheckValue(cat_, host_, *p, *value);
-    // A hidden parameter's refused boot value is the file's and ALTER
-    // SYSTEM's answer; ALTER ROLE/DATABASE store it (session_authorization = '').
+    // A file and ALTER SYSTEM refuse some hidden parameters' own boot value
+    // (session_authorization = ''); ALTER ROLE/DATABASE store that one value,
+    // and refuse the other refused ones (default_with_oids = on).
     const bool scoped = st.kind == Kind::kAlterRole || st.kind == Kind::kAlterDatabase;
-    const char* refused = RefusedValueMessage(*p, *value);
-    if (!v.ok() && !p->in_pg_settings && scoped && refused && v.message == refused && v.normalized == p->boot_val)
-      return true;
+    if (!v.ok() && scoped && !p->in_pg_settings && v.normalized == p->boot_val) {
+      const char* refused = RefusedValueMessage(*p, v.normalized);
+      if (refused && v.message == refused) return true;
+    }
     if (v.ok() && st.kind == Kind::kAlterSystem) counts_.Check(*p, &v, false);
     if (v.ok()) return SessionKeywordsValid(st, *p, *value);
     if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides

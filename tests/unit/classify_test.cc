@@ -148,5 +148,20 @@ TEST_F(ClassifyTreeTest, ACycleOfCandidatesLeavesTheFileAlone) {
   EXPECT_EQ(c.roots, std::vector<std::string>{"/repo/a.conf"});
 }
 
+TEST_F(ClassifyTreeTest, WhatTheTreeIgnoresHoldsNoRoots) {
+  d_.Write(".pgconflint.toml", "");  // includes may leave their data directory
+  d_.Write(".gitignore", "/build/\n");
+  d_.Write("common/base.conf", "work_mem = '8MB'\n");
+  d_.Write("data/postgresql.conf", "include '../common/base.conf'\n");
+  d_.Write("build/pgdata/postgresql.conf", "include '../../common/base.conf'\ninclude_dir 'conf.d'\n");
+  d_.Write("build/pgdata/conf.d/10.conf", "work_mem = '4MB'\n");
+  d_.Write("build/local.conf", "include '../common/base.conf'\n");
+  InputClass c = ClassifyIn("common/base.conf");
+  EXPECT_EQ(c.roots, std::vector<std::string>{"/repo/data"}) << "not build/pgdata nor build/local.conf";
+  c = ClassifyIn("build/pgdata/conf.d/10.conf");
+  EXPECT_EQ(c.kind, InputKind::kConfFragment) << "named, a file below an ignored directory still has its roots";
+  EXPECT_EQ(c.roots, std::vector<std::string>{"/repo/build/pgdata"});
+}
+
 }  // namespace
 }  // namespace pgconflint

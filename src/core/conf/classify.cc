@@ -269,6 +269,7 @@ void TreeIndex::Consider(const std::string& dir) {
     if (NameOf(e.name) != NamedAs::kOther) continue;
     std::string path = prefix + e.name;
     if (fs_.Stat(path).type != FileInfo::Type::kRegular || candidates_ >= limits_.max_candidates) continue;
+    if (ignore_.Ignored(path, false)) continue;
     std::shared_ptr<const std::string> text = Text(path);
     if (!text || LooksLike(*text) != Looks::kConf) continue;
     ++candidates_;
@@ -284,17 +285,19 @@ void TreeIndex::Consider(const std::string& dir) {
 
 void TreeIndex::Walk(const std::string& dir, int depth) {
   if (depth > limits_.max_depth || entries_ > limits_.max_entries) return;
+  const std::string prefix = dir == "/" ? "/" : dir + "/";
+  if (fs_.Stat(prefix + ".gitignore").type == FileInfo::Type::kRegular)
+    if (std::shared_ptr<const std::string> text = Text(prefix + ".gitignore")) ignore_.Add(dir, *text);
   Consider(dir);
   std::vector<DirEntry> entries;
   std::string error;
   if (!fs_.List(dir, &entries, &error)) return;
   std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
-  const std::string prefix = dir == "/" ? "/" : dir + "/";
   for (const DirEntry& e : entries) {
     if (e.name[0] == '.' || e.name == "node_modules") continue;
     if (++entries_ > limits_.max_entries) return;
     std::string path = prefix + e.name;
-    if (fs_.Stat(path).type == FileInfo::Type::kDirectory) Walk(path, depth + 1);
+    if (fs_.Stat(path).type == FileInfo::Type::kDirectory && !ignore_.Ignored(path, true)) Walk(path, depth + 1);
   }
 }
 
@@ -315,7 +318,9 @@ InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
   // Without a tree to walk: the directories between the file and the base
   // (their postgresql.conf), and the file's own directory (any root file).
   const std::string dir = ParentDirectory(abs);
-  if (!descend_) {
+  // Not walked (an ignored directory, or below the walk's depth): its own
+  // directory and those above it, as without a tree.
+  if (!descend_ || !considered_.count(dir)) {
     for (std::string d = ParentDirectory(dir);; d = ParentDirectory(d)) {
       if (fs_.Stat((d == "/" ? "" : d) + "/postgresql.conf").type == FileInfo::Type::kRegular) AddRoot(d);
       if (d == base_ || d == "/" || d.size() < base_.size()) break;

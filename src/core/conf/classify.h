@@ -19,6 +19,7 @@
 
 #include "core/model/analysis.h"
 #include "core/base/file_system.h"
+#include "core/base/git_ignore.h"
 #include "core/model/settings_source.h"
 
 namespace pgconflint {
@@ -122,8 +123,9 @@ struct TreeLimits {
 class TreeIndex {
  public:
   /// `base`: the directory whose files may be roots (absolute); `descend`:
-  /// look below it (a repository or project), else only in `base` and the
-  /// directories between it and each classified file.
+  /// look below it (a repository or project), skipping what its .gitignore
+  /// files ignore, else only in `base` and the directories between it and
+  /// each classified file (as for a file in an ignored directory).
   /// Files are read through `cache` (once, as the lints read them).
   /// REQUIRES: `cache` outlives the index.
   TreeIndex(FileCache* cache, std::string base, bool descend, RootReader read, TreeLimits limits = {});
@@ -147,6 +149,7 @@ class TreeIndex {
   TreeLimits limits_;
   bool built_ = false;
   size_t entries_ = 0, candidates_ = 0;
+  GitIgnore ignore_;                  // the .gitignore files of the walked directories
   std::set<std::string> considered_;  // directories whose files were looked at
   std::set<std::string> roots_;       // data directories and candidate root files
   /// file -> the roots that reach it, with how they read it.

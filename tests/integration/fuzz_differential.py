@@ -64,48 +64,68 @@ class SqlOracle:
     def __init__(self, major):
         self.server = pgtools.Server(major).start()
         self.auto_conf = os.path.join(self.server.datadir, "postgresql.auto.conf")
+        self.included = os.path.join(self.server.datadir, INCLUDED)
+        # The data directory's owner: files this process (root or that user) writes there
+        # are handed to it, so the server reads them as it would its own.
+        st = os.stat(self.server.datadir)
+        self.owner = (st.st_uid, st.st_gid)
         self.pristine = self.read_auto_conf()
         self.server.psql(f"CREATE ROLE {fuzz_cases.ROLE}")
 
     def read_auto_conf(self):
-        r = subprocess.run(pgtools.as_user(["cat", self.auto_conf]), capture_output=True, check=True)
-        return r.stdout
+        with open(self.auto_conf, "rb") as f:
+            return f.read()
+
+    def put(self, path, data):
+        # Written in place (no rename): the server reads it only when a statement runs.
+        with open(path, "wb") as f:
+            f.write(data)
+        if os.geteuid() == 0:
+            os.chown(path, *self.owner)
 
     def put_auto_conf(self, data):
-        subprocess.run(pgtools.as_user(["tee", self.auto_conf]), input=data, capture_output=True, check=True)
+        self.put(self.auto_conf, data)
+
+    def psql(self, database, script, stop_on_error):
+        return subprocess.run([pgtools.PSQL, "-X", "-q", "-v", f"ON_ERROR_STOP={int(stop_on_error)}", "-h",
+                               self.server.sockdir, "-p", str(self.server.port), "-U", "postgres", "-d", database],
+                              input=script.encode() + b"\n", capture_output=True, timeout=60)
 
     def run(self, case):
         """([(failed, message)] per statement, auto.conf bytes after)."""
         self.put_auto_conf(auto_conf_bytes(case.auto_conf) if case.auto_conf else self.pristine)
-        other = os.path.join(self.server.datadir, INCLUDED)
         if case.included:
-            subprocess.run(pgtools.as_user(["tee", other]), input="".join(x + "\n" for x in case.included).encode(),
-                           capture_output=True, check=True)
-        else:
-            subprocess.run(pgtools.as_user(["rm", "-f", other]), check=True)
+            self.put(self.included, "".join(x + "\n" for x in case.included).encode())
+        elif os.path.exists(self.included):
+            os.remove(self.included)
         script = []
         for i, st in enumerate(case.items):
             script.append(st)
             script.append(f"\\echo @@{i} :ERROR :'LAST_ERROR_MESSAGE'")
             script.append("\\set LAST_ERROR_MESSAGE ''")
-        r = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=0", "-h", self.server.sockdir,
-                            "-p", str(self.server.port), "-U", "postgres", "-d", "postgres"],
-                           input="\n".join(script).encode() + b"\n", capture_output=True, timeout=60)
+        # Then, in the same psql, from another database (the case may have made database
+        # postgres refuse new sessions, with session_preload_libraries = '$libdir/x', or
+        # read-only): the role and the database reset. A script that leaves a string
+        # or a block open swallows these lines: then a psql of their own does it.
+        script += ["\\connect template1", f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL",
+                   "\\echo @@reset :ERROR", "ALTER DATABASE postgres RESET ALL", "\\echo @@reset :ERROR"]
+        r = self.psql("postgres", "\n".join(script), False)
         out = {}
+        resets = []
         for line in r.stdout.decode("utf-8", "replace").splitlines():
             m = re.match(r"^@@(\d+) (true|false) +E?'(.*)'$", line)
             if m:
                 out[int(m.group(1))] = (m.group(2) == "true", m.group(3).replace("''", "'"))
+            elif line.startswith("@@reset "):
+                resets.append(line == "@@reset false")
         results = [out.get(i, (True, "no answer (psql)")) for i in range(len(case.items))]
         after = self.read_auto_conf()
-        # From another database: the case may have made database postgres refuse new
-        # sessions (session_preload_libraries = '$libdir/x') or read-only.
-        r = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", self.server.sockdir, "-p",
-                            str(self.server.port), "-U", "postgres", "-d", "template1", "-c",
-                            f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL", "-c", "ALTER DATABASE postgres RESET ALL"],
-                           capture_output=True, text=True, timeout=60)
-        if r.returncode != 0:
-            raise RuntimeError(f"resetting the oracle's roles and databases failed: {r.stderr.strip()}")
+        if resets != [True, True]:
+            r = self.psql("template1", f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL;\nALTER DATABASE postgres RESET ALL;",
+                          True)
+            if r.returncode != 0:
+                raise RuntimeError(f"resetting the oracle's roles and databases failed: "
+                                   f"{r.stderr.decode(errors='replace').strip()}")
         self.put_auto_conf(self.pristine)
         return results, after
 

@@ -856,10 +856,10 @@ class LivePasswordTest(unittest.TestCase):
         import pgtools
         cls.srv = pgtools.Server(18).start()
         cls.conninfo = f"host={cls.srv.sockdir} port={cls.srv.port} user=postgres dbname=postgres"
-        subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", cls.conninfo, "-c",
+        subprocess.run([pgtools.PSQL, "-X", "-q", "-v", "ON_ERROR_STOP=1", cls.conninfo, "-c",
                         "ALTER SYSTEM SET primary_conninfo = 'host=up user=r password=hunter7'"],
                        check=True, capture_output=True, timeout=TIMEOUT)
-        subprocess.run(["psql", "-X", "-q", cls.conninfo, "-c", "SELECT pg_reload_conf()"],
+        subprocess.run([pgtools.PSQL, "-X", "-q", cls.conninfo, "-c", "SELECT pg_reload_conf()"],
                        check=True, capture_output=True, timeout=TIMEOUT)
 
     @classmethod

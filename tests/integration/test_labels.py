@@ -31,10 +31,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 LABELS = {"unit", "cli", "server", "fuzz", "editor"}
 # What starts a server or runs a PostgreSQL binary, found in the syntax tree (so that
 # comments, docstrings and text a test plants do not count): a call of one of these
-# functions of tests/support/pgtools.py (importing pgtools alone, for TEST_USER or
+# functions of tests/support/pgtools.py or its PSQL (importing pgtools alone, for TEST_USER or
 # make_tempdir, is no use), or a list or tuple that starts with one of the programs (an
 # argv; postgres only by a path: the bare word is also the superuser's name).
-SERVER_FUNCTIONS = {"Server", "initdb", "pg_bin", "pg_home", "postgres_C"}
+SERVER_FUNCTIONS = {"Server", "initdb", "pg_bin", "pg_home", "postgres_C", "PSQL"}
 PROGRAM = re.compile(r"(?:.*/)?(?:pg_ctl|initdb|psql)|.*/bin/postgres")
 # Where the modules the suites import live.
 MODULE_DIRS = [HERE, os.path.join(ROOT, "tests", "support"), os.path.join(ROOT, "tests", "lsp")]

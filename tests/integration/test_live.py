@@ -288,7 +288,7 @@ class SnapshotTest(unittest.TestCase):
                     with open(a, "w") as f:
                         f.write(out)
                     self.assertEqual(findings("--snapshot", a), live)
-                    r = subprocess.run(["psql", "-X", "-q", "-f", os.path.join(ROOT, "scripts", "snapshot.sql"),
+                    r = subprocess.run([pgtools.PSQL, "-X", "-q", "-f", os.path.join(ROOT, "scripts", "snapshot.sql"),
                                         conninfo(srv)], capture_output=True, text=True)
                     self.assertEqual(r.returncode, 0, r.stderr)
                     b = os.path.join(work, f"psql-{major}.json")

@@ -198,7 +198,7 @@ def quote_literal(text):
 
 
 def psql_file(server, path):
-    return subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", server.sockdir,
+    return subprocess.run([pgtools.PSQL, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", server.sockdir,
                            "-p", str(server.port), "-U", "postgres", "-d", "postgres", "-f", path],
                           capture_output=True, text=True, errors="replace")
 

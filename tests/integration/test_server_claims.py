@@ -184,7 +184,7 @@ class Cluster:
             self.running = False
 
     def psql(self, sql):
-        r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-F", "|", "-v", "ON_ERROR_STOP=1", "-h", self.sockdir,
+        r = subprocess.run([pgtools.PSQL, "-X", "-q", "-A", "-t", "-F", "|", "-v", "ON_ERROR_STOP=1", "-h", self.sockdir,
                             "-p", str(self.port), "-U", "postgres", "-d", "postgres", "-c", sql],
                            capture_output=True, text=True, errors="replace", timeout=60)
         if r.returncode != 0:

@@ -113,7 +113,7 @@ def run_psql_script(srv, text, stop_on_error=True):
     """Runs `text` with psql, each statement on its own (autocommit); returns (rc, stderr).
 
     Without stop_on_error psql goes on after a failed statement, as by default."""
-    r = subprocess.run(["psql", "-X", "-q", "-v", f"ON_ERROR_STOP={int(stop_on_error)}", "-h", srv.sockdir,
+    r = subprocess.run([pgtools.PSQL, "-X", "-q", "-v", f"ON_ERROR_STOP={int(stop_on_error)}", "-h", srv.sockdir,
                         "-p", str(srv.port), "-U", "postgres", "-d", "postgres"],
                        input=text, capture_output=True, text=True, errors="replace")
     return r.returncode, r.stderr
@@ -234,7 +234,7 @@ class RefusalTest(unittest.TestCase):
         with pgtools.Server(18) as srv:
             rc, err = run_psql_script(srv, "CREATE ROLE app LOGIN;\n" + script)
             self.assertEqual(rc, 0, err)
-            r = subprocess.run(["psql", "-X", "-h", srv.sockdir, "-p", str(srv.port), "-U", "app", "-d", "postgres",
+            r = subprocess.run([pgtools.PSQL, "-X", "-h", srv.sockdir, "-p", str(srv.port), "-U", "app", "-d", "postgres",
                                 "-c", "SELECT 1"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("WARNING", r.stderr)
@@ -304,7 +304,7 @@ class ScopeTest(unittest.TestCase):
                 for db in ("postgres", "shop"):
                     for role in ("postgres", "app", "other"):
                         for name in ("work_mem", "statement_timeout"):
-                            r = subprocess.run(["psql", "-X", "-A", "-t", "-h", srv.sockdir, "-p", str(srv.port),
+                            r = subprocess.run([pgtools.PSQL, "-X", "-A", "-t", "-h", srv.sockdir, "-p", str(srv.port),
                                                 "-U", role, "-d", db, "-c", f"SHOW {name}"],
                                                capture_output=True, text=True)
                             want = r.stdout.strip()

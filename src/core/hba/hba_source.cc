@@ -166,6 +166,7 @@ class AuthLinter {
     if (a_->failure != Analysis::Failure::kNone) return;
     if (auth_.hba_file >= 0) {
       auth_.hba_lines = TokenizeAuthFile(rc, auth_.hba_file);
+      auth_.hba.reserve(auth_.hba_lines.size());
       for (size_t i = 0; i < auth_.hba_lines.size(); ++i) {
         auth_.hba.push_back(ParseHbaLine(auth_.hba_lines[i], auth_.options));
         auth_.hba.back().line_index = i;
@@ -175,6 +176,7 @@ class AuthLinter {
     if (a_->failure != Analysis::Failure::kNone) return;
     if (auth_.ident_file >= 0) {
       auth_.ident_lines = TokenizeAuthFile(rc, auth_.ident_file);
+      auth_.ident.reserve(auth_.ident_lines.size());
       for (size_t i = 0; i < auth_.ident_lines.size(); ++i) {
         auth_.ident.push_back(ParseIdentLine(auth_.ident_lines[i], auth_.options));
         auth_.ident.back().line_index = i;

@@ -4,6 +4,7 @@
 #include "core/knowledge/hooks_internal.h"
 #include "core/base/strings.h"
 
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <strings.h>
@@ -242,8 +243,15 @@ bool IsPosixTz(const std::string& s) {
 
 void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
   char* end = nullptr;
-  strtod(t.c_str(), &end);
-  if (end != t.c_str() && *end == '\0') return;  // hours east of UTC
+  const double hours = strtod(t.c_str(), &end);
+  if (end != t.c_str() && *end == '\0') {  // hours east of UTC
+    // Measured on 14-18: an offset of a week or more (|hours x 3600| >= 604800
+    // seconds once truncated), an infinity or a NaN is refused; TimeZone says
+    // why, log_timezone does not.
+    if (!(std::fabs(hours * 3600) < 604800))
+      Refuse(p, t, std::string_view(p.name) == "log_timezone" ? "" : "UTC timezone offset is out of range.", out);
+    return;
+  }
   if (strncasecmp(t.c_str(), "interval", 8) == 0) return;
   // "posixrules" and "localtime" are files of the tz database but not zones
   // the server accepts: refused on every host, as are "" and overlong names.

@@ -142,9 +142,8 @@ class CorpusTest(CheckOutputMixin, unittest.TestCase):
         pgtools.share_with_user(work)
 
         def server(rel):
-            argv = pgtools.as_user([postgres, "-D", datadir, "-c",
-                                    f"config_file={os.path.join(work, rel)}", "-C", "work_mem"])
-            r = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+            argv = [postgres, "-D", datadir, "-c", f"config_file={os.path.join(work, rel)}", "-C", "work_mem"]
+            r = pgtools.run_as_user(argv, capture_output=True, text=True, errors="replace",
                                env=ORACLE_ENV, cwd="/", timeout=60)
             return r.returncode == 0, [ln for ln in r.stderr.splitlines() if ln.strip()]
 

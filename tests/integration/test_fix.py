@@ -91,8 +91,8 @@ class FixTest(unittest.TestCase):
                 if read(os.path.join(self.work, "before", c)) != read(os.path.join(self.work, "after", c))]
 
     def server(self, path, name):
-        argv = pgtools.as_user([self.postgres, "-D", self.datadir, "-c", f"config_file={path}", "-C", name])
-        r = subprocess.run(argv, capture_output=True, text=True, errors="replace", env=ORACLE_ENV, cwd="/",
+        argv = [self.postgres, "-D", self.datadir, "-c", f"config_file={path}", "-C", name]
+        r = pgtools.run_as_user(argv, capture_output=True, text=True, errors="replace", env=ORACLE_ENV, cwd="/",
                            timeout=60)
         return r.returncode == 0, r.stdout.rstrip("\n")
 
@@ -200,10 +200,9 @@ class FixTest(unittest.TestCase):
             os.chmod(original, 0o644)
             accepted = []
             for path in (original, fixed):
-                argv = pgtools.as_user([pgtools.pg_bin(major), "-D", datadirs[major], "-c", f"config_file={path}",
-                                        "-C", "work_mem"])
-                accepted.append(subprocess.run(argv, capture_output=True, env=ORACLE_ENV, cwd="/",
-                                               timeout=60).returncode == 0)
+                argv = [pgtools.pg_bin(major), "-D", datadirs[major], "-c", f"config_file={path}", "-C", "work_mem"]
+                accepted.append(pgtools.run_as_user(argv, capture_output=True, env=ORACLE_ENV, cwd="/",
+                                                    timeout=60).returncode == 0)
             problems = []
             if accepted[0] and not accepted[1]:
                 problems.append(f"{name}: PostgreSQL {major} accepted it before --fix and refuses it after")

@@ -155,8 +155,8 @@ class Cluster:
         return dst
 
     def run(self, argv, **kw):
-        return subprocess.run(pgtools.as_user(argv), capture_output=True, text=True, errors="replace",
-                              env=ORACLE_ENV, cwd="/", timeout=kw.pop("timeout", 120), **kw)
+        return pgtools.run_as_user(argv, capture_output=True, text=True, errors="replace",
+                                   env=ORACLE_ENV, cwd="/", timeout=kw.pop("timeout", 120), **kw)
 
     def postgres_C(self, conf, name):
         r = self.run([pgtools.pg_bin(self.major), "-D", self.datadir, "-c", f"config_file={conf}", "-C", name])

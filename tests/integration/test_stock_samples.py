@@ -304,10 +304,10 @@ class CorpusRulesTest(unittest.TestCase):
             pgtools.share_with_user(d)
             size = None
             for extra in ((), ("-c", "shared_preload_libraries=")):  # libraries this host lacks
-                r = subprocess.run(pgtools.as_user([pgtools.pg_bin(18), "-D", datadir, "-c", f"config_file={conf}",
-                                                    *extra, "-C", "shared_memory_size"]),
-                                   capture_output=True, text=True, errors="replace", env=ORACLE_ENV, cwd="/",
-                                   timeout=60)
+                r = pgtools.run_as_user([pgtools.pg_bin(18), "-D", datadir, "-c", f"config_file={conf}",
+                                         *extra, "-C", "shared_memory_size"],
+                                        capture_output=True, text=True, errors="replace", env=ORACLE_ENV, cwd="/",
+                                        timeout=60)
                 if r.returncode == 0:
                     size = int(r.stdout.strip())
                     break

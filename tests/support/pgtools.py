@@ -8,6 +8,7 @@ on a free loopback port and a private Unix socket, and are always stopped
 """
 import atexit
 import contextlib
+import glob
 import json
 import os
 import pwd
@@ -43,7 +44,6 @@ def pg_bin(major, prog="postgres"):
 def _psql_binary():
     """Debian's psql itself: /usr/bin/psql is pg_wrapper, a Perl script that picks a
     client version on every call (about 30 ms of each psql run)."""
-    import glob
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"),
                    key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
     return found[-1] if found else (shutil.which("psql") or "psql")

@@ -3,6 +3,8 @@
 
 #include <fnmatch.h>
 
+#include <utility>
+
 namespace pgconflint {
 namespace {
 
@@ -69,13 +71,17 @@ void GitIgnore::Add(const std::string& dir, std::string_view text) {
 }
 
 bool GitIgnore::Ignored(const std::string& abs, bool is_dir) const {
+  // The directories above `abs` that have patterns, the shallowest first.
+  std::vector<std::pair<size_t, const std::vector<Pattern>*>> above;  // (length of the directory, its patterns)
+  for (size_t slash = abs.rfind('/'); slash != std::string::npos && slash > 0; slash = abs.rfind('/', slash - 1)) {
+    auto it = by_dir_.find(abs.substr(0, slash));
+    if (it != by_dir_.end()) above.emplace_back(slash, &it->second);
+  }
+  if (auto root = by_dir_.find("/"); root != by_dir_.end() && abs.size() > 1) above.emplace_back(0, &root->second);
   bool ignored = false;
-  // by_dir_ is ordered by path, so a directory comes before those below it.
-  for (const auto& [dir, patterns] : by_dir_) {
-    const std::string prefix = dir == "/" ? "/" : dir + "/";
-    if (abs.size() <= prefix.size() || abs.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::vector<std::string> rel = Split(std::string_view(abs).substr(prefix.size()));
-    for (const Pattern& p : patterns) {
+  for (auto d = above.rbegin(); d != above.rend(); ++d) {
+    const std::vector<std::string> rel = Split(std::string_view(abs).substr(d->first + 1));
+    for (const Pattern& p : *d->second) {
       if (p.dir_only && !is_dir) continue;
       bool match = p.anchored ? MatchSegments(p.segments, 0, rel, 0)
                               : fnmatch(p.segments[0].c_str(), rel.back().c_str(), 0) == 0;

@@ -241,15 +241,16 @@ bool IsPosixTz(const std::string& s) {
   return i == s.size() || s[i] == ',';
 }
 
-void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+// `offset_detail`: what the server says about an offset of a week or more
+// (TimeZone explains it, log_timezone does not).
+void TimeZoneValue(const HookContext& c, const Parameter& p, const std::string& t, const char* offset_detail,
+                   ParsedValue* out) {
   char* end = nullptr;
   const double hours = strtod(t.c_str(), &end);
   if (end != t.c_str() && *end == '\0') {  // hours east of UTC
     // Measured on 14-18: an offset of a week or more (|hours x 3600| >= 604800
-    // seconds once truncated), an infinity or a NaN is refused; TimeZone says
-    // why, log_timezone does not.
-    if (!(std::fabs(hours * 3600) < 604800))
-      Refuse(p, t, std::string_view(p.name) == "log_timezone" ? "" : "UTC timezone offset is out of range.", out);
+    // seconds once truncated), an infinity or a NaN is refused.
+    if (!(std::fabs(hours * 3600) < 604800)) Refuse(p, t, offset_detail, out);
     return;
   }
   if (strncasecmp(t.c_str(), "interval", 8) == 0) return;
@@ -266,6 +267,14 @@ void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, Pa
     out->hint += " (Checked against the time zone database of the machine running pgconflint; the server "
                  "uses its own.)";
   }
+}
+
+void TimeZone(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  TimeZoneValue(c, p, t, "UTC timezone offset is out of range.", out);
+}
+
+void LogTimeZone(const HookContext& c, const Parameter& p, const std::string& t, ParsedValue* out) {
+  TimeZoneValue(c, p, t, "", out);
 }
 
 // max_stack_depth must leave 512kB of the stack rlimit free.
@@ -390,7 +399,7 @@ const std::unordered_map<std::string_view, Hook>& Hooks() {
       {"lc_numeric", Locale},
       {"lc_time", Locale},
       {"timezone", TimeZone},
-      {"log_timezone", TimeZone},
+      {"log_timezone", LogTimeZone},
       {"max_stack_depth", MaxStackDepth},
       {"primary_slot_name", SlotName},
       {"recovery_target", RecoveryTarget},

@@ -105,10 +105,12 @@ def make_apply_sql(d, n):
 
 
 def make_hba(d, n):
+    # Every line valid at every size (an IPv6 group holds 4 hex digits: 2001:db8:10000:: would be a
+    # host name with a mask, a refused line, and x16 would measure a different workload).
     lines = ["local all postgres peer"]
     for i in range(n):
-        lines += [f"host db_{i} app_{i} 10.{i // 256 % 256}.{i % 256}.0/24 scram-sha-256",
-                  f"hostssl all +group_{i % 40} 2001:db8:{i:x}::/48 cert clientcert=verify-full"]
+        lines += [f"host db_{i} app_{i} 10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}/32 scram-sha-256",
+                  f"hostssl all +group_{i % 40} 2001:db8:{i // 65536:x}:{i % 65536:x}::/64 cert clientcert=verify-full"]
     write(d, "hba/pg_hba.conf", "\n".join(lines) + "\n")
     return ["check", "--no-config", "--format", "concise", "--fail-on", "never", "hba/pg_hba.conf"], None
 

@@ -21,9 +21,10 @@ if [ "${1:-}" = "--tests" ]; then
   # suites need pre-commit (3.0.4 on Debian 12), jsonschema and yaml for
   # Python, and patch. The editor server's suites use a real JSON-RPC client
   # (pylsp-jsonrpc, with pytest: both for /usr/bin/python3) and a headless
-  # Neovim. clang-14 builds the ASan+UBSan binaries and the libFuzzer
-  # harnesses (build-asan/).
-  packages+=(python3 postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch
+  # Neovim. GNU time measures the peak memory and CPU time of runs (the
+  # hostile and cost-scaling suites, the sanitized build). clang-14 builds
+  # the ASan+UBSan binaries and the libFuzzer harnesses (build-asan/).
+  packages+=(python3 postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time
              python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14)
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi

@@ -32,12 +32,8 @@ stage() { echo "== test.sh: $1 after $((SECONDS - start)) s" >&2; }
 scripts/setup.sh --tests
 stage "setup and the Release build"
 
-# Sanitizers: any report aborts the run (-fno-sanitize-recover). Leaks are
-# checked in the unit tests, the fuzz harnesses and the editor server (a
-# long-running process: every session of its suites ends with `exit` and its
-# report is read); not in the CLI runs of the hostile suite, because `check`
-# deliberately exits without freeing its workspace (start-up/exit time).
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Sanitizers: any report aborts the test (CMake gives every test of build-asan/
+# the ASAN_OPTIONS and UBSAN_OPTIONS it needs, the leak check included).
 # -O1 with line tables only: the reports keep file:line without full debug information.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT_WERROR=ON \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
@@ -50,7 +46,8 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT
 # of their time waiting on PostgreSQL (initdb, pg_ctl start and stop, reloads),
 # time the compiler uses. The editor suites are left out here: they run once,
 # on the sanitized binary, below.
-setsid nice -n 10 cmake --build build-asan >build-asan/build.log 2>&1 &
+setsid nice -n 10 /usr/bin/time -f "%e s, %U s user + %S s system" -o build-asan/build.time \
+  cmake --build build-asan >build-asan/build.log 2>&1 &
 asan_build=$!
 trap 'kill -- -$asan_build 2>/dev/null || true' EXIT
 # A failing stage does not stop the later ones: the run reports every failure,
@@ -63,23 +60,11 @@ if ! wait $asan_build; then
   exit 1
 fi
 trap - EXIT
-stage "the sanitized build"
-
-ctest --test-dir build-asan --output-on-failure -j2 -L '^(unit|fuzz)$' || status=1
-stage "the sanitized unit tests and fuzz runs"
-# The editor suites and the hostile suite on the sanitized binary: two
-# single-threaded drivers, side by side.
-logs=build-asan/suite-logs
-mkdir -p $logs
-PGCONFLINT=$PWD/build-asan/pgconflint PGCONFLINT_SANITIZED=1 PYTHONDONTWRITEBYTECODE=1 \
-  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/lsp >$logs/editor.log 2>&1 &
-editor=$!
-ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 PGCONFLINT=$PWD/build-asan/pgconflint PGCONFLINT_SANITIZED=1 \
-  PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 tests/integration/test_hostile.py >$logs/hostile.log 2>&1 &
-hostile=$!
-wait $editor || status=1
-cat $logs/editor.log
-wait $hostile || status=1
-cat $logs/hostile.log
-stage "the sanitized editor and hostile suites"
+stage "the sanitized build ($(cat build-asan/build.time))"
+# One pool on the sanitized binaries: the unit tests (two shards), a short run of
+# every fuzz harness, the editor server's suites and the hostile suite, the
+# longest first.
+ctest --test-dir build-asan --output-on-failure -j2 \
+      -R '^(unit[.]|fuzz[.]|integration[.]lsp[.]|integration[.]hostile$)' || status=1
+stage "the sanitized unit tests, fuzz runs, editor and hostile suites"
 exit $status

@@ -49,6 +49,13 @@ SESSION_CHANGING = {"role", "session_authorization", "client_encoding", "stateme
                     "idle_in_transaction_session_timeout", "idle_session_timeout", "transaction_timeout"}
 
 
+# The oracle's server does not load a case's initial postgresql.auto.conf (a reload would
+# leave placeholders behind for the next cases), while pgconflint takes the cluster to run
+# with it: a parameter there that changes what the statements do is not generated.
+# allow_alter_system = off makes every ALTER SYSTEM fail on a server that loaded it.
+NOT_LOADED_BY_THE_ORACLE = {"allow_alter_system"}
+
+
 @dataclasses.dataclass
 class Param:
     name: str
@@ -65,12 +72,12 @@ class Param:
 
 @dataclasses.dataclass
 class Case:
-    family: str          # "file" or "sql"
+    family: str          # "file", "sql", "hba" or "ident"
     index: int
-    items: list          # file: lines; sql: statements
+    items: list          # file, hba, ident: lines; sql: statements
     name: str = ""       # file: the NAME -C reads back
     auto_conf: list = dataclasses.field(default_factory=list)  # sql: initial lines
-    included: list = dataclasses.field(default_factory=list)   # lines of included.conf (next to the main file)
+    included: list = dataclasses.field(default_factory=list)   # lines of included.conf (hba, ident: AUTH_EXTRA)
 
     def text(self):
         return "".join(line + "\n" for line in self.items)
@@ -79,7 +86,8 @@ class Case:
         out = [f"[{self.family} #{self.index}]" + (f" NAME {self.name}" if self.name else "")]
         out += [f"  auto.conf: {line}" for line in self.auto_conf]
         out += [f"  | {line}" for line in self.items]
-        out += [f"  included.conf: {line}" for line in self.included]
+        extra = AUTH_EXTRA if self.family in ("hba", "ident") else "included.conf"
+        out += [f"  {extra}: {line}" for line in self.included]
         return "\n".join(out)
 
 
@@ -317,7 +325,10 @@ class Generator:
     def sql_case(self, rng, index):
         auto = []
         for _ in range(rng.choice((0, 0, 1, 2))):
-            name = self.spelling(rng, self.param(rng).name)
+            param = self.param(rng)
+            while param.name.lower() in NOT_LOADED_BY_THE_ORACLE:
+                param = self.param(rng)
+            name = self.spelling(rng, param.name)
             auto.append(f"{name} = {self.conf_literal(rng, self.value(rng, self.find(name)))}")
         included = []
         if rng.random() < 0.05:
@@ -325,10 +336,108 @@ class Generator:
                                                                "include_if_exists 'included.conf'")))
             if rng.random() < 0.7:
                 name = self.param(rng).name
+                while name.lower() in NOT_LOADED_BY_THE_ORACLE:
+                    name = self.param(rng).name
                 included = [f"{name} = {self.conf_literal(rng, self.value(rng, self.find(name)))}"]
         stmts = [self.sql_statement(rng) for _ in range(rng.randint(1, 5))]
         return Case("sql", index, stmts, auto_conf=auto, included=included)
 
     def case(self, seed, index):
         rng = random.Random(f"{seed}:{self.major}:{index}")
-        return self.file_case(rng, index) if rng.random() < 0.5 else self.sql_case(rng, index)
+        r = rng.random()
+        if r < 0.4:
+            return self.file_case(rng, index)
+        if r < 0.8:
+            return self.sql_case(rng, index)
+        return auth_case(rng, index, self.major)
+
+
+# --- pg_hba.conf and pg_ident.conf ------------------------------------------------------------
+# Tokens of every field, right and wrong (the server is the judge). A case is 1-4 lines of
+# one file, and an extra file (AUTH_EXTRA) that @-references and include records name.
+
+AUTH_EXTRA = "extra.conf"
+HBA_TYPES = ("local", "host", "hostssl", "hostnossl", "hostgssenc", "hostnogssenc", "Host", "hots", '"host"')
+HBA_DATABASES = ("all", "sameuser", "samerole", "samegroup", "replication", "db1", "DB1", '"all"', '"db 1"',
+                 "db1,db2", "db1, db2", "db1,,db2", "db1,", "+g1", f"@{AUTH_EXTRA}", "@", '""', "/^db\\d+$",
+                 '"/^db"', "/(", "a" * 70)
+HBA_USERS = ("all", "u1", "+admins", '"+admins"', "+", '"all"', "u1,u2", "u1,+g", f"@{AUTH_EXTRA}", "/^u.*$",
+             '"u""q"', "pg_read_all_data", "/[")
+HBA_ADDRESSES = ("127.0.0.1/32", "10.0.0.0/8", "10.0.0.1/8", "0.0.0.0/0", "::1/128", "::/0", "fe80::/10",
+                 "1.2.3.4/33", "::1/129", "10.0.0.1", "10.0.0.1 255.255.255.0", "10.0.0.1 255.0.255.0",
+                 "::1 ffff:ffff::", "all", "samehost", "samenet", "host.example.com", ".example.com",
+                 "host.example.com/24", "256.1.1.1/32", "10.0.0.0/-1", '"127.0.0.1/32"', "10.0.0.0/8,10.1.0.0/16")
+HBA_METHODS = ("trust", "reject", "scram-sha-256", "md5", "password", "gss", "sspi", "ident", "peer", "ldap",
+               "radius", "cert", "pam", "bsd", "oauth", "krb5", "crypt", "SCRAM-SHA-256", "md6", '"trust"')
+HBA_OPTIONS = ("map=m1", 'map="m 1"', "map=", "clientcert=verify-ca", "clientcert=verify-full",
+               "clientcert=no-verify", "clientcert=1", "clientname=CN", "clientname=DN", "clientname=x",
+               "include_realm=0", "include_realm=1", "krb_realm=EXAMPLE.COM", "compat_realm=1",
+               "upn_username=1", "pamservice=postgresql", "pam_use_hostname=1", "ldapserver=ldap.example",
+               "ldapport=389", "ldapport=x", "ldapscheme=ldaps", "ldapscheme=ftp", "ldaptls=1",
+               "ldapprefix=cn=", "ldapsuffix=,dc=example", "ldapbasedn=dc=example", "ldapsearchattribute=uid",
+               "ldapsearchfilter=(uid=$username)", "ldapurl=ldap://ldap.example/dc=example?uid?sub",
+               "ldapurl=nope", "radiusservers=127.0.0.1", "radiussecrets=s", "radiusservers=a,b",
+               "radiussecrets=s,t", "radiusidentifiers=x", "radiusports=1812", "radiusports=x",
+               "issuer=https://id.example", "scope=openid", "validator=v", "delegate_ident_mapping=1",
+               "bad", "bad=1", "=x", "map")
+IDENT_SYSTEM = ("alice", "/^(.*)$", '"/^(.*)@example$"', "/(", '"bob"', "Bob", "all", "+g", "/^a\\d$")
+IDENT_PG = ("alice", "\\1", '"\\1"', "all", '"all"', "+admins", '"+admins"', "/^x$", "bob,carol", "\\2")
+
+
+def _hba_line(rng):
+    kind = rng.choice(HBA_TYPES)
+    parts = [kind, rng.choice(HBA_DATABASES), rng.choice(HBA_USERS)]
+    if not kind.startswith("local") or rng.random() < 0.1:
+        parts.append(rng.choice(HBA_ADDRESSES))
+    if rng.random() < 0.95:
+        parts.append(rng.choice(HBA_METHODS))
+    parts += [rng.choice(HBA_OPTIONS) for _ in range(rng.choice((0, 0, 1, 1, 2, 3)))]
+    return _auth_spacing(rng, parts)
+
+
+def _ident_line(rng):
+    parts = [rng.choice(("m1", "m2", '"m 1"', "M1")), rng.choice(IDENT_SYSTEM), rng.choice(IDENT_PG)]
+    if rng.random() < 0.05:
+        parts.append("extra")
+    elif rng.random() < 0.05:
+        parts.pop()
+    return _auth_spacing(rng, parts)
+
+
+def _auth_spacing(rng, parts):
+    """Fields joined by blanks or tabs, now and then continued on the next line or commented."""
+    line = ""
+    for i, p in enumerate(parts):
+        if i:
+            line += " \\\n  " if rng.random() < 0.04 else rng.choice((" ", " ", "\t", "  "))
+        line += p
+    if rng.random() < 0.1:
+        line += rng.choice(("  # comment", "#x", " \\"))
+    return line
+
+
+def auth_case(rng, index, major):
+    """A pg_hba.conf (three cases in four) or pg_ident.conf case, with the extra file's lines."""
+    kind = "hba" if rng.random() < 0.75 else "ident"
+    line = _hba_line if kind == "hba" else _ident_line
+    items = []
+    for _ in range(rng.randint(1, 4)):
+        r = rng.random()
+        if r < 0.08:
+            items.append(rng.choice((f"include {AUTH_EXTRA}", f"include_if_exists {AUTH_EXTRA}",
+                                     "include_if_exists missing.conf", "include_dir .", "include",
+                                     f'include "{AUTH_EXTRA}"', "include_dir missing")))
+        elif r < 0.12:
+            items.append(rng.choice(("", "# a comment", "   ", "\t")))
+        else:
+            items.append(line(rng))
+    r = rng.random()
+    if r < 0.5:  # the extra file: names for @extra.conf, or lines for an include
+        extra = [rng.choice(("db3", "u3", "db3 u3", "db3,db4", '"db 3"', "+g3", "# c", "/^x"))]
+    elif r < 0.8:
+        extra = [line(rng)]
+    else:
+        extra = []
+    if kind == "hba" and not any(not x.startswith(("#", "include")) and x.strip() for x in items):
+        items.append("local all all trust")  # a file of no rule is refused whole: mostly judge lines
+    return Case(kind, index, items, included=extra)

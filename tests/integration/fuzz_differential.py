@@ -8,8 +8,11 @@ case's index name it for good) are judged by
                SQL cases by a started server that runs the script with psql over the
                initial postgresql.auto.conf (which statements fail, with the message, and
                the bytes of postgresql.auto.conf afterwards);
+               pg_hba.conf and pg_ident.conf cases by a started server whose hba_file and
+               ident_file are the case's (pg_hba_file_rules, pg_ident_file_mappings);
 * pgconflint:  `check --format json` of the same tree or script (fatal, value, which
-               statements it refuses) and `apply-sql --auto-conf` (the bytes it predicts).
+               statements it refuses) and `apply-sql --auto-conf` (the bytes it predicts);
+               for pg_hba.conf and pg_ident.conf, `check` given the server's rows.
 
 Every disagreement is shrunk (items dropped while it persists) and printed. A disagreement
 that no offline tool can know is excused only by tests/integration/fuzz_excused.json, each
@@ -27,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -107,17 +111,20 @@ class SqlOracle:
         # postgres refuse new sessions, with session_preload_libraries = '$libdir/x', or
         # read-only): the role and the database reset. A script that leaves a string
         # or a block open swallows these lines: then a psql of their own does it.
-        script += ["\\connect template1", f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL",
-                   "\\echo @@reset :ERROR", "ALTER DATABASE postgres RESET ALL", "\\echo @@reset :ERROR"]
+        script += ["\\connect template1", f"ALTER ROLE {fuzz_cases.ROLE} RESET ALL;",
+                   "\\echo @@reset :ERROR", "ALTER DATABASE postgres RESET ALL;", "\\echo @@reset :ERROR"]
         r = self.psql("postgres", "\n".join(script), False)
+        # psql quotes each message as a literal (:'var'): '' for a quote, E'' with doubled
+        # backslashes when it holds one, and a line break as it is (a name in the message can
+        # hold one), so a message may span lines.
+        text = r.stdout.decode("utf-8", "replace")
         out = {}
-        resets = []
-        for line in r.stdout.decode("utf-8", "replace").splitlines():
-            m = re.match(r"^@@(\d+) (true|false) +E?'(.*)'$", line)
-            if m:
-                out[int(m.group(1))] = (m.group(2) == "true", m.group(3).replace("''", "'"))
-            elif line.startswith("@@reset "):
-                resets.append(line == "@@reset false")
+        for m in re.finditer(r"^@@(\d+) (true|false) +(E?)'((?:[^']|'')*)'$", text, re.M):
+            message = m.group(4).replace("''", "'")
+            if m.group(3):
+                message = message.replace("\\\\", "\\")
+            out[int(m.group(1))] = (m.group(2) == "true", message)
+        resets = [m.group(1) == "false" for m in re.finditer(r"^@@reset (true|false)$", text, re.M)]
         results = [out.get(i, (True, "no answer (psql)")) for i in range(len(case.items))]
         after = self.read_auto_conf()
         if resets != [True, True]:
@@ -176,9 +183,33 @@ class Judge:
         self.file_oracle = Oracle(major, workdir)
         self.aliases = {k.lower(): v.lower() for k, v in fuzz_cases.load_catalog(major)[1].items()}
         self.sql_oracle = SqlOracle(major)
+        self.auth_server = None  # started at the first pg_hba.conf or pg_ident.conf case
 
     def close(self):
         self.sql_oracle.stop()
+        if self.auth_server:
+            self.auth_server.stop()
+
+    def auth_verdict(self, case):
+        """pg_hba.conf / pg_ident.conf: the server's view of the file (pg_hba_file_rules,
+        pg_ident_file_mappings; on 14 a reload for pg_ident.conf) against pgconflint's reading,
+        as tests/integration/test_hba_differential.py judges its cases."""
+        # Imported here: the module asks its binary (PGCONFLINT) for the majors when loaded.
+        os.environ.setdefault("PGCONFLINT", self.binary)
+        import test_hba_differential as hba_differential
+        if self.auth_server is None:
+            hba_differential.PGCONFLINT = self.binary
+            self.auth_server = hba_differential.CaseServer(self.major)
+        self.auth_server.reset()
+        if case.included:
+            self.auth_server.write(fuzz_cases.AUTH_EXTRA, "".join(x + "\n" for x in case.included))
+        verdict, detail = hba_differential.judge(
+            self.auth_server, types.SimpleNamespace(kind=case.family, text=case.text()))
+        if verdict == "agree":
+            return None
+        # "env": every difference is a method this server's build lacks (LDAP, PAM): its
+        # message goes to the excuses like any other.
+        return {"family": case.family, "server": {"message": [detail]}, "verdict": verdict}
 
     def file_verdict(self, case):
         """None when both agree, else a dict describing the disagreement."""
@@ -196,8 +227,10 @@ class Judge:
         default = self.file_oracle.default(case.name)
         if agrees(server, lint, default):
             return None
+        # Every line the server wrote: its FATAL can follow LOG lines (a skipped
+        # include_if_exists), and the excuses match any line.
         return {"family": "file", "server": {"fatal": server.fatal, "value": server.value,
-                                             "message": server.stderr[:2]},
+                                             "message": server.stderr},
                 "pgconflint": {"fatal": lint.fatal, "value": lint.value if lint.value is not None else default,
                                "codes": lint.codes, "error": lint.error}}
 
@@ -221,7 +254,12 @@ class Judge:
                                                               "pgconflint": predicted.decode(errors="replace")}}
 
     def verdict(self, case):
-        v = self.file_verdict(case) if case.family == "file" else self.sql_verdict(case)
+        if case.family == "file":
+            v = self.file_verdict(case)
+        elif case.family == "sql":
+            v = self.sql_verdict(case)
+        else:
+            v = self.auth_verdict(case)
         if v is None:
             return None, None
         return v, self.excuse(case, v)
@@ -244,6 +282,8 @@ class Judge:
                 reasons.append(hit["reason"])
             return reasons[0]
         messages = v.get("server", {}).get("message") or []
+        if v.get("verdict") == "DISAGREE":
+            return None  # pg_hba.conf / pg_ident.conf: only the build's differences ("env") are excusable
         hit = next((e for e in entries if (e.get("name") and re.fullmatch(e["name"], case.name, re.I))
                     or (e.get("server") and any(re.search(e["server"], m) for m in messages))), None)
         return hit["reason"] if hit else None

@@ -120,8 +120,16 @@ def judge(server, case):
     rows, refused, rows_file = None, None, None
     if case.kind == "hba":
         server.write("pg_hba.conf", case.text)
-        rows = server.rows("pg_hba_file_rules")
-        refused = server_refuses_hba(rows)
+        try:
+            rows = server.rows("pg_hba_file_rules")
+            refused = server_refuses_hba(rows)
+        except AssertionError as e:
+            # The view itself fails: on 14 and 15 an @file that names itself recurses until
+            # the server runs out of file descriptors (ERROR: exceeded maxAllocatedDescs).
+            # A reload fails alike, so the file is not loaded: refused, with no rows.
+            if "exceeded maxAllocatedDescs" not in str(e):
+                raise
+            rows, refused = None, True
     elif server.major >= 15:
         server.write("pg_ident.conf", case.text)
         rows = server.rows("pg_ident_file_mappings")

@@ -59,8 +59,19 @@ PROFILES = {
 }
 
 
+_CHECKED = {}
+
+
 def check(path, major, *flags, cwd=None):
-    """`check --format json --fail-on never`: (exit code, JSON or None, stderr)."""
+    """`check --format json --fail-on never`: (exit code, JSON or None, stderr), once per
+    arguments (three tests read the corpus under 18; the results are not modified)."""
+    key = (path, major, flags, cwd)
+    if key not in _CHECKED:
+        _CHECKED[key] = _check(path, major, *flags, cwd=cwd)
+    return _CHECKED[key]
+
+
+def _check(path, major, *flags, cwd=None):
     r = subprocess.run([PGCONFLINT, "check", "--pg-version", str(major), "--format", "json", "--fail-on", "never",
                         "--no-config", "--server-host", "yes", *flags, path], capture_output=True, text=True, errors="replace",
                        env=dict(os.environ, NO_COLOR="1"), cwd=cwd, timeout=120)

@@ -73,7 +73,9 @@ std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name
     KeywordCategory k = facts.Keyword(name);
     safe = k == KeywordCategory::kNone || k == KeywordCategory::kUnreserved;
   }
-  return safe ? std::string(name) : QuoteIdentifier(name);
+  // The server's quotes, control characters as they are: a value item with a
+  // line break stays one, and ALTER SYSTEM refuses the value for it.
+  return safe ? std::string(name) : Quote(name, '"');
 }
 
 bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input,

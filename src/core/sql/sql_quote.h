@@ -42,7 +42,8 @@ std::string AlterSystemStatement(const Parameter& param, const std::string& valu
 
 /// quote_identifier (ruleutils.c): `name` unchanged when it is a lower-case
 /// identifier ([a-z_][a-z0-9_]*) that is no keyword, or an unreserved one;
-/// else double-quoted, with "" for each quote.
+/// else double-quoted, with "" for each quote, every other character as it
+/// is (a line break too, unlike QuoteIdentifier).
 std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name);
 
 /// flatten_set_variable_args (guc_funcs.c): the text SET, ALTER SYSTEM and

@@ -265,6 +265,8 @@ def messages(srv, major):
         ("ts_in_transaction", ["BEGIN; CREATE TABLESPACE pgcprobe LOCATION '/pgcprobe-none';",
                                               "ROLLBACK;"], []),
         ("invalid_byte_sequence", ["SELECT E'\\377';"], [("0xff", "{bytes}")]),
+        ("read_only", ["SET default_transaction_read_only = on; ALTER ROLE postgres SET work_mem = '1MB';",
+                       "RESET default_transaction_read_only;"], [("ALTER ROLE", "{command}")]),
     ]
     own_got = outcomes(srv, [(tag, stmts) for tag, stmts, _ in own])
     got = outcomes(srv, probes)

@@ -376,7 +376,8 @@ HBA_OPTIONS = ("map=m1", 'map="m 1"', "map=", "clientcert=verify-ca", "clientcer
                "ldapport=389", "ldapport=x", "ldapscheme=ldaps", "ldapscheme=ftp", "ldaptls=1",
                "ldapprefix=cn=", "ldapsuffix=,dc=example", "ldapbasedn=dc=example", "ldapsearchattribute=uid",
                "ldapsearchfilter=(uid=$username)", "ldapurl=ldap://ldap.example/dc=example?uid?sub",
-               "ldapurl=nope", "radiusservers=127.0.0.1", "radiussecrets=s", "radiusservers=a,b",
+               "ldapurl=nope", "radiusservers=127.0.0.1", "radiussecrets=s", "radiusservers=127.0.0.1,127.0.0.2",
+               "\"radiusservers=127.0.0.1,127.0.0.2\"",
                "radiussecrets=s,t", "radiusidentifiers=x", "radiusports=1812", "radiusports=x",
                "issuer=https://id.example", "scope=openid", "validator=v", "delegate_ident_mapping=1",
                "bad", "bad=1", "=x", "map")

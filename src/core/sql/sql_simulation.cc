@@ -11,6 +11,7 @@
 #include "core/knowledge/hooks.h"
 #include "core/model/syntax.h"
 #include "core/sql/sql_quote.h"
+#include "core/sql/sql_transaction.h"
 
 namespace pgconflint {
 namespace {
@@ -94,10 +95,12 @@ class Runner {
   // unless it commits (in time of the changes, not of the state).
   void Begin() {
     session_size_ = state_.session.size();
+    modes_.Begin();
     Each([](auto& rows) { rows.Begin(); });
   }
   void End(bool commit) {
     if (!commit) state_.session.resize(session_size_);
+    modes_.End(commit);
     Each([commit](auto& rows) { commit ? rows.Commit() : rows.Rollback(); });
   }
   template <class F>
@@ -117,6 +120,11 @@ class Runner {
 
   bool Execute(const SqlStatement& st) {
     if (!st.error.empty()) return Refuse(RuleId::kSqlSyntaxError, st.error_range, st.error, SyntaxHelp(st));
+    const char* writing = TransactionModes::WritingCommand(st.kind);
+    if (writing && modes_.ReadOnly(in_block_) && facts_.HasMessage("read_only"))
+      return Refuse(RuleId::kCannotRunInTransaction, st.range, facts_.Message("read_only", {{"command", writing}}),
+                    "a SET above made the transaction read-only: turn default_transaction_read_only (or "
+                    "transaction_read_only) off before this statement, or run it in a session of its own");
     switch (st.kind) {
       case Kind::kAlterSystem: return AlterSystem(st);
       case Kind::kAlterDatabase:
@@ -386,12 +394,20 @@ class Runner {
   }
 
   bool Session(const SqlStatement& st) {
-    if (st.action == Action::kResetAll) return true;
+    if (st.action == Action::kResetAll) {
+      modes_.Set("default_transaction_read_only", false, st.local, in_block_);
+      return true;
+    }
     const Parameter* p = nullptr;
     if (!SessionParameter(st, &p)) return false;
     std::string value;
+    if (p && !st.is_set()) modes_.Set(p->name, false, st.local, in_block_);  // RESET: off, the boot value
     if (!st.is_set()) return true;
     if (!Value(st, p, &value)) return false;
+    if (p && p->type == VarType::kBool) {
+      ParsedValue v = CheckValue(cat_, host_, *p, value);
+      if (v.ok()) modes_.Set(p->name, v.normalized == "on", st.local, in_block_);
+    }
     state_.session.push_back({{Origin::Kind::kSession, "", ""}, st.name, value, file_, st.name_range, st.value_range, ""});
     return true;
   }
@@ -471,6 +487,7 @@ class Runner {
   ProcessCounts counts_{cat_};  // the session's values: boot values (the script's cluster is not running)
   bool in_block_ = false, aborted_ = false;
   size_t session_size_ = 0;  // SETs before the block
+  TransactionModes modes_;  // read-only or not
 };
 
 }  // namespace

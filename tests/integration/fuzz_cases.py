@@ -45,8 +45,10 @@ MODULE_NAMES = {"plpgsql": ("variable_conflict", "print_strict_params", "unknown
                 "auto_explain": ("log_analyze", "log_min_duration", "nope")}
 # Not SET in a script: they change what the oracle's own session may do next (who it is,
 # how its messages are encoded, whether its statements time out), not what is checked.
+# exit_on_error = on ends the oracle's session at the next error.
 SESSION_CHANGING = {"role", "session_authorization", "client_encoding", "statement_timeout", "lock_timeout",
-                    "idle_in_transaction_session_timeout", "idle_session_timeout", "transaction_timeout"}
+                    "idle_in_transaction_session_timeout", "idle_session_timeout", "transaction_timeout",
+                    "exit_on_error"}
 
 
 # The oracle's server does not load a case's initial postgresql.auto.conf (a reload would
@@ -357,6 +359,10 @@ class Generator:
 # one file, and an extra file (AUTH_EXTRA) that @-references and include records name.
 
 AUTH_EXTRA = "extra.conf"
+# A directory that holds a copy of the extra file, for include_dir (the case's own directory
+# holds the oracle's postgresql.conf and the case file itself: what `include_dir .` reads
+# there is the harness's, and its fan-out runs into pgconflint's expansion budget).
+AUTH_EXTRA_DIR = "conf.d"
 HBA_TYPES = ("local", "host", "hostssl", "hostnossl", "hostgssenc", "hostnogssenc", "Host", "hots", '"host"')
 HBA_DATABASES = ("all", "sameuser", "samerole", "samegroup", "replication", "db1", "DB1", '"all"', '"db 1"',
                  "db1,db2", "db1, db2", "db1,,db2", "db1,", "+g1", f"@{AUTH_EXTRA}", "@", '""', "/^db\\d+$",
@@ -426,7 +432,7 @@ def auth_case(rng, index, major):
         r = rng.random()
         if r < 0.08:
             items.append(rng.choice((f"include {AUTH_EXTRA}", f"include_if_exists {AUTH_EXTRA}",
-                                     "include_if_exists missing.conf", "include_dir .", "include",
+                                     "include_if_exists missing.conf", f"include_dir {AUTH_EXTRA_DIR}", "include",
                                      f'include "{AUTH_EXTRA}"', "include_dir missing")))
         elif r < 0.12:
             items.append(rng.choice(("", "# a comment", "   ", "\t")))

@@ -202,7 +202,10 @@ class Judge:
             self.auth_server = hba_differential.CaseServer(self.major)
         self.auth_server.reset()
         if case.included:
-            self.auth_server.write(fuzz_cases.AUTH_EXTRA, "".join(x + "\n" for x in case.included))
+            text = "".join(x + "\n" for x in case.included)
+            self.auth_server.write(fuzz_cases.AUTH_EXTRA, text)
+            self.auth_server.write(fuzz_cases.AUTH_EXTRA_DIR, None)  # a directory
+            self.auth_server.write(os.path.join(fuzz_cases.AUTH_EXTRA_DIR, fuzz_cases.AUTH_EXTRA), text)
         verdict, detail = hba_differential.judge(
             self.auth_server, types.SimpleNamespace(kind=case.family, text=case.text()))
         if verdict == "agree":

@@ -39,6 +39,7 @@ sys.path.insert(0, HERE)
 
 import pgtools  # noqa: E402
 import fuzz_cases  # noqa: E402
+import test_hba_differential as hba_differential  # noqa: E402
 from differential import Oracle, lint_result, run_pgconflint, agrees  # noqa: E402
 
 EXCUSED_FILE = os.path.join(HERE, "fuzz_excused.json")
@@ -194,11 +195,7 @@ class Judge:
         """pg_hba.conf / pg_ident.conf: the server's view of the file (pg_hba_file_rules,
         pg_ident_file_mappings; on 14 a reload for pg_ident.conf) against pgconflint's reading,
         as tests/integration/test_hba_differential.py judges its cases."""
-        # Imported here: the module asks its binary (PGCONFLINT) for the majors when loaded.
-        os.environ.setdefault("PGCONFLINT", self.binary)
-        import test_hba_differential as hba_differential
         if self.auth_server is None:
-            hba_differential.PGCONFLINT = self.binary
             self.auth_server = hba_differential.CaseServer(self.major)
         self.auth_server.reset()
         if case.included:
@@ -207,12 +204,12 @@ class Judge:
             self.auth_server.write(fuzz_cases.AUTH_EXTRA_DIR, None)  # a directory
             self.auth_server.write(os.path.join(fuzz_cases.AUTH_EXTRA_DIR, fuzz_cases.AUTH_EXTRA), text)
         verdict, detail = hba_differential.judge(
-            self.auth_server, types.SimpleNamespace(kind=case.family, text=case.text()))
+            self.auth_server, types.SimpleNamespace(kind=case.family, text=case.text()), self.binary)
         if verdict == "agree":
             return None
-        # "env": every difference is a method this server's build lacks (LDAP, PAM): its
-        # message goes to the excuses like any other.
-        return {"family": case.family, "server": {"message": [detail]}, "verdict": verdict}
+        if verdict == "env":  # every difference is a method the build lacks: its messages go to the excuses
+            return {"family": case.family, "server": {"message": [detail]}}
+        return {"family": case.family, "disagreement": detail}  # no server message: nothing excuses it
 
     def file_verdict(self, case):
         """None when both agree, else a dict describing the disagreement."""
@@ -285,8 +282,6 @@ class Judge:
                 reasons.append(hit["reason"])
             return reasons[0]
         messages = v.get("server", {}).get("message") or []
-        if v.get("verdict") == "DISAGREE":
-            return None  # pg_hba.conf / pg_ident.conf: only the build's differences ("env") are excusable
         hit = next((e for e in entries if (e.get("name") and re.fullmatch(e["name"], case.name, re.I))
                     or (e.get("server") and any(re.search(e["server"], m) for m in messages))), None)
         return hit["reason"] if hit else None

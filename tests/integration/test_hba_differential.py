@@ -44,7 +44,6 @@ import supported  # noqa: E402
 import hba_cases  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
-MAJORS = supported.majors_from_env("HBA_DIFF_MAJORS", path=PGCONFLINT)
 SAMPLE = int(os.environ.get("HBA_DIFF_SAMPLE", "0"))
 BUILD_FLAGS = ("--gssapi", "no", "--os", "linux")
 VALID_HBA = "local all all trust\n"
@@ -100,8 +99,8 @@ class CaseServer:
         self.srv.stop()
 
 
-def pgconflint(major, kind, path, rows_file):
-    argv = [PGCONFLINT, "check", "--no-config", "--pg-version", str(major), "--format", "json", "--fail-on", "never",
+def pgconflint(major, kind, path, rows_file, binary):
+    argv = [binary, "check", "--no-config", "--pg-version", str(major), "--format", "json", "--fail-on", "never",
             "--file-type", kind, "--allow-outside-includes", *BUILD_FLAGS]  # the server reads files anywhere
     if rows_file:
         argv += ["--server-hba" if kind == "hba" else "--server-ident", rows_file]
@@ -115,8 +114,8 @@ def server_refuses_hba(rows):
     return not rows or any(r["type"] is None for r in rows)
 
 
-def judge(server, case):
-    """(verdict, detail): agree / env / DISAGREE for one case."""
+def judge(server, case, binary=PGCONFLINT):
+    """(verdict, detail): agree / env / DISAGREE for one case, read by `binary`."""
     rows, refused, rows_file = None, None, None
     if case.kind == "hba":
         server.write("pg_hba.conf", case.text)
@@ -142,7 +141,7 @@ def judge(server, case):
         with open(rows_file, "w") as f:
             json.dump(rows, f)
     path = server.hba if case.kind == "hba" else server.ident
-    diags = pgconflint(server.major, case.kind, path, rows_file)
+    diags = pgconflint(server.major, case.kind, path, rows_file, binary)
     differs = [d for d in diags if d["code"] == "PGC845"]
     ours = any(d["code"] in REFUSALS for d in diags)
     env = differs and all("by this build" in d["message"] for d in differs)
@@ -181,7 +180,7 @@ class HbaDifferentialTest(unittest.TestCase):
         if SAMPLE and SAMPLE < len(cases):
             cases = [cases[i] for i in sorted(random.Random(13).sample(range(len(cases)), SAMPLE))]
         problems, summary = [], []
-        for major in MAJORS:
+        for major in supported.majors_from_env("HBA_DIFF_MAJORS", path=PGCONFLINT):
             counts, found = judge_all(major, [(f"{c.id} {c.text[:120]!r}", c) for c in cases if major in c.majors])
             problems += found
             total = sum(counts.values())

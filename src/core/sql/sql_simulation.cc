@@ -404,7 +404,7 @@ class Runner {
     if (p && !st.is_set()) modes_.Set(p->name, false, st.local, in_block_);  // RESET: off, the boot value
     if (!st.is_set()) return true;
     if (!Value(st, p, &value)) return false;
-    if (p && p->type == VarType::kBool) {
+    if (p && TransactionModes::Tracks(p->name)) {
       ParsedValue v = CheckValue(cat_, host_, *p, value);
       if (v.ok()) modes_.Set(p->name, v.normalized == "on", st.local, in_block_);
     }

@@ -1,6 +1,7 @@
 // Whether a script's statements run in a read-only transaction: the session's
 // default_transaction_read_only and a block's transaction_read_only, as the
-// server applies them (measured on 14 and 18 for every case below).
+// server applies them (the cases of tests/fixtures/sql/read_only.sql and of the
+// fuzzer's regressions, asked of 14-18; RESET ALL was not asked).
 #ifndef PGCONFLINT_CORE_SQL_SQL_TRANSACTION_H_
 #define PGCONFLINT_CORE_SQL_SQL_TRANSACTION_H_
 
@@ -22,6 +23,10 @@ class TransactionModes {
   /// default_transaction_read_only applies from the next statement (each one
   /// is a transaction of its own) and transaction_read_only to nothing.
   void Set(std::string_view name, bool on, bool local, bool in_block);
+  /// Whether SET of `name` can change the modes (the two parameters above).
+  static bool Tracks(std::string_view name) {
+    return name == "default_transaction_read_only" || name == "transaction_read_only";
+  }
   /// Whether the statement runs read-only.
   bool ReadOnly(bool in_block) const { return in_block ? block_read_only_ : default_read_only_; }
 

@@ -267,6 +267,9 @@ def messages(srv, major):
         ("invalid_byte_sequence", ["SELECT E'\\377';"], [("0xff", "{bytes}")]),
         ("read_only", ["SET default_transaction_read_only = on; ALTER ROLE postgres SET work_mem = '1MB';",
                        "RESET default_transaction_read_only;"], [("ALTER ROLE", "{command}")]),
+        ("unicode_unsafe", ["SET standard_conforming_strings = off; SELECT U&'a';",
+                            "RESET standard_conforming_strings;"], []),
+        ("backslash_quote", ["SET backslash_quote = off; SELECT E'\\'';", "RESET backslash_quote;"], []),
     ]
     own_got = outcomes(srv, [(tag, stmts) for tag, stmts, _ in own])
     got = outcomes(srv, probes)

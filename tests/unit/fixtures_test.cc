@@ -120,14 +120,17 @@ std::vector<std::string> SplitClauses(std::string_view s) {
 }
 
 // Where the `--` comment of a SQL line starts, or npos: outside '...' (with
-// '' inside) and "...".
+// '' inside, and backslash escapes in E'...') and "...".
 size_t SqlCommentStart(std::string_view line) {
   char quote = 0;
+  bool escapes = false;
   for (size_t i = 0; i < line.size(); ++i) {
     if (quote) {
-      if (line[i] == quote) quote = 0;
+      if (escapes && line[i] == '\\') ++i;
+      else if (line[i] == quote) quote = 0;
     } else if (line[i] == '\'' || line[i] == '"') {
       quote = line[i];
+      escapes = quote == '\'' && i > 0 && (line[i - 1] == 'E' || line[i - 1] == 'e');
     } else if (line.substr(i, 2) == "--") {
       return i;
     }

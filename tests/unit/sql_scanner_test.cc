@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,46 @@ SqlToken OneToken(std::string_view text, int major = 18) {
     return {SqlTokenKind::kError, {}, ""};
   }
   return s[0].tokens[0];
+}
+
+// Each statement read with the mode given for it, as the simulation passes
+// the mode the statements before it leave.
+std::vector<SqlStatementTokens> ScanModes(std::string_view text, const std::vector<SqlLexerMode>& modes) {
+  SqlScanOptions o;
+  o.facts = SqlFacts::ForMajor(18);
+  SqlStatementScanner scanner(text, o);
+  std::vector<SqlStatementTokens> out;
+  for (SqlStatementTokens st; scanner.Next(modes[std::min(out.size(), modes.size() - 1)], &st);)
+    out.push_back(std::move(st));
+  return out;
+}
+
+TEST(SqlScannerTest, StandardConformingStringsOffReadsBackslashesAsEscapes) {
+  const SqlLexerMode on, off{false, true};
+  // The first statement read with on, the rest with off: the mode applies
+  // from the statement it is given for, the split included ('a\';' is one
+  // string when backslashes escape).
+  std::vector<SqlStatementTokens> s = ScanModes("'a\\nb'; 'a\\nb'; N'x\\ty'; 'a\\';' ; U&'d\\0061';", {on, off});
+  ASSERT_EQ(s.size(), 5u);
+  EXPECT_EQ(s[0].tokens[0].value, "a\\nb");
+  EXPECT_EQ(s[1].tokens[0].value, "a\nb");
+  EXPECT_EQ(s[2].tokens[0].value, "x\ty");
+  EXPECT_EQ(s[3].tokens[0].value, "a';");
+  ASSERT_EQ(s[4].tokens.size(), 1u);  // psql reads U&'' as a standard string; the server refuses it
+  EXPECT_EQ(s[4].tokens[0].kind, SqlTokenKind::kError);
+  EXPECT_EQ(s[4].tokens[0].value, SqlFacts::ForMajor(18)->Message("unicode_unsafe"));
+  EXPECT_EQ(ScanModes("U&\"d\\0061\";", {off})[0].tokens[0].value, "da");  // identifiers are not refused
+}
+
+TEST(SqlScannerTest, BackslashQuoteOffRefusesAnEscapedQuote) {
+  const SqlLexerMode refuse{true, false};
+  std::vector<SqlStatementTokens> s = ScanModes("E'it\\'s'; E'it''s'; 'a\\'", {refuse});
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].tokens[0].kind, SqlTokenKind::kError);
+  EXPECT_EQ(s[0].tokens[0].value, SqlFacts::ForMajor(18)->Message("backslash_quote"));
+  EXPECT_EQ(s[0].tokens[0].range.end, 8u);  // the literal is read to its end: the split stays psql's
+  EXPECT_EQ(s[1].tokens[0].value, "it's");
+  EXPECT_EQ(s[2].tokens[0].value, "a\\");  // a standard string has no escapes to refuse
 }
 
 TEST(SqlScannerTest, StringsDecodeAsTheServerReadsThem) {

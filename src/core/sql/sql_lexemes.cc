@@ -1,9 +1,13 @@
 // scan.l's stateless pieces.
 #include "core/sql/sql_lexemes.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+
+#include "core/base/source_file.h"
 
 namespace pgconflint {
 namespace {
@@ -124,6 +128,26 @@ bool Int4Literal(std::string_view text, long long* value) {
   if (errno == ERANGE || v > INT32_MAX) return false;
   *value = v;
   return true;
+}
+
+std::string SqlInvalidUtf8(std::string_view v) {
+  for (size_t k = 0; k < v.size();) {
+    size_t n = 1;
+    unsigned char b = static_cast<unsigned char>(v[k]);
+    if (b < 0x80 || DecodeUtf8(v, k, &n) != 0xFFFD || n != 1) {
+      k += n;
+      continue;
+    }
+    size_t want = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
+    std::string out;
+    for (size_t j = k; j < std::min(v.size(), k + want); ++j) {
+      char hex[8];
+      snprintf(hex, sizeof hex, "%s0x%02x", out.empty() ? "" : " ", static_cast<unsigned char>(v[j]));
+      out += hex;
+    }
+    return out;
+  }
+  return "";
 }
 
 }  // namespace pgconflint

@@ -53,6 +53,11 @@ size_t LiteralContinuation(std::string_view s, size_t i);
 /// _ separators and a 0x/0o/0b prefix as written) when it fits an int4.
 bool Int4Literal(std::string_view text, long long* value);
 
+/// pg_verifymbstr's report: the bytes of the first invalid sequence (as
+/// many as its first byte announces, pg_utf_mblen), "0xe2 0x28"; "" when
+/// `v` is valid UTF-8.
+std::string SqlInvalidUtf8(std::string_view v);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_SQL_SQL_LEXEMES_H_

@@ -3,56 +3,70 @@
 #include "core/sql/sql_scanner.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/base/source_file.h"
 #include "core/sql/sql_lexemes.h"
 
 namespace pgconflint {
-namespace {
 
-class Scanner {
+class SqlStatementScanner::Impl {
  public:
-  Scanner(std::string_view s, const SqlScanOptions& o) : s_(s), o_(o), facts_(*o.facts) {}
+  Impl(std::string_view s, const SqlScanOptions& o) : s_(s), o_(o), facts_(*o.facts) {}
 
-  std::vector<SqlStatementTokens> Run() {
-    while (Skip()) {
-      size_t start = i_;
-      char c = s_[i_];
-      if (c == '\\') {
-        BackslashCommand();
-      } else if (c == '\'') {
-        StringToken(start, i_, false);
-      } else if ((c == 'e' || c == 'E') && Peek(1) == '\'') {
-        StringToken(start, i_ + 1, true);
-      } else if ((c == 'n' || c == 'N') && Peek(1) == '\'') {
-        StringToken(start, i_ + 1, false);
-      } else if ((c == 'b' || c == 'B' || c == 'x' || c == 'X') && Peek(1) == '\'') {
-        BitString(start);
-      } else if ((c == 'u' || c == 'U') && Peek(1) == '&' && (Peek(2) == '\'' || Peek(2) == '"')) {
-        UnicodeToken(start);
-      } else if (c == '"') {
-        QuotedIdentifier(start, i_, false);
-      } else if (c == '$') {
-        Dollar(start);
-      } else if (SqlIsDigit(c) || (c == '.' && SqlIsDigit(Peek(1)))) {
-        Number(start);
-      } else if (SqlIdentStart(c)) {
-        Identifier(start);
-      } else if (c == ':') {
-        Colon(start);
-      } else if (SqlOpChar(c)) {
-        Operator(start);
+  // The next statement, lexed with `mode`; false at the end of the text.
+  bool Next(const SqlLexerMode& mode, SqlStatementTokens* out) {
+    mode_ = mode;
+    while (taken_ == out_.size() && !ended_) {
+      if (Skip()) {
+        Token();
       } else {
-        ++i_;
-        Add(SqlTokenKind::kOperator, start, std::string(1, c));
+        EndStatement(false);
+        ended_ = true;
       }
     }
-    EndStatement(false);
-    return std::move(out_);
+    if (taken_ == out_.size()) return false;
+    *out = std::move(out_[taken_++]);
+    if (taken_ == out_.size()) {
+      out_.clear();
+      taken_ = 0;
+    }
+    return true;
   }
 
  private:
+  void Token() {
+    size_t start = i_;
+    char c = s_[i_];
+    if (c == '\\') {
+      BackslashCommand();
+    } else if (c == '\'') {
+      StringToken(start, i_, !mode_.standard_strings);
+    } else if ((c == 'e' || c == 'E') && Peek(1) == '\'') {
+      StringToken(start, i_ + 1, true);
+    } else if ((c == 'n' || c == 'N') && Peek(1) == '\'') {
+      StringToken(start, i_ + 1, !mode_.standard_strings);
+    } else if ((c == 'b' || c == 'B' || c == 'x' || c == 'X') && Peek(1) == '\'') {
+      BitString(start);
+    } else if ((c == 'u' || c == 'U') && Peek(1) == '&' && (Peek(2) == '\'' || Peek(2) == '"')) {
+      UnicodeToken(start);
+    } else if (c == '"') {
+      QuotedIdentifier(start, i_, false);
+    } else if (c == '$') {
+      Dollar(start);
+    } else if (SqlIsDigit(c) || (c == '.' && SqlIsDigit(Peek(1)))) {
+      Number(start);
+    } else if (SqlIdentStart(c)) {
+      Identifier(start);
+    } else if (c == ':') {
+      Colon(start);
+    } else if (SqlOpChar(c)) {
+      Operator(start);
+    } else {
+      ++i_;
+      Add(SqlTokenKind::kOperator, start, std::string(1, c));
+    }
+  }
+
   char Peek(size_t ahead) const { return i_ + ahead < s_.size() ? s_[i_ + ahead] : '\0'; }
 
   // Skips blanks and comments; false at the end of the text.
@@ -161,6 +175,7 @@ class Scanner {
   void StringToken(size_t start, size_t quote, bool escapes) {
     i_ = quote + 1;
     std::string value;
+    bool unsafe_quote = false;  // \' with backslash_quote = off: refused once the literal ends
     while (true) {
       if (i_ >= s_.size()) return Error(start, "unterminated_string");
       char c = s_[i_];
@@ -175,43 +190,23 @@ class Scanner {
         continue;
       }
       if (escapes && c == '\\' && i_ + 1 < s_.size()) {
+        unsafe_quote = unsafe_quote || (s_[i_ + 1] == '\'' && !mode_.backslash_quote);
         i_ = DecodeEscape(s_, i_, &value);
         continue;
       }
       value += c;
       ++i_;
     }
+    if (unsafe_quote && facts_.HasMessage("backslash_quote"))
+      return Add(SqlTokenKind::kError, start, facts_.Message("backslash_quote"));
     // Octal and hex escapes can make bytes that are no UTF-8 (E'\377'); the
     // server checks the string in its encoding (UTF8: the harvest's servers).
     if (escapes && facts_.HasMessage("invalid_byte_sequence")) {
-      std::string bytes = InvalidUtf8(value);
+      std::string bytes = SqlInvalidUtf8(value);
       if (!bytes.empty())
         return Add(SqlTokenKind::kError, start, facts_.Message("invalid_byte_sequence", {{"bytes", bytes}}));
     }
     Add(SqlTokenKind::kString, start, std::move(value));
-  }
-
-  // pg_verifymbstr's report: the bytes of the first invalid sequence (as
-  // many as its first byte announces, pg_utf_mblen), "0xe2 0x28"; "" when
-  // `v` is valid UTF-8.
-  static std::string InvalidUtf8(std::string_view v) {
-    for (size_t k = 0; k < v.size();) {
-      size_t n = 1;
-      unsigned char b = static_cast<unsigned char>(v[k]);
-      if (b < 0x80 || DecodeUtf8(v, k, &n) != 0xFFFD || n != 1) {
-        k += n;
-        continue;
-      }
-      size_t want = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
-      std::string out;
-      for (size_t j = k; j < std::min(v.size(), k + want); ++j) {
-        char hex[8];
-        snprintf(hex, sizeof hex, "%s0x%02x", out.empty() ? "" : " ", static_cast<unsigned char>(v[j]));
-        out += hex;
-      }
-      return out;
-    }
-    return "";
   }
 
   // scan.l's quotecontinue: moves past the next quote when the literal
@@ -236,6 +231,14 @@ class Scanner {
   void UnicodeToken(size_t start) {
     bool ident = Peek(2) == '"';
     size_t before = cur_.tokens.size();
+    // standard_conforming_strings = off: the server refuses U&'' where it
+    // starts; psql reads it as a standard string.
+    if (!ident && !mode_.standard_strings && facts_.HasMessage("unicode_unsafe")) {
+      StringToken(start, i_ + 2, false);
+      if (cur_.tokens.size() == before + 1 && cur_.tokens.back().kind == SqlTokenKind::kString)
+        cur_.tokens.back() = {SqlTokenKind::kError, cur_.tokens.back().range, facts_.Message("unicode_unsafe")};
+      return;
+    }
     if (ident) QuotedIdentifier(start, i_ + 2, true);
     else StringToken(start, i_ + 2, false);
     if (cur_.tokens.size() != before + 1) return;
@@ -456,19 +459,29 @@ class Scanner {
   }
 
   std::string_view s_;
-  const SqlScanOptions& o_;
+  const SqlScanOptions o_;
   const SqlFacts& facts_;
+  SqlLexerMode mode_;
   size_t i_ = 0;
-  std::vector<SqlStatementTokens> out_;
+  bool ended_ = false;
+  std::vector<SqlStatementTokens> out_;  // statements ended, from taken_ on not yet returned
+  size_t taken_ = 0;
   SqlStatementTokens cur_;
   int paren_depth_ = 0, begin_depth_ = 0, identifier_count_ = 0;
   char identifiers_[4] = {0, 0, 0, 0};
 };
 
-}  // namespace
+SqlStatementScanner::SqlStatementScanner(std::string_view text, const SqlScanOptions& options)
+    : impl_(std::make_unique<Impl>(text, options)) {}
+SqlStatementScanner::~SqlStatementScanner() = default;
+
+bool SqlStatementScanner::Next(const SqlLexerMode& mode, SqlStatementTokens* out) { return impl_->Next(mode, out); }
 
 std::vector<SqlStatementTokens> ScanSql(std::string_view text, const SqlScanOptions& options) {
-  return Scanner(text, options).Run();
+  std::vector<SqlStatementTokens> out;
+  SqlStatementScanner scanner(text, options);
+  for (SqlStatementTokens st; scanner.Next(options.mode, &st);) out.push_back(std::move(st));
+  return out;
 }
 
 }  // namespace pgconflint

@@ -9,6 +9,7 @@
 #ifndef PGCONFLINT_CORE_SQL_SQL_SCANNER_H_
 #define PGCONFLINT_CORE_SQL_SQL_SCANNER_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,13 +51,39 @@ struct SqlStatementTokens {
   Range semicolon;              // the ';' that ends it, when terminated
 };
 
+/// How the server's lexer reads string constants, as the session's settings
+/// say: standard_conforming_strings (off: '' and N'' take backslash escapes
+/// like E'', and U&'' is refused), and whether backslash_quote allows \' in
+/// them (anything but off: the scripts' client encoding is UTF8, a safe one).
+struct SqlLexerMode {
+  bool standard_strings = true;
+  bool backslash_quote = true;
+};
+
 struct SqlScanOptions {
   const SqlFacts* facts = nullptr;  // REQUIRES: non-null (the major's lexer facts)
   int max_identifier_length = 63;   // NAMEDATALEN - 1: longer identifiers are truncated
+  SqlLexerMode mode;                // ScanSql's mode for every statement
 };
 
-/// Lexes `text` and splits it into statements. Comments and psql backslash
-/// commands are skipped. Linear in the size of the text.
+/// Splits a script into statements one at a time, each lexed with the mode
+/// the statements before it leave (psql and the server read a statement
+/// after the SET standard_conforming_strings before it ran). Comments and
+/// psql backslash commands are skipped. Linear in the size of the text,
+/// which must outlive the scanner.
+class SqlStatementScanner {
+ public:
+  SqlStatementScanner(std::string_view text, const SqlScanOptions& options);
+  ~SqlStatementScanner();
+  /// The next statement into *out, lexed with `mode`; false at the end of the text.
+  bool Next(const SqlLexerMode& mode, SqlStatementTokens* out);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Lexes `text` with options.mode throughout and splits it into statements.
 std::vector<SqlStatementTokens> ScanSql(std::string_view text, const SqlScanOptions& options);
 
 }  // namespace pgconflint

@@ -71,8 +71,8 @@ class Runner {
   Runner(const SqlFacts& facts, const HostFacts& host, int file, SqlState* state, Analysis* a)
       : facts_(facts), host_(host), cat_(*a->catalog), file_(file), state_(*state), a_(a) {}
 
-  void Run(const std::vector<SqlStatement>& statements) {
-    for (const SqlStatement& st : statements) {
+  void Run(const SqlStatementSource& next) {
+    for (SqlStatement st; next(modes_.Lexer(), &st);) {
       if (st.kind == Kind::kBegin) {
         if (!in_block_) Begin();
         in_block_ = true;
@@ -395,18 +395,18 @@ class Runner {
 
   bool Session(const SqlStatement& st) {
     if (st.action == Action::kResetAll) {
-      modes_.Set("default_transaction_read_only", false, st.local, in_block_);
+      modes_.ResetAll(in_block_);
       return true;
     }
     const Parameter* p = nullptr;
     if (!SessionParameter(st, &p)) return false;
     std::string value;
-    if (p && !st.is_set()) modes_.Set(p->name, false, st.local, in_block_);  // RESET: off, the boot value
+    if (p && !st.is_set()) modes_.Reset(p->name, st.local, in_block_);
     if (!st.is_set()) return true;
     if (!Value(st, p, &value)) return false;
     if (p && TransactionModes::Tracks(p->name)) {
       ParsedValue v = CheckValue(cat_, host_, *p, value);
-      if (v.ok()) modes_.Set(p->name, v.normalized == "on", st.local, in_block_);
+      if (v.ok()) modes_.Set(p->name, v.normalized, st.local, in_block_);
     }
     state_.session.push_back({{Origin::Kind::kSession, "", ""}, st.name, value, file_, st.name_range, st.value_range, ""});
     return true;
@@ -487,14 +487,14 @@ class Runner {
   ProcessCounts counts_{cat_};  // the session's values: boot values (the script's cluster is not running)
   bool in_block_ = false, aborted_ = false;
   size_t session_size_ = 0;  // SETs before the block
-  TransactionModes modes_;  // read-only or not
+  TransactionModes modes_;  // read-only or not, and the lexer's mode
 };
 
 }  // namespace
 
-void RunSqlStatements(const std::vector<SqlStatement>& statements, const SqlFacts& facts, const HostFacts& host,
-                      int file, SqlState* state, Analysis* a) {
-  Runner(facts, host, file, state, a).Run(statements);
+void RunSqlStatements(const SqlStatementSource& next, const SqlFacts& facts, const HostFacts& host, int file,
+                      SqlState* state, Analysis* a) {
+  Runner(facts, host, file, state, a).Run(next);
 }
 
 }  // namespace pgconflint

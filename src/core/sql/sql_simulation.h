@@ -8,6 +8,7 @@
 #ifndef PGCONFLINT_CORE_SQL_SQL_SIMULATION_H_
 #define PGCONFLINT_CORE_SQL_SQL_SIMULATION_H_
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +20,7 @@
 #include "core/base/host.h"
 #include "core/base/keyed_rows.h"
 #include "core/knowledge/sql_knowledge.h"
+#include "core/sql/sql_scanner.h"
 #include "core/sql/sql_statements.h"
 
 namespace pgconflint {
@@ -53,11 +55,15 @@ struct SqlState {
   std::set<std::string> placeholders;
 };
 
-/// Runs `statements` of the script `file` of `a` against `state`; adds a
+/// The script's statements one at a time into *out, each read with the
+/// lexer mode the statements before it leave; false at the end.
+using SqlStatementSource = std::function<bool(const SqlLexerMode& mode, SqlStatement* out)>;
+
+/// Runs the statements of the script `file` of `a` against `state`; adds a
 /// diagnostic to `a` for each statement the server would refuse.
 /// REQUIRES: a->catalog non-null; `facts` of the same major.
-void RunSqlStatements(const std::vector<SqlStatement>& statements, const SqlFacts& facts, const HostFacts& host,
-                      int file, SqlState* state, Analysis* a);
+void RunSqlStatements(const SqlStatementSource& next, const SqlFacts& facts, const HostFacts& host, int file,
+                      SqlState* state, Analysis* a);
 
 }  // namespace pgconflint
 

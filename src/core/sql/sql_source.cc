@@ -198,9 +198,14 @@ void SqlScriptSource::Collect(const CollectContext& ctx, Analysis* a) const {
   const int file = AddFile(a, abs, ctx.display_base.empty() ? script_ : DisplayPath(abs, ctx.display_base),
                            script->text, false);
   const std::string& text = a->files[file].source.text();
-  SqlScanOptions so{facts, a->catalog->build().max_identifier_length};
-  std::vector<SqlStatement> statements = ParseSqlStatements(text, ScanSql(text, so), *facts);
-  RunSqlStatements(statements, *facts, ctx.host ? *ctx.host : kUnknownHost, file, &state, a);
+  SqlStatementScanner scanner(text, {facts, a->catalog->build().max_identifier_length, {}});
+  auto next = [&](const SqlLexerMode& mode, SqlStatement* out) {
+    SqlStatementTokens tokens;
+    if (!scanner.Next(mode, &tokens)) return false;
+    *out = ParseSqlStatement(text, tokens, *facts);
+    return true;
+  };
+  RunSqlStatements(next, *facts, ctx.host ? *ctx.host : kUnknownHost, file, &state, a);
   AppendState(state, &originals, a);
   // Only a statement that succeeds rewrites the file: otherwise its bytes
   // stay as they are, comments and hand-made lines included.

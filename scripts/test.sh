@@ -39,7 +39,8 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPGCONFLINT
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
       "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
       -DPGCONFLINT_BENCHMARKS=OFF -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-      -DPGCONFLINT_SANITIZE=address,undefined -DPGCONFLINT_FUZZ=ON >/dev/null
+      -DPGCONFLINT_SANITIZE=address,undefined -DPGCONFLINT_FUZZ=ON \
+      "-DPGCONFLINT_EMBED=$root/build/pgconflint_embed" >/dev/null
 
 # The sanitized tree builds (niced, in its own process group, its output in
 # build-asan/build.log) while the Release tree's suites run: those spend much

@@ -23,7 +23,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-# Batched target -> its sources (the globs CMakeLists.txt gives it).
+# Batched target -> its sources (the globs CMakeLists.txt gives it). A target
+# batched by folder (`pgc_unity_by_folder`) is one batch per folder of the
+# sources its add_library lists.
+BY_FOLDER = {"pgconflint_core"}
 TARGETS = {
     "pgconflint_cli": ["src/cli/*.cc"],
     "pgconflint_lsp": ["src/lsp/*.cc"],
@@ -98,11 +101,14 @@ class UnityNamesTest(unittest.TestCase):
         self.assertEqual(clashes({"a.cc": a, "c.cc": b.replace("return kTagDeprecated", "return 2")}), [])
 
     def test_the_batched_targets_are_the_ones_checked(self):
-        batched = set()
+        batched, by_folder = set(), set()
         for cmake in ("CMakeLists.txt", "tests/CMakeLists.txt"):
             with open(os.path.join(ROOT, cmake), encoding="utf-8") as f:
-                batched |= set(re.findall(r"^pgc_unity\((\w+)\)", f.read(), re.M))
+                text = f.read()
+            batched |= set(re.findall(r"^pgc_unity\((\w+)\)", text, re.M))
+            by_folder |= set(re.findall(r"^pgc_unity_by_folder\((\w+)\)", text, re.M))
         self.assertEqual(batched, set(TARGETS))
+        self.assertEqual(by_folder, BY_FOLDER)
 
     def test_no_name_crosses_files_of_a_batched_target(self):
         for target, patterns in TARGETS.items():
@@ -110,6 +116,21 @@ class UnityNamesTest(unittest.TestCase):
                 sources = read(patterns)
                 self.assertTrue(sources, patterns)
                 self.assertEqual(clashes(sources), [])
+
+    def test_no_name_crosses_files_of_a_folder_batch(self):
+        with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
+            cmake = f.read()
+        for target in sorted(BY_FOLDER):
+            listed = re.search(r"^add_library\(" + target + r" STATIC\s(.*?)\)", cmake, re.M | re.S)
+            self.assertIsNotNone(listed, target)
+            folders = {}
+            for source in listed.group(1).split():
+                if source.startswith("src/") and source.endswith(".cc"):
+                    folders.setdefault(os.path.dirname(source), []).append(source)
+            self.assertGreater(len(folders), 1, target)
+            for folder, files in sorted(folders.items()):
+                with self.subTest(target=target, folder=folder):
+                    self.assertEqual(clashes(read(files)), [])
 
 
 if __name__ == "__main__":

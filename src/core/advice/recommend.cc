@@ -61,7 +61,7 @@ double RangeRound(double bytes, bool up) {
   return up ? std::ceil(mb) * kMB : std::max(64 * 1024.0, std::floor(mb) * kMB);
 }
 
-std::string RangeText(double bytes) {
+std::string BoundText(double bytes) {
   if (bytes >= kGB && std::fmod(bytes, kGB) != 0) return Num(bytes / kGB) + "GB";  // "1.5GB"
   return Size(bytes);
 }
@@ -70,7 +70,7 @@ std::string RangeText(double bytes) {
 // so that the range still holds it.
 std::pair<std::string, std::string> MemoryRange(double lo, double value, double hi) {
   double l = std::min(RangeRound(lo, true), value), h = std::max(RangeRound(hi, false), value);
-  return {l == value ? Size(value) : RangeText(l), h == value ? Size(value) : RangeText(h)};
+  return {l == value ? Size(value) : BoundText(l), h == value ? Size(value) : BoundText(h)};
 }
 
 // An analysis of settings alone, without a file or the check pipeline: the

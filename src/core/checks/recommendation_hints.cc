@@ -24,7 +24,7 @@ bool AlreadyReported(const Analysis& a, const RuleInfo& rule, const Setting& s) 
 
 // Whether the server would refuse a line of the parameter (then no hint
 // reasons from its value).
-bool Refused(const Analysis& a, const Parameter& p) {
+bool ValueRefused(const Analysis& a, const Parameter& p) {
   for (const Setting& s : a.settings)
     if (s.param == &p && !s.ignored && !s.problem.empty()) return true;
   return false;
@@ -60,7 +60,7 @@ void AddRecommendationHints(const EngineOptions& o, Analysis* a) {
   for (const Cell& c : rec.matrix[rec.selected].cells) {
     if (c.min.empty() || c.max.empty() || (c.parameter == "io_workers" && !cpus_known)) continue;
     const Setting* s = eff.SettingFor(c.parameter);
-    if (!s || !s->param || !s->value || Refused(*a, *s->param)) continue;
+    if (!s || !s->param || !s->value || ValueRefused(*a, *s->param)) continue;
     if (!Outside(*a->catalog, *s, c) || AlreadyReported(*a, *rule, *s)) continue;
     a->diagnostics.push_back(MakeDiagnostic(
         *rule, {s->file, {s->name_range.begin, s->value_range.end}},

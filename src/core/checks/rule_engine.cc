@@ -95,7 +95,7 @@ const Setting* FindAnchor(const RuleInfo& rule, const CompiledExpr* cond, const 
 // would set it, and as information (the defaults are untuned, not a mistake
 // of the file). A user rule is never dropped: without a better place, it
 // stands at the root's first line.
-void Emit(Analysis* a, const RuleInfo& rule, const Setting* at, std::string message, std::string help,
+void EmitFinding(Analysis* a, const RuleInfo& rule, const Setting* at, std::string message, std::string help,
           std::string parameter, const std::string& about = "") {
   Location where;
   bool about_default = false;
@@ -161,7 +161,7 @@ void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveC
   const Setting* at = nullptr;
   for (const char* n : anchors)
     if ((at = eff.SettingFor(n))) break;
-  Emit(a, rule, at, m.str(),
+  EmitFinding(a, rule, at, m.str(),
        "lower work_mem (set it per role or per query where big sorts need it), use a connection pooler to "
        "cap connections, or set --connections to the real concurrency",
        at ? std::string(at->param->name) : "work_mem");
@@ -179,7 +179,7 @@ void RestartPending(const RuleInfo& rule, const EffectiveConfig& eff, const std:
     if (it == running.end() || it->second == *s.value) return;
     std::optional<DerivedValue> derived = eff.Derived(s.param->name);
     if (derived && *s.value == "-1" && TypedValue(*s.param, it->second).number == derived->value.number) return;
-    Emit(a, rule, &s,
+    EmitFinding(a, rule, &s,
          std::string(s.param->name) + " is " + ShownWithUnit(*s.param, *s.value) +
              " in the file but the running server uses " + ShownWithUnit(*s.param, it->second) +
              ": a reload will not apply it (context postmaster)",
@@ -205,7 +205,7 @@ void RestartNeededForAlterSystem(const RuleInfo& rule, const EffectiveConfig& ef
                                    "not apply it, only a restart does"
                          : std::to_string(list.size()) + " parameters set with ALTER SYSTEM have context postmaster (" +
                                names + "): pg_reload_conf() does not apply them, only a restart does";
-    Emit(a, rule, list[0], message,
+    EmitFinding(a, rule, list[0], message,
          "if the server has not been restarted since, restart it; SELECT name FROM pg_settings WHERE pending_restart "
          "tells (or pass the running values with --running)",
          list[0]->param->name);
@@ -231,7 +231,7 @@ void PlannerMethodDisabled(const RuleInfo& rule, const RuleEnv&, const Effective
     std::string_view name = s.param->name;
     if (!StartsWith(name, "enable_") || std::string_view(s.param->boot_val) != "on") return;
     if (&s != eff.SettingFor(name)) return;
-    Emit(a, rule, &s,
+    EmitFinding(a, rule, &s,
          std::string(name) + " is off for every session: the planner avoids these plans wherever another plan "
                              "exists, however much cheaper they would be (" + s.param->short_desc + ")",
          "remove it from the configuration; to compare plans, SET " + std::string(name) +
@@ -254,13 +254,13 @@ void BuildDependentValue(const RuleInfo& rule, const RuleEnv&, const EffectiveCo
                        " (configure --with-" + f->name + ")";
     if (features && features->count(f->name)) return;
     if (features) {
-      Emit(a, rule, &s, what + ", and the profile says this build lacks it: PostgreSQL refuses to start",
+      EmitFinding(a, rule, &s, what + ", and the profile says this build lacks it: PostgreSQL refuses to start",
            "use a value every build has, or a server built with " + std::string(f->name) +
                " (pg_config --configure lists the options it was built with)",
            s.param->name);
       a->diagnostics.back().Set(Outcome::kRefusesStart, Severity::kError);
     } else {
-      Emit(a, rule, &s, what + "; whether the server's build has it is not known (a build without it does not start)",
+      EmitFinding(a, rule, &s, what + "; whether the server's build has it is not known (a build without it does not start)",
            "check the server's build (pg_config --configure), and state it with --build-features (e.g. lz4,zstd "
            "or none) to have this checked",
            s.param->name);
@@ -408,7 +408,7 @@ void RunRulesWith(const EngineOptions& o, const EffectiveConfig& eff, const std:
     if (!cond || (own && !CanFireAtOwnRows(*rule, *cond, *own)) || !cond->Eval(env).is_true()) continue;
     std::string about;
     const Setting* at = FindAnchor(*rule, cond, eff, env, &about);
-    Emit(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "", about);
+    EmitFinding(a, *rule, at, ExpandTemplate(rule->message, env), ExpandTemplate(rule->help, env), "", about);
   }
 }
 

@@ -28,7 +28,7 @@ constexpr char kBadOpt[] = "invalid embedded option";
 
 constexpr int kDupMax = 255;  // the largest bound {m,n}
 constexpr int kUnknownChar = -2;  // a bracket element that is a character of untracked value
-constexpr int kMaxDepth = 200;  // parentheses nesting checked before the stack is at risk
+constexpr int kMaxParenDepth = 200;  // parentheses nesting checked before the stack is at risk
 
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAlnum(char c) { return IsAsciiDigit(c) || IsAlpha(c); }
@@ -161,7 +161,7 @@ class Checker {
   }
 
   bool Group(int depth, bool* quantifiable) {
-    if (depth >= kMaxDepth) return Err(kEParen);  // never reached by a real file; keeps the stack bounded
+    if (depth >= kMaxParenDepth) return Err(kEParen);  // never reached by a real file; keeps the stack bounded
     ++i_;
     bool capture = true, look = false;
     if (At(0) == '?') {

@@ -13,7 +13,7 @@
 namespace pgconflint {
 namespace {
 
-constexpr int kMaxDepth = 10;           // CONF_FILE_MAX_DEPTH
+constexpr int kMaxIncludeDepth = 10;           // CONF_FILE_MAX_DEPTH
 // The expansion budget per root: @file and include reads, and the bytes they
 // tokenize (a file is read once; each expansion tokenizes its text again).
 // Past either, one error where it ran out; the expansions after it are
@@ -192,12 +192,12 @@ class Tokenizer {
   int Open(int from_file, const AuthLine& line, const std::string& path, int depth, std::string* error,
            bool* missing) {
     *missing = false;
-    if (ctx_.major >= 16 && depth > kMaxDepth) {
+    if (ctx_.major >= 16 && depth > kMaxIncludeDepth) {
       *error = "could not open file \"" + path + "\": maximum nesting depth exceeded";
       return -1;
     }
     if (exhausted_) return kSkipped;
-    if (depth > kMaxDepth * 4) {
+    if (depth > kMaxIncludeDepth * 4) {
       *error = "pgconflint stopped expanding \"" + path + "\": the files include each other (a cycle) or too often";
       return -1;
     }

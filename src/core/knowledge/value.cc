@@ -36,7 +36,7 @@ double Multiplier(int64_t unit, int64_t base) {
   return static_cast<double>(unit) / static_cast<double>(base);
 }
 
-bool IsSpace(char c) { return isspace(static_cast<unsigned char>(c)) != 0; }
+bool IsCSpace(char c) { return isspace(static_cast<unsigned char>(c)) != 0; }
 
 // convert_to_base_unit: `rest` is what follows the number.
 // `exact` receives the converted amount before the next-smaller-unit rounding.
@@ -44,9 +44,9 @@ bool ConvertToBaseUnit(double value, const char* rest, const Parameter& param, d
                        double* exact) {
   char unit[kMaxUnitLen + 1];
   int len = 0;
-  while (*rest && !IsSpace(*rest) && len < kMaxUnitLen) unit[len++] = *rest++;
+  while (*rest && !IsCSpace(*rest) && len < kMaxUnitLen) unit[len++] = *rest++;
   unit[len] = '\0';
-  while (IsSpace(*rest)) ++rest;
+  while (IsCSpace(*rest)) ++rest;
   if (*rest) return false;  // unit too long, or junk after it
   // The server's tables list units largest first, like UnitsOf.
   std::span<const Unit> table = UnitsOf(UnitDim(param));
@@ -85,7 +85,7 @@ bool FinishNumber(const Parameter& param, const std::string& text, const char* e
     out->message = InvalidValueMessage(param, text);
     return false;
   }
-  while (IsSpace(*end)) ++end;
+  while (IsCSpace(*end)) ++end;
   out->exact = *val;
   if (!*end) return true;
   out->problem = ValueProblem::kInvalid;
@@ -113,7 +113,7 @@ void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* 
     val = strtod(s, &end);
   } else {
     const char* p = s;
-    while (IsSpace(*p)) ++p;
+    while (IsCSpace(*p)) ++p;
     if (*p == '+' || *p == '-') ++p;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && end > p + 1) out->hex = true;
     else if (p[0] == '0' && end > p + 1) out->octal = true;

@@ -8,7 +8,7 @@
 namespace pgconflint {
 namespace {
 
-std::string Bytes(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
+std::string BytesText(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
 
 double BytesOf(const EffectiveConfig& eff, const char* name) {
   ExprValue v = eff.Typed(name);
@@ -45,12 +45,12 @@ double MemoryModel::WorkMemWithin(double budget) const {
 
 std::string MemoryModel::Breakdown() const {
   std::ostringstream m;
-  m << "shared_buffers " << Bytes(shared_buffers) << " + wal_buffers " << Bytes(wal_buffers) << " + ("
+  m << "shared_buffers " << BytesText(shared_buffers) << " + wal_buffers " << BytesText(wal_buffers) << " + ("
     << Count(connections, "connection");
   if (parallel_workers > 0) m << " + " << Count(parallel_workers, "parallel worker");
-  m << ") x work_mem " << Bytes(work_mem) << " x " << Count(nodes_per_query, "node") << " + "
-    << Count(autovacuum_workers, "autovacuum worker") << " x " << Bytes(autovacuum_work_mem) << " + maintenance "
-    << Bytes(maintenance_work_mem);
+  m << ") x work_mem " << BytesText(work_mem) << " x " << Count(nodes_per_query, "node") << " + "
+    << Count(autovacuum_workers, "autovacuum worker") << " x " << BytesText(autovacuum_work_mem) << " + maintenance "
+    << BytesText(maintenance_work_mem);
   return m.str();
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -24,6 +25,22 @@ TEST(RulesTest, EveryBadExampleFiresAndEveryGoodExampleDoesNot) {
     EXPECT_TRUE(test::ExampleFires(r, r.bad)) << r.code << " " << r.name << ": bad example does not fire";
     EXPECT_FALSE(test::ExampleFires(r, r.good)) << r.code << " " << r.name << ": good example fires";
   }
+}
+
+// pg_settings gives shared_buffers as 16384 in units of 8kB: the finding
+// names the value as SHOW does, not the two glued together ("163848kB").
+TEST(RulesTest, PendingRestartNamesTheRunningValueAsTheServerShowsIt) {
+  const RuleInfo* r = FindRule("pending-restart");
+  ASSERT_NE(r, nullptr);
+  char dir[] = "/tmp/pgconflint-example-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  Analysis a = LintExample(*r, r->bad, test::TheRuleSet(), dir);
+  rmdir(dir);
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : a.diagnostics)
+    if (d.rule && std::string_view(d.rule->code) == r->code) messages.push_back(d.message);
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_NE(messages[0].find("keeps running with '128MB' until it restarts"), std::string::npos) << messages[0];
 }
 
 TEST(RulesTest, DeclarationsAreWellFormed) {

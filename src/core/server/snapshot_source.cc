@@ -8,6 +8,7 @@
 #include "core/conf/classify.h"
 #include "core/sql/sql_quote.h"
 #include "core/base/strings.h"
+#include "core/knowledge/value.h"
 
 namespace pgconflint {
 namespace {
@@ -269,6 +270,14 @@ class Builder {
     }
   }
 
+  // A running value as SHOW spells it: pg_settings' 16384 in units of 8kB is
+  // 128MB. A parameter the catalog does not know keeps the server's unit apart.
+  std::string Running(const SnapshotSetting& r) const {
+    const Parameter* p = a_->catalog->Find(r.name);
+    if (p) return ShownWithUnit(*p, r.setting);
+    return r.unit.empty() ? r.setting : r.setting + " (in units of " + r.unit + ")";
+  }
+
   void Add(RuleId rule, Location where, std::string message, std::string help, std::string parameter = "") {
     a_->Add(MakeDiagnostic(Rule(rule), where, std::move(message), std::move(help), std::move(parameter)));
   }
@@ -305,7 +314,7 @@ class Builder {
       if (!r || !r->pending_restart) continue;
       Add(RuleId::kPendingRestart, {s.file, {s.name_range.begin, s.value_range.end}},
           r->name + " was changed in the configuration files, but the server keeps running with " +
-              QuoteLiteral(r->setting + r->unit) + " until it restarts (context " + r->context + ")",
+              QuoteLiteral(Running(*r)) + " until it restarts (context " + r->context + ")",
           "restart the server to apply it", r->name);
     }
   }
@@ -330,7 +339,7 @@ class Builder {
         const SnapshotSetting* r = s_.Setting(f.name);
         Add(RuleId::kPendingRestart, {p.file, at},
             f.name + " is " + QuoteLiteral(f.setting) + " in the configuration files, but the server keeps running " +
-                "with " + QuoteLiteral(r->setting + r->unit) + " until it restarts (context " + r->context + ")",
+                "with " + QuoteLiteral(Running(*r)) + " until it restarts (context " + r->context + ")",
             "restart the server to apply it, or put the running value back in the file", r->name);
       } else if (s_.Refused(f)) {
         Add(RuleId::kServerRefusedSetting, {p.file, at},

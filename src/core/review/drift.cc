@@ -24,13 +24,13 @@ std::string Why(const SnapshotSetting& r) {
     return "a configuration file of the server sets it" + at;
   }
   if (r.source == "command line") return "the server's command line sets it, which overrides every file";
-  if (r.source == "environment variable") return "an environment variable of the server sets it";
   if (r.source == "database" || r.source == "user" || r.source == "database user" || r.source == "global")
     return "a setting of the connecting " +
            std::string(r.source == "database" ? "database" : r.source == "global" ? "cluster (ALTER ROLE ALL)"
                                                                                   : "role") +
            " (ALTER " + (r.source == "database" ? "DATABASE" : "ROLE") + " ... SET) overrides it for this session";
-  if (r.source == "default") return "the server runs the default: the repository's setting is not deployed";
+  if (ServerDefault(r)) return "the server runs the default: the repository's setting is not deployed";
+  if (r.source == "environment variable") return "an environment variable of the server sets it";
   return "its source is " + r.source;
 }
 

@@ -394,8 +394,13 @@ class Builder {
 
 }  // namespace
 
+bool ServerDefault(const SnapshotSetting& s) {
+  return s.source == "default" || (s.source == "environment variable" && AsciiLower(s.name) == "max_stack_depth");
+}
+
 bool ClusterSource(const SnapshotSetting& s) {
-  return s.source == "configuration file" || s.source == "command line" || s.source == "environment variable";
+  return !ServerDefault(s) &&
+         (s.source == "configuration file" || s.source == "command line" || s.source == "environment variable");
 }
 
 std::map<std::string, std::string> RunningValues(const Snapshot& snapshot) {

@@ -38,6 +38,12 @@ std::map<std::string, std::string> RunningValues(const Snapshot& snapshot);
 /// and database settings, the client, SET) nor a default or override.
 bool ClusterSource(const SnapshotSetting& s);
 
+/// Whether the server runs its own default: source "default", or on 14 the
+/// max_stack_depth it derives from its stack size limit, which pg_settings
+/// reports as set by an environment variable (15 on: "default"; asked of the
+/// real 14-18).
+bool ServerDefault(const SnapshotSetting& s);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_SERVER_SNAPSHOT_SOURCE_H_

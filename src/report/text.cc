@@ -230,6 +230,20 @@ std::string AlsoText(const Also& also) {
   return std::string("also ") + also.rule->name + " (" + also.rule->code + "): " + also.message;
 }
 
+std::string VersionsText(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason) {
+  std::set<int> majors;
+  for (const Analysis& a : analyses)
+    if (a.catalog) majors.insert(a.catalog->major());
+  if (majors.size() <= 1) {
+    const int major = majors.empty() ? pg_version : *majors.begin();
+    return "PostgreSQL " + std::to_string(major) + (reason.empty() || major != pg_version ? "" : ": " + reason);
+  }
+  std::string out = "PostgreSQL ";
+  size_t n = 0;
+  for (int m : majors) out += (n++ == 0 ? "" : n == majors.size() ? " and " : ", ") + std::to_string(m);
+  return out;
+}
+
 std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason) {
   int fatal_roots = 0, unread = 0;
   for (const Analysis& a : analyses) {
@@ -239,7 +253,7 @@ std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, c
   Summary sum = Summarize(analyses);
   std::string out = "Found " + Plural(sum.errors, "error") + ", " + Plural(sum.warnings, "warning") + ", " +
                     std::to_string(sum.info) + " info in " + Plural(static_cast<int>(analyses.size()), "root") +
-                    " (PostgreSQL " + std::to_string(pg_version) + (reason.empty() ? "" : ": " + reason) + ")";
+                    " (" + VersionsText(analyses, pg_version, reason) + ")";
   if (fatal_roots) out += "; PostgreSQL would refuse to start with " + Plural(fatal_roots, "root");
   if (unread) out += "; " + Plural(unread, "root") + (unread == 1 ? " was" : " were") + " not read (see the errors above)";
   return out + ".";

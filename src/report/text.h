@@ -106,6 +106,11 @@ std::string JsonWithoutRawControls(std::string_view json);
 /// PostgreSQL would refuse to start with or could not be read at all.
 std::string SummaryLine(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason);
 
+/// The majors the analyses were checked against: "PostgreSQL 18" (with
+/// `reason`, how pg_version was chosen, when it is theirs) or, for a fleet of
+/// several, "PostgreSQL 14, 17 and 18".
+std::string VersionsText(const std::vector<Analysis>& analyses, int pg_version, const std::string& reason = "");
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_REPORT_TEXT_H_

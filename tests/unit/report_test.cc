@@ -72,6 +72,23 @@ class HandMadeDiagnostic : public ::testing::Test {
   Analysis analysis_;
 };
 
+// The summary names the majors the roots were checked against: a fleet of
+// servers of several majors is not summed up as the default one.
+TEST(SummaryVersions, NamesEveryMajorOfAFleet) {
+  std::vector<Analysis> fleet(3);
+  fleet[0].catalog = Catalog::ForMajor(18);
+  fleet[1].catalog = Catalog::ForMajor(14);
+  fleet[2].catalog = Catalog::ForMajor(17);
+  EXPECT_EQ(VersionsText(fleet, 18), "PostgreSQL 14, 17 and 18");
+  EXPECT_NE(SummaryLine(fleet, 18, "the default").find("in 3 roots (PostgreSQL 14, 17 and 18)."), std::string::npos);
+  fleet.resize(1);
+  EXPECT_EQ(VersionsText(fleet, 18, "from PG_VERSION in /srv/pg"), "PostgreSQL 18: from PG_VERSION in /srv/pg");
+  fleet[0].catalog = Catalog::ForMajor(14);
+  EXPECT_EQ(VersionsText(fleet, 18, "the default"), "PostgreSQL 14");  // the root's own major, not the default
+  fleet[0].catalog = nullptr;  // not read
+  EXPECT_EQ(VersionsText(fleet, 16, "--pg-version"), "PostgreSQL 16: --pg-version");
+}
+
 TEST_F(HandMadeDiagnostic, Full) {
   EXPECT_EQ(Render("full", OneRoot(analysis_)),
             "warning[PGC303] [*]: the value 'été' is shadowed\n"

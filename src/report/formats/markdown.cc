@@ -35,8 +35,8 @@ std::string ReportHeading(const std::vector<Analysis>& analyses, const ReportOpt
   int fatal = 0;
   for (const Analysis& a : analyses) fatal += a.fatal();
   std::string h = "### pgconflint: " + Plural(sum.errors, "error") + ", " + Plural(sum.warnings, "warning") + ", " +
-                  std::to_string(sum.info) + " info in " + Plural(analyses.size(), "root") + " (PostgreSQL " +
-                  std::to_string(options.pg_version) + ")\n\n";
+                  std::to_string(sum.info) + " info in " + Plural(analyses.size(), "root") + " (" +
+                  VersionsText(analyses, options.pg_version) + ")\n\n";
   if (fatal) h += "**PostgreSQL would refuse to start with " + Plural(fatal, "root") + ".**\n\n";
   return h;
 }

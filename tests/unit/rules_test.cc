@@ -43,6 +43,25 @@ TEST(RulesTest, PendingRestartNamesTheRunningValueAsTheServerShowsIt) {
   EXPECT_NE(messages[0].find("keeps running with '128MB' until it restarts"), std::string::npos) << messages[0];
 }
 
+// The GRANT that PGC1105 suggests names the role as SQL reads it: quoted
+// when folding would change it.
+TEST(RulesTest, LiveViewLimitedGrantsToTheRoleAsSqlNamesIt) {
+  const RuleInfo* r = FindRule("live-view-limited");
+  ASSERT_NE(r, nullptr);
+  for (const auto& [user, grant] : {std::pair<std::string, std::string>{"app", "TO app;"}, {"App-Ops", "TO \"App-Ops\";"}}) {
+    const std::string snapshot = R"({"pgconflint_snapshot": 1, "server": "s", "info": {"server_version_num": 180004,
+        "superuser": true, "user": ")" + user + R"("}, "settings": [], "file_settings": [], "hba_rules": null})";
+    char dir[] = "/tmp/pgconflint-example-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    Analysis a = LintExample(*r, snapshot, test::TheRuleSet(), dir);
+    rmdir(dir);
+    bool found = false;
+    for (const Diagnostic& d : a.diagnostics)
+      found = found || (d.rule && std::string_view(d.rule->code) == r->code && d.help.find(grant) != std::string::npos);
+    EXPECT_TRUE(found) << user;
+  }
+}
+
 TEST(RulesTest, DeclarationsAreWellFormed) {
   std::set<std::string> codes, names;
   for (const RuleInfo& r : BuiltinRules()) {

@@ -8,6 +8,7 @@
 #include "core/conf/classify.h"
 #include "core/sql/sql_quote.h"
 #include "core/base/strings.h"
+#include "core/knowledge/sql_knowledge.h"
 #include "core/knowledge/value.h"
 
 namespace pgconflint {
@@ -353,26 +354,31 @@ class Builder {
 
   void Visibility() {
     const std::string who = s_.user.empty() ? "the connecting role" : "role " + s_.user;
+    // The role as GRANT names it (quoted when it needs it: App, app-user).
+    const SqlFacts* facts = SqlFacts::ForMajor(s_.major());
+    const std::string role = s_.user.empty() ? "the_role"
+                             : facts         ? QuoteIdentifierIfNeeded(*facts, s_.user)
+                                             : QuoteIdentifier(s_.user);
     if (!s_.file_settings)
       Add(RuleId::kLiveViewLimited, {},
           "pg_file_settings is not visible to " + who +
               ": lines the server failed to apply and values waiting for a restart are not checked",
-          "as a superuser: GRANT SELECT ON pg_file_settings TO " + s_.user +
-              "; GRANT EXECUTE ON FUNCTION pg_show_all_file_settings() TO " + s_.user);
+          "as a superuser: GRANT SELECT ON pg_file_settings TO " + role +
+              "; GRANT EXECUTE ON FUNCTION pg_show_all_file_settings() TO " + role);
     if (!s_.hba_rules)
       Add(RuleId::kLiveViewLimited, {}, "pg_hba_file_rules is not visible to " + who + ": pg_hba.conf is not checked",
-          "as a superuser: GRANT SELECT ON pg_hba_file_rules TO " + s_.user +
-              "; GRANT EXECUTE ON FUNCTION pg_hba_file_rules() TO " + s_.user);
+          "as a superuser: GRANT SELECT ON pg_hba_file_rules TO " + role +
+              "; GRANT EXECUTE ON FUNCTION pg_hba_file_rules() TO " + role);
     if (!s_.ident_mappings && s_.major() >= 15)
       Add(RuleId::kLiveViewLimited, {},
           "pg_ident_file_mappings is not visible to " + who + ": pg_ident.conf is not checked",
-          "as a superuser: GRANT SELECT ON pg_ident_file_mappings TO " + s_.user +
-              "; GRANT EXECUTE ON FUNCTION pg_ident_file_mappings() TO " + s_.user);
+          "as a superuser: GRANT SELECT ON pg_ident_file_mappings TO " + role +
+              "; GRANT EXECUTE ON FUNCTION pg_ident_file_mappings() TO " + role);
     if (!s_.superuser && !s_.pg_read_all_settings)
       Add(RuleId::kLiveViewLimited, {},
           "pg_settings hides the superuser-only parameters and every setting's file and line from " + who +
               ": they are not checked, and findings point at pg_settings instead of the files",
-          "GRANT pg_read_all_settings TO " + s_.user + " (or pg_monitor, which includes it)");
+          "GRANT pg_read_all_settings TO " + role + " (or pg_monitor, which includes it)");
   }
 
   struct HbaError {

@@ -32,6 +32,7 @@ std::string Before(const ValueChange& c) {
 }
 
 std::string After(const ValueChange& c) {
+  if (!c.refused.empty()) return "refused: " + EscapeControls(c.refused) + " (the server keeps " + Before(c) + ")";
   std::string s = EscapeControls(c.after) + (c.after_default ? " (default)" : "");
   if (!c.after_effective.empty()) s += " (effective " + c.after_effective + ")";
   return s;
@@ -44,6 +45,11 @@ std::string FindingLine(const FindingRef& f, const std::string& base) {
          EscapeControls(BasePath(*f.analysis, d.file, base)) + ":" + std::to_string(s.begin.line) + ":" +
          std::to_string(s.begin.column) + ": " + EscapeControls(d.message);
 }
+
+// Why a root's plan has no rollout, and what a reload or a restart does meanwhile.
+constexpr const char* kBlocked =
+    "PostgreSQL would refuse to start with this revision: fix the findings below first. Until then a reload "
+    "applies the other lines and leaves each refused one at its running value, and a restart fails.";
 
 std::string RootHeading(const RootChange& r) {
   return EscapeControls(r.root) + (r.added ? " (new root)" : r.removed ? " (removed root)" : "");
@@ -91,7 +97,10 @@ void RenderText(const std::vector<RootChange>& roots, const ChangeReportOptions&
       << " unchanged\n";
     for (const FindingRef& f : r.introduced) o << "  + " << FindingLine(f, opt.base_after) << "\n";
     for (const FindingRef& f : r.fixed) o << "  - " << FindingLine(f, opt.base_before) << "\n";
-    if (!r.rollout.empty()) {
+    if (!r.blocking.empty()) {
+      o << "Rollout: blocked. " << kBlocked << "\n";
+      for (const FindingRef& f : r.blocking) o << "  ! " << FindingLine(f, opt.base_after) << "\n";
+    } else if (!r.rollout.empty()) {
       o << "Rollout:\n";
       WriteRollout(r.rollout, r.major, r.source, "", o);
     }
@@ -177,7 +186,11 @@ void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t ca
   MarkdownFindings("Introduced", r.introduced, opt.base_after, cap, o);
   MarkdownFindings("Fixed", r.fixed, opt.base_before, cap, o);
   MarkdownFindings("Unchanged", r.unchanged, opt.base_after, cap, o);
-  if (!r.rollout.empty()) {
+  if (!r.blocking.empty()) {
+    o << "#### Rollout: blocked\n\n" << kBlocked << "\n\n";
+    for (const FindingRef& f : r.blocking) o << "- " << MarkdownEscape(FindingLine(f, opt.base_after)) << "\n";
+    o << "\n";
+  } else if (!r.rollout.empty()) {
     o << "#### Rollout\n\n```\n";
     WriteRollout(r.rollout, r.major, r.source, "", o);
     o << "```\n\n";
@@ -238,7 +251,8 @@ ordered_json RootJson(const RootChange& r, const ChangeReportOptions& opt) {
                       {"before_effective", c.before_effective.empty() ? ordered_json(nullptr) : ordered_json(c.before_effective)},
                       {"after_effective", c.after_effective.empty() ? ordered_json(nullptr) : ordered_json(c.after_effective)},
                       {"context", ContextName(c.param->context)}, {"applies", c.applies},
-                      {"set_at", Where(r.after, c.where, opt.base_after)}});
+                      {"set_at", Where(r.after, c.where, opt.base_after)},
+                      {"refused", c.refused.empty() ? ordered_json(nullptr) : ordered_json(c.refused)}});
   ordered_json ineffective = ordered_json::array();
   for (const IneffectiveChange& c : r.ineffective)
     ineffective.push_back({{"parameter", c.parameter}, {"value", c.written},
@@ -250,7 +264,8 @@ ordered_json RootJson(const RootChange& r, const ChangeReportOptions& opt) {
                     {"ineffective", ineffective},
                     {"introduced", FindingsJson(r.introduced, opt.base_after)},
                     {"fixed", FindingsJson(r.fixed, opt.base_before)},
-                    {"unchanged", FindingsJson(r.unchanged, opt.base_after)}, {"rollout", rollout.str()}};
+                    {"unchanged", FindingsJson(r.unchanged, opt.base_after)}, {"rollout", rollout.str()},
+                    {"blocked_by", FindingsJson(r.blocking, opt.base_after)}};
   j["memory"] = r.memory_after ? ordered_json{{"before", r.memory_before ? MemoryJson(*r.memory_before) : nullptr},
                                               {"after", MemoryJson(*r.memory_after)}}
                                : ordered_json(nullptr);

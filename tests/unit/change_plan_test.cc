@@ -63,6 +63,36 @@ TEST_F(ChangePlanTest, ValuesInServerUnitsWithWhatApplyingTakes) {
   EXPECT_EQ(r.rollout.reload.size(), 1u);
 }
 
+// A value the server refuses is planned as refused, not as a change to the
+// default, and no rollout step restarts into a configuration the server
+// refuses to start with (issue reproducers: '2gb', wal_level = minimal).
+TEST_F(ChangePlanTest, RefusedValuesBlockTheRollout) {
+  Analysis before = Lint("shared_buffers = '1GB'\nwork_mem = '8MB'\n");
+  Analysis after = Lint("shared_buffers = '2gb'\nwork_mem = '16MB'\n");
+  RootChange r = Compare(before, after);
+  const ValueChange* sb = FindChange(r, "shared_buffers");
+  ASSERT_NE(sb, nullptr);
+  EXPECT_EQ(sb->refused, "'2gb'");
+  EXPECT_EQ(sb->before, "1GB");
+  EXPECT_EQ(FindChange(r, "wal_buffers"), nullptr);  // derived from a value that never applies
+  ASSERT_EQ(r.blocking.size(), 1u);
+  EXPECT_STREQ(r.blocking[0].diagnostic->rule->code, "PGC201");
+  EXPECT_TRUE(r.rollout.empty());
+
+  Analysis minimal = Lint("wal_level = minimal\n");
+  RootChange m = Compare(Lint(""), minimal);
+  EXPECT_FALSE(m.blocking.empty());
+  EXPECT_TRUE(m.rollout.empty());
+  const ValueChange* wl = FindChange(m, "wal_level");
+  ASSERT_NE(wl, nullptr);
+  EXPECT_EQ(wl->refused, "");  // the value is valid: the combination is what the server refuses
+
+  RootChange ok = Compare(before, Lint("shared_buffers = '2GB'\nwork_mem = '16MB'\n"));
+  EXPECT_TRUE(ok.blocking.empty());
+  EXPECT_EQ(ok.rollout.restart.size(), 1u);
+  EXPECT_EQ(FindChange(ok, "shared_buffers")->refused, "");
+}
+
 TEST_F(ChangePlanTest, EffectiveValueWhereTheServerUsesAnother) {
   // io_combine_limit above io_max_combine_limit is capped by the server.
   Analysis before = Lint("io_combine_limit = '128kB'\n");

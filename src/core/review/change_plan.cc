@@ -11,6 +11,7 @@
 #include "core/model/memory_model.h"
 #include "core/base/quantity.h"
 #include "core/conf/classify.h"
+#include "core/sql/sql_quote.h"
 #include "core/sql/sql_source.h"
 #include "core/knowledge/value.h"
 
@@ -49,6 +50,16 @@ std::set<std::string> Candidates(const Analysis* before, const Analysis& after) 
   return names;
 }
 
+// The last line that sets `p` for the cluster (a file line or ALTER SYSTEM),
+// refused or not: the one the server reads last.
+const Setting* LastLine(const Analysis& a, const Parameter& p) {
+  const Setting* last = nullptr;
+  for (const Setting& s : a.settings)
+    if (s.param == &p && (s.origin.kind == Origin::Kind::kFile || s.origin.kind == Origin::Kind::kAlterSystem))
+      last = &s;
+  return last;
+}
+
 void CompareValues(const Analysis* before, const Analysis& after, RootChange* out) {
   EffectiveConfig now(after);
   std::optional<EffectiveConfig> then;
@@ -68,6 +79,10 @@ void CompareValues(const Analysis* before, const Analysis& after, RootChange* ou
     if (eff_before != c.before) c.before_effective = eff_before;
     c.applies = ApplyingTakes(*p);
     if (const Setting* s = now.SettingFor(name)) c.where = {s->file, {s->name_range.begin, s->value_range.end}};
+    if (const Setting* s = LastLine(after, *p); s && !s->problem.empty()) {
+      c.refused = s->quoted ? QuoteLiteral(s->raw) : s->raw;
+      c.where = {s->file, {s->name_range.begin, s->value_range.end}};
+    }
     out->values.push_back(std::move(c));
   }
 }
@@ -152,10 +167,17 @@ RootChange CompareRoot(const Analysis* before, const Analysis* after, const std:
   CompareValues(old, *after, &out);
   FindIneffective(old, *after, changed, &out);
   if (IsSqlPath(out.root)) out.source = RolloutSource::kScript;
-  for (const ValueChange& c : out.values)
-    if (c.before != c.after)  // an effective value follows the change of another parameter
-      AddRolloutStep({c.param, c.before, c.after, "", ""}, out.source, &out.rollout);
-  WaitForCaps(&out.rollout);
+  for (const Diagnostic& d : after->diagnostics)
+    if (d.fatal()) out.blocking.push_back({after, &d});
+  if (!out.blocking.empty()) {
+    // What the new revision's values would derive is moot: it does not start.
+    std::erase_if(out.values, [](const ValueChange& c) { return c.before == c.after && c.refused.empty(); });
+  } else {
+    for (const ValueChange& c : out.values)
+      if (c.before != c.after)  // an effective value follows the change of another parameter
+        AddRolloutStep({c.param, c.before, c.after, "", ""}, out.source, &out.rollout);
+    WaitForCaps(&out.rollout);
+  }
   if (profile.ram_bytes) {
     if (old) out.memory_before = MemoryPictureOf(*old, profile);
     out.memory_after = MemoryPictureOf(*after, profile);

@@ -29,6 +29,9 @@ struct ValueChange {
   std::string before_effective, after_effective;
   std::string applies;  // "restart", "reload", "reload (or SET as superuser)", "reload (or per session)", ...
   Location where;       // the deciding line in the new revision; file -1 when none (back to the default)
+  /// The value the deciding line writes when the server refuses it ("'2gb'"):
+  /// the server keeps what it runs, and `after` is not what it would apply.
+  std::string refused;
 };
 
 /// A changed line that does not change the server's value: a later line
@@ -68,6 +71,10 @@ struct RootChange {
   std::vector<IneffectiveChange> ineffective;
   std::vector<FindingRef> introduced, fixed, unchanged;
   Rollout rollout;
+  /// The new revision's findings with which PostgreSQL refuses to start. When
+  /// there are any, the plan has no rollout (no step may restart into them)
+  /// and lists only the parameters whose lines change.
+  std::vector<FindingRef> blocking;
   RolloutSource source = RolloutSource::kFiles;  // kScript for a SQL script
   int major = 0;
   std::optional<MemoryPicture> memory_before, memory_after;  // with the profile's RAM only

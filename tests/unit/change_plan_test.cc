@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/conf/analyze.h"
 #include "core/workspace/workspace.h"
 #include "test_support.h"
@@ -21,6 +23,22 @@ class ChangePlanTest : public ::testing::Test {
     OverlayFileSystem fs(nullptr, "/repo");
     fs.Set("/repo/data/postgresql.conf", conf);
     if (!auto_conf.empty()) fs.Set("/repo/data/postgresql.auto.conf", auto_conf);
+    WorkspaceOptions o;
+    o.fs = &fs;
+    o.display_base = "/repo";
+    o.pg_version = 18;
+    o.use_config = false;
+    Workspace ws(o);
+    Analysis a;
+    std::string error;
+    EXPECT_TRUE(ws.Lint("data", &a, &error)) << error;
+    return a;
+  }
+  // The data directory /repo/data with a postgresql.conf and `hba` as its pg_hba.conf.
+  Analysis LintWithHba(const std::string& hba) {
+    OverlayFileSystem fs(nullptr, "/repo");
+    fs.Set("/repo/data/postgresql.conf", "");
+    fs.Set("/repo/data/pg_hba.conf", hba);
     WorkspaceOptions o;
     o.fs = &fs;
     o.display_base = "/repo";
@@ -91,6 +109,24 @@ TEST_F(ChangePlanTest, RefusedValuesBlockTheRollout) {
   EXPECT_TRUE(ok.blocking.empty());
   EXPECT_EQ(ok.rollout.restart.size(), 1u);
   EXPECT_EQ(FindChange(ok, "shared_buffers")->refused, "");
+}
+
+// A pg_hba.conf-only change still has a rollout: deploy, check the file
+// with pg_hba_file_rules before the reload, reload, try a new session.
+TEST_F(ChangePlanTest, AnHbaChangeIsCheckedThenReloaded) {
+  Analysis before = LintWithHba("local all all peer\n");
+  Analysis after = LintWithHba("local all all peer\nhost all all 10.0.0.0/8 scram-sha-256\n");
+  RootChange r = CompareRoot(&before, &after, "/repo", "/repo", {"/repo/data/pg_hba.conf"}, Profile());
+  EXPECT_TRUE(r.values.empty());
+  ASSERT_EQ(r.rollout.hba_files, std::vector<std::string>{"data/pg_hba.conf"});
+  std::ostringstream o;
+  WriteRollout(r.rollout, r.major, r.source, "", o);
+  EXPECT_NE(o.str().find("SELECT line_number, error FROM pg_hba_file_rules WHERE error IS NOT NULL;\n"
+                         "     SELECT pg_reload_conf();"),
+            std::string::npos)
+      << o.str();
+  // Untouched, it is not in the rollout.
+  EXPECT_TRUE(CompareRoot(&before, &after, "/repo", "/repo", {}, Profile()).rollout.hba_files.empty());
 }
 
 TEST_F(ChangePlanTest, EffectiveValueWhereTheServerUsesAnother) {

@@ -45,6 +45,34 @@ void WriteRestart(const Rollout& r, int major, RolloutSource source, const std::
   o << "\n";
 }
 
+std::string Joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// pg_hba.conf and pg_ident.conf: checked on disk before the reload (the
+// views read the files, not what the server loaded), then tried with a new
+// session (existing ones keep how they authenticated).
+void WriteAuthFiles(const Rollout& r, int major, const std::string& heading, std::ostream& o) {
+  std::vector<std::string> files = r.hba_files;
+  files.insert(files.end(), r.ident_files.begin(), r.ident_files.end());
+  o << heading << ". Deploy the changed " << Joined(files) << ", check that the server can load "
+    << (files.size() == 1 ? "it" : "them") << ", then reload:\n";
+  o << "   before the reload (the view reads the file on disk; no rows: it loads):\n";
+  if (!r.hba_files.empty()) o << "     SELECT line_number, error FROM pg_hba_file_rules WHERE error IS NOT NULL;\n";
+  if (!r.ident_files.empty()) {
+    if (major >= 15)
+      o << "     SELECT line_number, error FROM pg_ident_file_mappings WHERE error IS NOT NULL;\n";
+    else
+      o << "     (PostgreSQL " << major << " has no view of pg_ident.conf: after the reload, look for "
+        << "\"pg_ident.conf was not reloaded\" in the server log)\n";
+  }
+  o << "     SELECT pg_reload_conf();\n"
+       "   verify: a new session for each rule that changed (sessions already open keep how they "
+       "authenticated), e.g. psql \"host=HOST dbname=DB user=USER\" -c 'SELECT 1'\n\n";
+}
+
 }  // namespace
 
 void AddRolloutStep(RolloutStep step, RolloutSource source, Rollout* r) {
@@ -88,6 +116,7 @@ void WaitForCaps(Rollout* r) {
 
 void WriteRollout(const Rollout& r, int major, RolloutSource source, const char* h, std::ostream& o) {
   int step = 1;
+  if (!r.hba_files.empty() || !r.ident_files.empty()) WriteAuthFiles(r, major, std::string(h) + std::to_string(step++), o);
   if (!r.session.empty()) {
     o << h << step++ << ". Try per session first (no server change), on the queries that matter:\n";
     List(r.session, o);

@@ -177,6 +177,10 @@ RootChange CompareRoot(const Analysis* before, const Analysis* after, const std:
       if (c.before != c.after)  // an effective value follows the change of another parameter
         AddRolloutStep({c.param, c.before, c.after, "", ""}, out.source, &out.rollout);
     WaitForCaps(&out.rollout);
+    const std::set<std::string> touched(changed.begin(), changed.end());
+    for (const LoadedFile& f : after->files)
+      if ((f.kind == FileKind::kHba || f.kind == FileKind::kIdent) && touched.count(f.abs_path))
+        (f.kind == FileKind::kHba ? out.rollout.hba_files : out.rollout.ident_files).push_back(f.source.path());
   }
   if (profile.ram_bytes) {
     if (old) out.memory_before = MemoryPictureOf(*old, profile);

@@ -94,13 +94,18 @@ ServerRow RowFor(const Snapshot& s, const std::vector<Analysis>& mine, bool drif
 // Lints one server (or each path against it); false on a configuration error.
 // A root that could not be read (a major without knowledge) raises
 // *exit_code to 2 (3 for an I/O error), as `check PATH` does.
-bool LintServer(Workspace* ws, const Snapshot& s, const std::vector<std::string>& paths,
+bool LintServer(Workspace* ws, const Snapshot& s, const std::vector<std::string>& paths, bool fleet,
                 std::vector<Analysis>* analyses, std::vector<ServerRow>* rows, int* exit_code) {
   std::vector<Analysis> mine;
   std::string error;
   if (paths.empty()) {
     mine.emplace_back();
     if (!ws->LintSnapshot(s, &mine.back(), &error)) return PrintError(error), false;
+    // In a fleet every location names its server: two servers' pg_db_role_setting:1
+    // or /srv/pg/postgresql.conf:3 would print alike.
+    if (fleet)
+      for (LoadedFile& f : mine.back().files)
+        if (f.source.path() != s.server) f.source = SourceFile(s.server + " " + f.source.path(), f.source);
   }
   for (const std::string& p : paths) {
     mine.emplace_back();
@@ -169,7 +174,7 @@ int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const s
     }
     if (!*major && (common.major || Catalog::ForMajor(s.major())))
       *major = common.major ? common.major : s.major();
-    if (!LintServer(&ws, s, paths, analyses, rows, &exit_code)) return kExitUsage;
+    if (!LintServer(&ws, s, paths, targets.size() > 1, analyses, rows, &exit_code)) return kExitUsage;
   }
   return exit_code;
 }

@@ -111,6 +111,24 @@ class FleetTest(unittest.TestCase):
         self.assertRegex(err, r"6/6 servers")  # more than four servers: progress on stderr
         self.assertLess(elapsed, 60)
 
+    def test_every_location_names_its_server(self):
+        """Two servers' findings never print alike: each location starts with its server, and
+        the summary names both majors."""
+        lives = []
+        for major in (MAJORS[0], MAJORS[-1]):
+            lives += ["--live", conninfo(SERVERS[major])]
+        rc, out, err = run("check", "--no-config", "--summary", "json", "--fail-on", "never", *lives)
+        self.assertEqual(rc, 0, err)
+        labels = [r["server"] for r in json.loads(out)["servers"]]
+        rc, out, err = run("check", "--no-config", "--format", "concise", "--fail-on", "never", *lives)
+        self.assertEqual(rc, 0, err)
+        located = [line for line in out.splitlines() if ": info: " in line or ": warning: " in line
+                   or ": error: " in line]
+        self.assertTrue(located, out)
+        for line in located:
+            self.assertTrue(any(line.startswith(label) for label in labels), (line, labels))
+        self.assertIn(f"(PostgreSQL {MAJORS[0]} and {MAJORS[-1]})", out)
+
     def test_markdown_summary(self):
         rc, out, err = run("check", "--no-config", "--summary", "markdown", "--fail-on", "never",
                            "--live", conninfo(SERVERS[18]))

@@ -138,7 +138,7 @@ class Builder {
     }
     if (!other.lines().empty()) {
       other_.rebuilt = &(rebuilt_["pg_settings"] = other);
-      other_.file = other_.rebuilt->AddTo(a_, s_.server + " pg_settings", s_.server + " pg_settings", false, &other_.offsets);
+      other_.file = other_.rebuilt->AddTo(a_, s_.server + " pg_settings", "pg_settings", false, &other_.offsets);
     }
     RunningSettings();
   }
@@ -194,7 +194,7 @@ class Builder {
     if (pending.empty()) return;
     Placed& p = placed_["pg_db_role_setting"];
     p.rebuilt = &(rebuilt_["pg_db_role_setting"] = f);
-    p.file = p.rebuilt->AddTo(a_, s_.server + " pg_db_role_setting", s_.server + " pg_db_role_setting", false, &p.offsets);
+    p.file = p.rebuilt->AddTo(a_, s_.server + " pg_db_role_setting", "pg_db_role_setting", false, &p.offsets);
     for (const Pending& x : pending) {
       Setting s;
       s.name = x.name;
@@ -232,7 +232,7 @@ class Builder {
     if (pending.empty()) return;
     Placed& p = placed_["pg_tablespace"];
     p.rebuilt = &(rebuilt_["pg_tablespace"] = f);
-    p.file = p.rebuilt->AddTo(a_, s_.server + " pg_tablespace", s_.server + " pg_tablespace", false, &p.offsets);
+    p.file = p.rebuilt->AddTo(a_, s_.server + " pg_tablespace", "pg_tablespace", false, &p.offsets);
     for (size_t i = 0; i < pending.size(); ++i) {
       pending[i].file = p.file;
       pending[i].name_range = p.NameAt(lines[i]);

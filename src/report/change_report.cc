@@ -93,10 +93,13 @@ void RenderText(const std::vector<RootChange>& roots, const ChangeReportOptions&
     for (const IneffectiveChange& c : r.ineffective)
       o << "  no effect: " << Where(r.after, c.where, opt.base_after) << ": " << c.parameter << " = "
         << EscapeControls(c.written) << " is overridden by " << Where(r.after, c.winner, opt.base_after) << "\n";
-    o << "Findings: " << r.introduced.size() << " introduced, " << r.fixed.size() << " fixed, " << r.unchanged.size()
-      << " unchanged\n";
+    o << "Findings: " << r.introduced.size() << " introduced, " << r.fixed.size() << " fixed, " << r.changed.size()
+      << " changed, " << r.unchanged.size() << " unchanged\n";
     for (const FindingRef& f : r.introduced) o << "  + " << FindingLine(f, opt.base_after) << "\n";
     for (const FindingRef& f : r.fixed) o << "  - " << FindingLine(f, opt.base_before) << "\n";
+    for (const auto& [was, now] : r.changed)
+      o << "  ~ " << FindingLine(now, opt.base_after) << "\n      was: " << EscapeControls(was.diagnostic->message)
+        << "\n";
     if (!r.blocking.empty()) {
       o << "Rollout: blocked. " << kBlocked << "\n";
       for (const FindingRef& f : r.blocking) o << "  ! " << FindingLine(f, opt.base_after) << "\n";
@@ -182,9 +185,23 @@ void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t ca
       << MarkdownEscape(Where(r.after, c.where, opt.base_after)) << " is overridden by "
       << MarkdownEscape(Where(r.after, c.winner, opt.base_after)) << ".\n\n";
   o << "Findings: **" << r.introduced.size() << " introduced**, " << r.fixed.size() << " fixed, "
+    << (r.changed.empty() ? "" : "**") << r.changed.size() << " changed" << (r.changed.empty() ? "" : "**") << ", "
     << r.unchanged.size() << " unchanged.\n\n";
   MarkdownFindings("Introduced", r.introduced, opt.base_after, cap, o);
   MarkdownFindings("Fixed", r.fixed, opt.base_before, cap, o);
+  if (!r.changed.empty()) {
+    o << "<details open><summary>Changed (" << r.changed.size() << ")</summary>\n\n";
+    size_t n = 0;
+    for (const auto& [was, now] : r.changed) {
+      if (n++ == cap) {
+        o << "- ... " << (r.changed.size() - cap) << " more\n";
+        break;
+      }
+      o << "- " << MarkdownEscape(FindingLine(now, opt.base_after)) << "<br>was: " << MarkdownEscape(was.diagnostic->message)
+        << "\n";
+    }
+    o << "\n</details>\n\n";
+  }
   MarkdownFindings("Unchanged", r.unchanged, opt.base_after, cap, o);
   if (!r.blocking.empty()) {
     o << "#### Rollout: blocked\n\n" << kBlocked << "\n\n";
@@ -238,6 +255,17 @@ ordered_json FindingsJson(const std::vector<FindingRef>& v, const std::string& b
   return a;
 }
 
+// Each changed finding as it is now, with the message it had before.
+ordered_json ChangedJson(const std::vector<std::pair<FindingRef, FindingRef>>& v, const ChangeReportOptions& opt) {
+  ordered_json a = ordered_json::array();
+  for (const auto& [was, now] : v) {
+    ordered_json j = FindingsJson({now}, opt.base_after)[0];
+    j["before_message"] = was.diagnostic->message;
+    a.push_back(std::move(j));
+  }
+  return a;
+}
+
 ordered_json MemoryJson(const MemoryPicture& m) {
   return {{"shared", m.shared}, {"work", m.work}, {"parallel", m.parallel}, {"maintenance", m.maintenance},
           {"total", m.total()}, {"headroom", m.headroom}, {"ram", m.ram}, {"free", m.free()}};
@@ -264,6 +292,7 @@ ordered_json RootJson(const RootChange& r, const ChangeReportOptions& opt) {
                     {"ineffective", ineffective},
                     {"introduced", FindingsJson(r.introduced, opt.base_after)},
                     {"fixed", FindingsJson(r.fixed, opt.base_before)},
+                    {"changed", ChangedJson(r.changed, opt)},
                     {"unchanged", FindingsJson(r.unchanged, opt.base_after)}, {"rollout", rollout.str()},
                     {"blocked_by", FindingsJson(r.blocking, opt.base_after)}};
   j["memory"] = r.memory_after ? ordered_json{{"before", r.memory_before ? MemoryJson(*r.memory_before) : nullptr},

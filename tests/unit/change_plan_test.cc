@@ -19,7 +19,7 @@ using namespace test;
 class ChangePlanTest : public ::testing::Test {
  protected:
   // Lints `conf` (and `auto_conf` as postgresql.auto.conf) as /repo/data.
-  Analysis Lint(const std::string& conf, const std::string& auto_conf = "") {
+  Analysis Lint(const std::string& conf, const std::string& auto_conf = "", const Profile* profile = nullptr) {
     OverlayFileSystem fs(nullptr, "/repo");
     fs.Set("/repo/data/postgresql.conf", conf);
     if (!auto_conf.empty()) fs.Set("/repo/data/postgresql.auto.conf", auto_conf);
@@ -28,6 +28,7 @@ class ChangePlanTest : public ::testing::Test {
     o.display_base = "/repo";
     o.pg_version = 18;
     o.use_config = false;
+    o.profile = profile;
     Workspace ws(o);
     Analysis a;
     std::string error;
@@ -127,6 +128,40 @@ TEST_F(ChangePlanTest, AnHbaChangeIsCheckedThenReloaded) {
       << o.str();
   // Untouched, it is not in the rollout.
   EXPECT_TRUE(CompareRoot(&before, &after, "/repo", "/repo", {}, Profile()).rollout.hba_files.empty());
+}
+
+// A finding whose figures change materially is "changed", with both
+// messages: work_mem 256MB -> 2GB on 16GB makes PGC601's worst case 27.4GB ->
+// 216.4GB (issue reproducer); 256MB -> 260MB stays unchanged.
+TEST_F(ChangePlanTest, AFindingAtAnotherSizeIsChanged) {
+  Profile p;
+  std::string error;
+  ASSERT_TRUE(SetProfileFacts(&p, "ram=16GB", &error)) << error;
+  Analysis before = Lint("work_mem = '256MB'\n", "", &p);
+  Analysis raised = Lint("work_mem = '2GB'\n", "", &p);  // outlives r, which points into it
+  RootChange r = Compare(before, raised, p);
+  const std::pair<FindingRef, FindingRef>* overcommit = nullptr;
+  for (const auto& c : r.changed)
+    if (std::string_view(c.second.diagnostic->rule->code) == "PGC601") overcommit = &c;
+  ASSERT_NE(overcommit, nullptr);
+  EXPECT_NE(overcommit->first.diagnostic->message.find("27.4GB"), std::string::npos) << overcommit->first.diagnostic->message;
+  EXPECT_NE(overcommit->second.diagnostic->message.find("216.4GB"), std::string::npos);
+  EXPECT_TRUE(r.introduced.empty());
+  Analysis nudged = Lint("work_mem = '260MB'\n", "", &p);
+  RootChange small = Compare(before, nudged, p);
+  EXPECT_TRUE(small.changed.empty());
+  EXPECT_FALSE(small.unchanged.empty());
+}
+
+TEST(FiguresDifferTest, OnlyQuantitiesWithAUnitCount) {
+  EXPECT_FALSE(FiguresDiffer("overridden by line 3", "overridden by line 12"));  // no unit: not a figure
+  EXPECT_FALSE(FiguresDiffer("worst case 27.4GB of 16GB", "worst case 28GB of 16GB"));  // within 10%
+  EXPECT_TRUE(FiguresDiffer("worst case 27.4GB of 16GB", "worst case 216.4GB of 16GB"));
+  EXPECT_TRUE(FiguresDiffer("delay 20ms", "delay 2s"));
+  EXPECT_TRUE(FiguresDiffer("shared_buffers is 25% of RAM", "shared_buffers is 60% of RAM"));
+  EXPECT_TRUE(FiguresDiffer("64MB", "64MB and 1GB"));  // another shape
+  EXPECT_TRUE(FiguresDiffer("wait 1s", "wait 1kB"));    // another kind
+  EXPECT_FALSE(FiguresDiffer("1GB", "1024MB"));        // the same size
 }
 
 TEST_F(ChangePlanTest, EffectiveValueWhereTheServerUsesAnother) {

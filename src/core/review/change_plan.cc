@@ -2,6 +2,8 @@
 #include "core/review/change_plan.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -115,14 +117,63 @@ void CompareFindings(const Analysis* before, const Analysis* after, const std::s
                      const std::string& base_after, RootChange* out) {
   std::vector<std::string> old_prints = before ? Fingerprints(*before, base_before) : std::vector<std::string>();
   std::vector<std::string> new_prints = after ? Fingerprints(*after, base_after) : std::vector<std::string>();
-  std::set<std::string> old_set(old_prints.begin(), old_prints.end()), new_set(new_prints.begin(), new_prints.end());
-  for (size_t i = 0; i < new_prints.size(); ++i)
-    (old_set.count(new_prints[i]) ? out->unchanged : out->introduced).push_back({after, &after->diagnostics[i]});
+  std::set<std::string> new_set(new_prints.begin(), new_prints.end());
+  std::map<std::string, size_t> old_index;
+  for (size_t i = 0; i < old_prints.size(); ++i) old_index.emplace(old_prints[i], i);
+  for (size_t i = 0; i < new_prints.size(); ++i) {
+    auto it = old_index.find(new_prints[i]);
+    const FindingRef now{after, &after->diagnostics[i]};
+    if (it == old_index.end()) {
+      out->introduced.push_back(now);
+    } else if (const Diagnostic& was = before->diagnostics[it->second]; FiguresDiffer(was.message, now.diagnostic->message)) {
+      out->changed.push_back({{before, &was}, now});
+    } else {
+      out->unchanged.push_back(now);
+    }
+  }
   for (size_t i = 0; i < old_prints.size(); ++i)
     if (!new_set.count(old_prints[i])) out->fixed.push_back({before, &before->diagnostics[i]});
 }
 
+// The quantities with a unit in `m`, in order: (value in base units, dim;
+// kNone for a percentage).
+std::vector<std::pair<double, Dim>> Quantities(std::string_view m) {
+  std::vector<std::pair<double, Dim>> out;
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(m[i])) || (i > 0 && (alnum(m[i - 1]) || m[i - 1] == '.'))) continue;
+    size_t j = i;
+    while (j < m.size() && (std::isdigit(static_cast<unsigned char>(m[j])) || m[j] == '.')) ++j;
+    size_t k = j;
+    while (k < m.size() && std::isalpha(static_cast<unsigned char>(m[k]))) ++k;
+    const std::string text(m.substr(i, k - i));
+    double v = 0;
+    std::string error;
+    if (k < m.size() && m[k] == '%' && k == j) {
+      out.push_back({std::strtod(text.c_str(), nullptr), Dim::kNone});
+      ++k;
+    } else if (k > j && ParseQuantityOf(text, Dim::kBytes, &v, &error)) {
+      out.push_back({v, Dim::kBytes});
+    } else if (k > j && ParseQuantityOf(text, Dim::kMs, &v, &error)) {
+      out.push_back({v, Dim::kMs});
+    }
+    i = k;
+  }
+  return out;
+}
+
 }  // namespace
+
+bool FiguresDiffer(std::string_view before, std::string_view after) {
+  const auto a = Quantities(before), b = Quantities(after);
+  if (a.size() != b.size()) return true;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].second != b[i].second) return true;
+    const double scale = std::max(std::fabs(a[i].first), std::fabs(b[i].first));
+    if (scale > 0 && std::fabs(a[i].first - b[i].first) > 0.1 * scale) return true;
+  }
+  return false;
+}
 
 std::string ApplyingTakes(const Parameter& p) {
   switch (p.context) {

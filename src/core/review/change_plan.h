@@ -70,6 +70,10 @@ struct RootChange {
   std::vector<ValueChange> values;
   std::vector<IneffectiveChange> ineffective;
   std::vector<FindingRef> introduced, fixed, unchanged;
+  /// Findings of both revisions with the same fingerprint whose figures
+  /// changed materially (a quantity with a unit, more than 10%): the same
+  /// problem at another size. Not in `unchanged`.
+  std::vector<std::pair<FindingRef, FindingRef>> changed;  // (before, after)
   Rollout rollout;
   /// The new revision's findings with which PostgreSQL refuses to start. When
   /// there are any, the plan has no rollout (no step may restart into them)
@@ -92,6 +96,12 @@ RootChange CompareRoot(const Analysis* before, const Analysis* after, const std:
 /// The worst-case memory picture of an analysed root under `profile`.
 /// REQUIRES: profile.ram_bytes, a.catalog.
 MemoryPicture MemoryPictureOf(const Analysis& a, const Profile& profile);
+
+/// Whether two messages of one finding state materially different figures:
+/// their quantities with a unit ("25GB", "1.5s", "40%"), in order, differ in
+/// number, in kind, or one of them by more than 10%. Numbers without a unit
+/// (line numbers, counts) are not compared.
+bool FiguresDiffer(std::string_view before, std::string_view after);
 
 /// How a change of `param` in a configuration file reaches the server.
 std::string ApplyingTakes(const Parameter& param);

@@ -57,6 +57,35 @@ TEST(RecommendPlanTest, FromTheRecommendationItselfIsEmpty) {
 }
 
 
+// Without --connections a plan keeps the configuration's explicit
+// max_connections (issue reproducer: 200 was lowered to 100 with no word),
+// sizes work_mem for it, and says so; --connections still decides.
+TEST(RecommendPlanTest, KeepsTheConfiguredMaxConnectionsWithoutConnections) {
+  AnalyzeOptions ao;
+  ao.catalog = Catalog::ForMajor(18);
+  Analysis current = AnalyzeText("postgresql.conf", "max_connections = 200\n", ao);
+  Profile p = MakeProfile(16, 4);
+  const std::string kept = KeepConfiguredConnections(current, &p);
+  ASSERT_TRUE(p.connections.has_value());
+  EXPECT_EQ(*p.connections, 200 - ReservedSlots(*ao.catalog));
+  EXPECT_NE(kept.find("max_connections 200"), std::string::npos) << kept;
+  Recommendation r;
+  std::string error;
+  ASSERT_TRUE(Recommend(p, *ao.catalog, &r, &error)) << error;
+  r.assumptions.insert(r.assumptions.begin(), kept);
+  std::string plan = RenderPlan(r, current, false);
+  EXPECT_EQ(plan.find("   max_connections: "), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Assumption: " + kept), std::string::npos) << plan;
+
+  Profile given = MakeProfile(16, 4);
+  given.connections = 50;
+  EXPECT_EQ(KeepConfiguredConnections(current, &given), "");
+  EXPECT_EQ(*given.connections, 50);
+  Profile unset = MakeProfile(16, 4);
+  EXPECT_EQ(KeepConfiguredConnections(AnalyzeText("postgresql.conf", "work_mem = '8MB'\n", ao), &unset), "");
+  EXPECT_FALSE(unset.connections.has_value());
+}
+
 // Where `name` is listed: the position of its "   name: " line, or npos.
 size_t Listed(const std::string& plan, const std::string& name) { return plan.find("\n   " + name + ": "); }
 

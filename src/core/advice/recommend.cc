@@ -336,6 +336,13 @@ bool ProfileSufficient(const Profile& in, std::string* error) {
   return true;
 }
 
+int ReservedSlots(const Catalog& cat) {
+  int slots = 0;
+  for (const char* name : {"superuser_reserved_connections", "reserved_connections"})
+    if (const Parameter* param = cat.Find(name)) slots += std::atoi(param->boot_val);
+  return slots;
+}
+
 bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::string* error) {
   if (!ProfileSufficient(in, error)) return false;
   const StorageFacts& facts = BuiltinStorageFacts();
@@ -365,10 +372,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   auto cell = [&](Cell c) {
     if (cat.Find(c.parameter)) r.machine.push_back(std::move(c));  // else not in this major
   };
-  // The slots max_connections keeps from ordinary clients, at their defaults.
-  m.reserved_slots = 0;
-  for (const char* name : {"superuser_reserved_connections", "reserved_connections"})
-    if (const Parameter* param = cat.Find(name)) m.reserved_slots += std::atoi(param->boot_val);
+  m.reserved_slots = ReservedSlots(cat);
   MemoryCells(p, w, m, cell);
   WalAndProcessCells(cat, p, w, m, cell);
   if (p.data_size_bytes && *p.data_size_bytes <= m.effective_cache)

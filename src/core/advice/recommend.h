@@ -82,6 +82,10 @@ bool ProfileSufficient(const Profile& profile, std::string* error);
 /// in *error.
 bool Recommend(const Profile& profile, const Catalog& catalog, Recommendation* out, std::string* error);
 
+/// The slots max_connections keeps from ordinary clients, at their defaults
+/// (superuser_reserved_connections, and reserved_connections from 16 on).
+int ReservedSlots(const Catalog& catalog);
+
 /// The recommended cell for `parameter` under `r` (machine block, selected
 /// storage row, autovacuum, in that order); null if there is none.
 const Cell* RecommendedCell(const Recommendation& r, const std::string& parameter);

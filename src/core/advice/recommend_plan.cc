@@ -112,6 +112,20 @@ void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* 
 
 }  // namespace
 
+std::string KeepConfiguredConnections(const Analysis& current, Profile* profile) {
+  if (profile->connections) return "";
+  EffectiveConfig eff(current);
+  const Setting* s = eff.SettingFor("max_connections");
+  std::optional<std::string> v = eff.Configured("max_connections");
+  if (!s || !v) return "";
+  const int slots = ReservedSlots(*current.catalog);
+  const int max_connections = std::atoi(v->c_str());
+  if (max_connections <= slots) return "";
+  profile->connections = max_connections - slots;
+  return "connections not given: " + std::to_string(*profile->connections) + ", the configuration's max_connections " +
+         *v + " less the " + std::to_string(slots) + " reserved slots (--connections plans another number)";
+}
+
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md) {
   const Catalog& cat = *current.catalog;
   EffectiveConfig eff(current);
@@ -129,8 +143,9 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   if (current.fatal())
     o << "First: PostgreSQL would refuse to start with this configuration; fix what `pgconflint check` reports "
          "as fatal before any step below.\n\n";
+  for (const std::string& a : r.assumptions) o << (md ? "- Assumption: " : "Assumption: ") << a << "\n";
   for (const std::string& n : notes) o << (md ? "- " : "Note: ") << n << "\n";
-  if (!notes.empty()) o << "\n";
+  if (!notes.empty() || !r.assumptions.empty()) o << "\n";
   if (steps.empty()) {
     o << "Every setting is already within the recommended range.\n";
     return o.str();

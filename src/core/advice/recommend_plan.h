@@ -16,6 +16,13 @@ namespace pgconflint {
 /// recommended range are changed. REQUIRES: current.catalog non-null.
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool markdown);
 
+/// What a plan keeps of the configuration it starts from when the profile
+/// does not say: without --connections, the explicit max_connections (a line
+/// that sets it, less the reserved slots) is the clients to size for, so the
+/// plan does not lower it. Returns the assumption to show, "" when nothing
+/// was taken. REQUIRES: current.catalog non-null.
+std::string KeepConfiguredConnections(const Analysis& current, Profile* profile);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_ADVICE_RECOMMEND_PLAN_H_

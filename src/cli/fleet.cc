@@ -78,7 +78,11 @@ void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Server>* targets)
 ServerRow RowFor(const Snapshot& s, const std::vector<Analysis>& mine, bool drift) {
   ServerRow r;
   r.server = s.server;
-  r.version = s.server_version.empty() ? std::to_string(s.server_version_num) : s.server_version;
+  // Without server_version (a hand-written snapshot), server_version_num as
+  // PostgreSQL 10 on spells it: 180004 is 18.4.
+  r.version = !s.server_version.empty()  ? s.server_version
+              : s.server_version_num > 0 ? std::to_string(s.major()) + "." + std::to_string(s.server_version_num % 10000)
+                                         : "";
   r.drift = drift ? 0 : -1;
   for (const Analysis& a : mine) {
     r.fatal = r.fatal || a.fatal();

@@ -129,6 +129,20 @@ class FleetTest(unittest.TestCase):
             self.assertTrue(any(line.startswith(label) for label in labels), (line, labels))
         self.assertIn(f"(PostgreSQL {MAJORS[0]} and {MAJORS[-1]})", out)
 
+    def test_version_of_a_snapshot_without_its_string(self):
+        """A hand-written snapshot may give only server_version_num: the table spells it."""
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, num in (("a", 180004), ("b", 140023)):
+                path = os.path.join(d, f"{name}.json")
+                with open(path, "w") as f:
+                    json.dump({"pgconflint_snapshot": 1, "server": name,
+                               "info": {"server_version_num": num, "superuser": True}, "settings": []}, f)
+                paths += ["--snapshot", path]
+            rc, out, err = run("check", "--no-config", "--summary", "json", "--fail-on", "never", *paths)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([r["version"] for r in json.loads(out)["servers"]], ["18.4", "14.23"])
+
     def test_markdown_summary(self):
         rc, out, err = run("check", "--no-config", "--summary", "markdown", "--fail-on", "never",
                            "--live", conninfo(SERVERS[18]))

@@ -110,13 +110,12 @@ int RunRecommend(RecommendOptions& o) {
                                            : Catalog::DefaultMajor();
   const Catalog* catalog = CatalogOrComplain(major);
   if (!catalog) return kExitUsage;
-  const std::string kept = plan && current.catalog ? KeepConfiguredConnections(current, &config.profile) : "";
+  if (plan && current.catalog) KeepConfiguredConnections(current, &config.profile);
   Recommendation rec;
   if (!Recommend(config.profile, *catalog, &rec, &error)) {
     PrintError(error);
     return kExitUsage;
   }
-  if (!kept.empty()) rec.assumptions.insert(rec.assumptions.begin(), kept);
   if ((o.format == "conf" || o.format == "sql") && !config.profile.storage)
     std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << o.format
               << " output\n";

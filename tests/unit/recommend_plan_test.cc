@@ -59,31 +59,47 @@ TEST(RecommendPlanTest, FromTheRecommendationItselfIsEmpty) {
 
 // Without --connections a plan keeps the configuration's explicit
 // max_connections (issue reproducer: 200 was lowered to 100 with no word),
-// sizes work_mem for it, and says so; --connections still decides.
+// sizes work_mem for it, and says so; --connections still decides; a
+// configured number that does not fit is lowered as the workload's would be.
 TEST(RecommendPlanTest, KeepsTheConfiguredMaxConnectionsWithoutConnections) {
   AnalyzeOptions ao;
   ao.catalog = Catalog::ForMajor(18);
   Analysis current = AnalyzeText("postgresql.conf", "max_connections = 200\n", ao);
   Profile p = MakeProfile(16, 4);
-  const std::string kept = KeepConfiguredConnections(current, &p);
-  ASSERT_TRUE(p.connections.has_value());
-  EXPECT_EQ(*p.connections, 200 - ReservedSlots(*ao.catalog));
-  EXPECT_NE(kept.find("max_connections 200"), std::string::npos) << kept;
+  KeepConfiguredConnections(current, &p);
+  ASSERT_TRUE(p.configured_connections.has_value());
+  EXPECT_EQ(*p.configured_connections, 200 - ReservedSlots(*ao.catalog));
+  EXPECT_FALSE(p.connections.has_value());
   Recommendation r;
   std::string error;
   ASSERT_TRUE(Recommend(p, *ao.catalog, &r, &error)) << error;
-  r.assumptions.insert(r.assumptions.begin(), kept);
   std::string plan = RenderPlan(r, current, false);
   EXPECT_EQ(plan.find("   max_connections: "), std::string::npos) << plan;
-  EXPECT_NE(plan.find("Assumption: " + kept), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Assumption: connections not given: " + std::to_string(*p.configured_connections) +
+                      ", the configuration's max_connections"),
+            std::string::npos)
+      << plan;
 
   Profile given = MakeProfile(16, 4);
   given.connections = 50;
-  EXPECT_EQ(KeepConfiguredConnections(current, &given), "");
-  EXPECT_EQ(*given.connections, 50);
+  KeepConfiguredConnections(current, &given);
+  Recommendation g;
+  ASSERT_TRUE(Recommend(given, *ao.catalog, &g, &error)) << error;
+  EXPECT_NE(RenderPlan(g, current, false).find("   max_connections: 200 -> " + std::to_string(50 + ReservedSlots(*ao.catalog))),
+            std::string::npos);
+
   Profile unset = MakeProfile(16, 4);
-  EXPECT_EQ(KeepConfiguredConnections(AnalyzeText("postgresql.conf", "work_mem = '8MB'\n", ao), &unset), "");
-  EXPECT_FALSE(unset.connections.has_value());
+  KeepConfiguredConnections(AnalyzeText("postgresql.conf", "work_mem = '8MB'\n", ao), &unset);
+  EXPECT_FALSE(unset.configured_connections.has_value());
+
+  // 5,000 configured connections do not fit in 1GB: lowered, with the reason, not refused.
+  Analysis crowded = AnalyzeText("postgresql.conf", "max_connections = 5000\n", ao);
+  Profile small = MakeProfile(1, 2);
+  KeepConfiguredConnections(crowded, &small);
+  Recommendation c;
+  ASSERT_TRUE(Recommend(small, *ao.catalog, &c, &error)) << error;
+  EXPECT_NE(RenderPlan(c, crowded, false).find("connections (the configuration's) leave less than 4MB"),
+            std::string::npos);
 }
 
 // Where `name` is listed: the position of its "   name: " line, or npos.

@@ -172,7 +172,9 @@ bool SolveWorkMem(const Profile& p, int requested, bool explicit_connections, Ma
   if (wm < kWorkMemFloor && !explicit_connections) {
     int conns = requested;
     while (conns > kMinConnections && mm.WorkMemWithin(usable) < kWorkMemFloor) mm.connections = --conns;
-    assumptions->push_back(std::to_string(requested) + " connections (the workload's default) leave less than "
+    assumptions->push_back(std::to_string(requested) + " connections (" +
+                           (p.configured_connections ? "the configuration's" : "the workload's default") +
+                           ") leave less than "
                            "4MB of work_mem each: max_connections lowered to " + std::to_string(conns) +
                            "; give --connections to keep more, and put a pooler (PgBouncer) in front of more clients");
     wm = mm.WorkMemWithin(usable);
@@ -213,12 +215,14 @@ void MemoryCells(const Profile& p, const WorkloadFacts& w, const Machine& m,
   const double sbf = w.shared_buffers_fraction, ecf = w.effective_cache_fraction;
   // With --connections, the clients plus the reserved slots (the memory
   // model counts the clients); else the workload's connections, all counted.
-  cell({"max_connections", std::to_string(static_cast<int>(mm.connections) + (p.connections ? m.reserved_slots : 0)),
+  const bool clients = p.connections || p.configured_connections;  // counted without the reserved slots
+  cell({"max_connections", std::to_string(static_cast<int>(mm.connections) + (clients ? m.reserved_slots : 0)),
         "", "",
-        p.connections ? "the expected concurrent connections (--connections) plus the " +
-                            std::to_string(m.reserved_slots) +
-                            " slots reserved for superusers and privileged roles; more clients belong behind a pooler"
-                      : "the workload's expected concurrent connections; more clients belong behind a pooler",
+        clients ? std::string(p.connections ? "the expected concurrent connections (--connections)"
+                                            : "the configuration's client connections") +
+                      " plus the " + std::to_string(m.reserved_slots) +
+                      " slots reserved for superusers and privileged roles; more clients belong behind a pooler"
+                : "the workload's expected concurrent connections; more clients belong behind a pooler",
         "formula"});
   // The same band shared-buffers-share (PGC602) accepts: 40% of the
   // workload's share up to 40% of RAM.
@@ -361,8 +365,13 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
     return false;
   }
   const WorkloadFacts& w = wf->second;
-  int requested = p.connections.value_or(w.connections);
-  if (!p.connections)
+  int requested = p.connections.value_or(p.configured_connections.value_or(w.connections));
+  if (!p.connections && p.configured_connections)
+    r.assumptions.push_back("connections not given: " + std::to_string(requested) +
+                            ", the configuration's max_connections " + std::to_string(requested + ReservedSlots(cat)) +
+                            " less the " + std::to_string(ReservedSlots(cat)) +
+                            " reserved slots (--connections plans another number)");
+  else if (!p.connections)
     r.assumptions.push_back("connections not given: " + std::to_string(requested) + " for the " +
                             WorkloadName(*p.workload) + " workload (--connections)");
   Machine m;

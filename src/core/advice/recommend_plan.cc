@@ -112,18 +112,12 @@ void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* 
 
 }  // namespace
 
-std::string KeepConfiguredConnections(const Analysis& current, Profile* profile) {
-  if (profile->connections) return "";
+void KeepConfiguredConnections(const Analysis& current, Profile* profile) {
   EffectiveConfig eff(current);
-  const Setting* s = eff.SettingFor("max_connections");
   std::optional<std::string> v = eff.Configured("max_connections");
-  if (!s || !v) return "";
-  const int slots = ReservedSlots(*current.catalog);
-  const int max_connections = std::atoi(v->c_str());
-  if (max_connections <= slots) return "";
-  profile->connections = max_connections - slots;
-  return "connections not given: " + std::to_string(*profile->connections) + ", the configuration's max_connections " +
-         *v + " less the " + std::to_string(slots) + " reserved slots (--connections plans another number)";
+  if (!eff.SettingFor("max_connections") || !v) return;
+  const int clients = std::atoi(v->c_str()) - ReservedSlots(*current.catalog);
+  if (clients > 0) profile->configured_connections = clients;
 }
 
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md) {

@@ -16,12 +16,11 @@ namespace pgconflint {
 /// recommended range are changed. REQUIRES: current.catalog non-null.
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool markdown);
 
-/// What a plan keeps of the configuration it starts from when the profile
-/// does not say: without --connections, the explicit max_connections (a line
-/// that sets it, less the reserved slots) is the clients to size for, so the
-/// plan does not lower it. Returns the assumption to show, "" when nothing
-/// was taken. REQUIRES: current.catalog non-null.
-std::string KeepConfiguredConnections(const Analysis& current, Profile* profile);
+/// What a plan keeps of the configuration it starts from: its explicit
+/// max_connections, less the reserved slots, as profile->configured_connections
+/// (the recommender sizes for them unless --connections is given, and says
+/// so). REQUIRES: current.catalog non-null.
+void KeepConfiguredConnections(const Analysis& current, Profile* profile);
 
 }  // namespace pgconflint
 

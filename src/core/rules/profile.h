@@ -28,6 +28,11 @@ struct Profile {
   std::map<std::string, Storage> tablespaces;   // tablespace name -> storage
   std::optional<Workload> workload;
   std::optional<int> connections;               // expected concurrent connections
+  /// The clients of the configuration a plan starts from (its explicit
+  /// max_connections less the reserved slots): sized for when `connections`
+  /// is not given, and lowered like the workload's default when they do not
+  /// fit. Not a fact of the machine: rules do not see it.
+  std::optional<int> configured_connections;
   std::optional<std::string> os;                // "linux", "freebsd", "macos", "windows"
   std::optional<ContainerKind> container;
   std::optional<bool> io_uring;                 // kernel + build + seccomp allow io_uring

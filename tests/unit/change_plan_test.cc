@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include "core/conf/analyze.h"
@@ -18,11 +19,10 @@ using namespace test;
 
 class ChangePlanTest : public ::testing::Test {
  protected:
-  // Lints `conf` (and `auto_conf` as postgresql.auto.conf) as /repo/data.
-  Analysis Lint(const std::string& conf, const std::string& auto_conf = "", const Profile* profile = nullptr) {
+  // Lints the data directory /repo/data holding `files` (name -> text).
+  Analysis LintData(const std::map<std::string, std::string>& files, const Profile* profile = nullptr) {
     OverlayFileSystem fs(nullptr, "/repo");
-    fs.Set("/repo/data/postgresql.conf", conf);
-    if (!auto_conf.empty()) fs.Set("/repo/data/postgresql.auto.conf", auto_conf);
+    for (const auto& [name, text] : files) fs.Set("/repo/data/" + name, text);
     WorkspaceOptions o;
     o.fs = &fs;
     o.display_base = "/repo";
@@ -35,22 +35,14 @@ class ChangePlanTest : public ::testing::Test {
     EXPECT_TRUE(ws.Lint("data", &a, &error)) << error;
     return a;
   }
-  // The data directory /repo/data with a postgresql.conf and `hba` as its pg_hba.conf.
-  Analysis LintWithHba(const std::string& hba) {
-    OverlayFileSystem fs(nullptr, "/repo");
-    fs.Set("/repo/data/postgresql.conf", "");
-    fs.Set("/repo/data/pg_hba.conf", hba);
-    WorkspaceOptions o;
-    o.fs = &fs;
-    o.display_base = "/repo";
-    o.pg_version = 18;
-    o.use_config = false;
-    Workspace ws(o);
-    Analysis a;
-    std::string error;
-    EXPECT_TRUE(ws.Lint("data", &a, &error)) << error;
-    return a;
+  // `conf` as postgresql.conf (and `auto_conf` as postgresql.auto.conf).
+  Analysis Lint(const std::string& conf, const std::string& auto_conf = "", const Profile* profile = nullptr) {
+    std::map<std::string, std::string> files = {{"postgresql.conf", conf}};
+    if (!auto_conf.empty()) files["postgresql.auto.conf"] = auto_conf;
+    return LintData(files, profile);
   }
+  // An empty postgresql.conf and `hba` as pg_hba.conf.
+  Analysis LintWithHba(const std::string& hba) { return LintData({{"postgresql.conf", ""}, {"pg_hba.conf", hba}}); }
   RootChange Compare(const Analysis& before, const Analysis& after, const Profile& profile = Profile()) {
     return CompareRoot(&before, &after, "/repo", "/repo", {"/repo/data/postgresql.conf"}, profile);
   }

@@ -153,20 +153,28 @@ void MarkdownMemory(const RootChange& r, std::ostream& o) {
   o << "\n";
 }
 
-void MarkdownFindings(const char* title, const std::vector<FindingRef>& v, const std::string& base, size_t cap,
-                      std::ostream& o) {
-  if (v.empty()) return;
-  o << "<details" << (std::string_view(title) == "Introduced" ? " open" : "") << "><summary>" << title << " ("
-    << v.size() << ")</summary>\n\n";
+// A folded list of findings, already rendered as markdown items, cut at `cap`.
+void MarkdownList(const char* title, const std::vector<std::string>& items, size_t cap, std::ostream& o) {
+  if (items.empty()) return;
+  const std::string_view t = title;
+  o << "<details" << (t == "Introduced" || t == "Changed" ? " open" : "") << "><summary>" << title << " ("
+    << items.size() << ")</summary>\n\n";
   size_t n = 0;
-  for (const FindingRef& f : v) {
+  for (const std::string& item : items) {
     if (n++ == cap) {
-      o << "- ... " << (v.size() - cap) << " more\n";
+      o << "- ... " << (items.size() - cap) << " more\n";
       break;
     }
-    o << "- " << MarkdownEscape(FindingLine(f, base)) << "\n";
+    o << "- " << item << "\n";
   }
   o << "\n</details>\n\n";
+}
+
+void MarkdownFindings(const char* title, const std::vector<FindingRef>& v, const std::string& base, size_t cap,
+                      std::ostream& o) {
+  std::vector<std::string> items;
+  for (const FindingRef& f : v) items.push_back(MarkdownEscape(FindingLine(f, base)));
+  MarkdownList(title, items, cap, o);
 }
 
 void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t cap, std::ostream& o) {
@@ -189,19 +197,11 @@ void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t ca
     << r.unchanged.size() << " unchanged.\n\n";
   MarkdownFindings("Introduced", r.introduced, opt.base_after, cap, o);
   MarkdownFindings("Fixed", r.fixed, opt.base_before, cap, o);
-  if (!r.changed.empty()) {
-    o << "<details open><summary>Changed (" << r.changed.size() << ")</summary>\n\n";
-    size_t n = 0;
-    for (const auto& [was, now] : r.changed) {
-      if (n++ == cap) {
-        o << "- ... " << (r.changed.size() - cap) << " more\n";
-        break;
-      }
-      o << "- " << MarkdownEscape(FindingLine(now, opt.base_after)) << "<br>was: " << MarkdownEscape(was.diagnostic->message)
-        << "\n";
-    }
-    o << "\n</details>\n\n";
-  }
+  std::vector<std::string> changed;
+  for (const auto& [was, now] : r.changed)
+    changed.push_back(MarkdownEscape(FindingLine(now, opt.base_after)) + "<br>was: " +
+                      MarkdownEscape(was.diagnostic->message));
+  MarkdownList("Changed", changed, cap, o);
   MarkdownFindings("Unchanged", r.unchanged, opt.base_after, cap, o);
   if (!r.blocking.empty()) {
     o << "#### Rollout: blocked\n\n" << kBlocked << "\n\n";

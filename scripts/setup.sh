@@ -72,8 +72,9 @@ fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPGCONFLINT_WERROR=ON "${flags[@]}" >/dev/null
 if [ "${1:-}" = "--tests" ]; then
   # The tests' needs install while the tool compiles: on a new machine they
-  # are mostly downloads and unpacking (about 150 s, measured), time the
-  # compiler fills.
+  # are mostly downloads and unpacking, time the compiler fills (setup and
+  # the Release build took 322 s one after the other on a new machine, 234 s
+  # with the packages already there; the overlap is not measured yet).
   test_needs &
   needs=$!
   built=0

@@ -24,11 +24,12 @@ if [ "${1:-}" = "--tests" ]; then
   # (pylsp-jsonrpc, with pytest: both for /usr/bin/python3) and a headless
   # Neovim. GNU time measures the peak memory and CPU time of runs (the
   # hostile and cost-scaling suites, the sanitized build). clang-14 builds
-  # the ASan+UBSan binaries and the libFuzzer harnesses (build-asan/).
+  # the ASan+UBSan binaries and the libFuzzer harnesses (build-asan/). cmark
+  # renders the markdown plans as GitHub would (CommonMark).
   # python3 first, with the build: CMake looks for it when it configures the tests.
   packages+=(python3)
   test_packages=(postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time
-                 python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14)
+                 python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14 cmark)
   command -v npm >/dev/null 2>&1 || test_packages+=(nodejs npm)
 fi
 updated=no

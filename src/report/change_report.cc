@@ -105,7 +105,7 @@ void RenderText(const std::vector<RootChange>& roots, const ChangeReportOptions&
       for (const FindingRef& f : r.blocking) o << "  ! " << FindingLine(f, opt.base_after) << "\n";
     } else if (!r.rollout.empty()) {
       o << "Rollout:\n";
-      WriteRollout(r.rollout, r.major, r.source, "", o);
+      WriteRollout(r.rollout, r.major, r.source, {}, o);
     }
     if (r.memory_after) {
       o << "Memory budget:\n";
@@ -208,9 +208,8 @@ void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t ca
     for (const FindingRef& f : r.blocking) o << "- " << MarkdownEscape(FindingLine(f, opt.base_after)) << "\n";
     o << "\n";
   } else if (!r.rollout.empty()) {
-    o << "#### Rollout\n\n```\n";
-    WriteRollout(r.rollout, r.major, r.source, "", o);
-    o << "```\n\n";
+    o << "#### Rollout\n\n";
+    WriteRollout(r.rollout, r.major, r.source, {.markdown = true, .heading_level = 5}, o);
   }
   if (r.memory_after) MarkdownMemory(r, o);
 }
@@ -287,7 +286,7 @@ ordered_json RootJson(const RootChange& r, const ChangeReportOptions& opt) {
                            {"at", Where(r.after, c.where, opt.base_after)},
                            {"overridden_by", Where(r.after, c.winner, opt.base_after)}});
   std::ostringstream rollout;
-  if (!r.rollout.empty()) WriteRollout(r.rollout, r.major, r.source, "", rollout);
+  if (!r.rollout.empty()) WriteRollout(r.rollout, r.major, r.source, {}, rollout);
   ordered_json j = {{"root", r.root}, {"added", r.added}, {"removed", r.removed}, {"values", values},
                     {"ineffective", ineffective},
                     {"introduced", FindingsJson(r.introduced, opt.base_after)},

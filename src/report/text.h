@@ -11,19 +11,10 @@
 #include <vector>
 
 #include "core/model/analysis.h"
+#include "core/base/escape.h"
 #include "core/base/source_file.h"
 
 namespace pgconflint {
-
-/// `s` with every control character (C0 but tab, DEL, C1), every character
-/// that reorders or hides text (bidi overrides and isolates, zero-width
-/// characters, a BOM: ShownEscaped in core/base/source_file.h) and every invalid
-/// UTF-8 byte written as the `\xNN` escapes of its bytes (ESC -> `\x1b`,
-/// U+0085 -> `\xc2\x85`, U+202E -> `\xe2\x80\xae`), so that file contents and
-/// file names can neither drive the terminal, split an output line, nor show
-/// text other than what is there. Every text output passes file-derived text
-/// through this.
-std::string EscapeControls(std::string_view s);
 
 /// `shown` (a path or server name at the start of an output line) made
 /// unable to start a CI workflow command: GitHub's runner reads a line whose
@@ -79,22 +70,9 @@ std::string RuleDocUrl(const RuleInfo& rule);
 /// The rules that appear in a report, in code order.
 std::vector<const RuleInfo*> RulesInReport(const std::vector<Analysis>& analyses);
 
-/// `s` as XML 1.0 character data or attribute text: control characters
-/// escaped as EscapeControls does, invalid UTF-8 bytes as U+FFFD, and
-/// `& < > " '` as entities.
-std::string XmlEscape(std::string_view s);
-
-/// `s` as text inside a markdown table cell of a PR comment: control
-/// characters escaped, `|` and markdown punctuation backslash-escaped, `<`,
-/// `>`, `&` and `@` as entities (no HTML, no mentions), invalid UTF-8 as U+FFFD.
-std::string MarkdownEscape(std::string_view s);
-
 /// The most bytes of Markdown a report or a change summary prints: below
 /// GitHub's 65,536-character limit for a comment.
 constexpr size_t kMaxMarkdown = 65000;
-
-/// `s` with invalid UTF-8 bytes replaced by U+FFFD (JSON and XML need UTF-8).
-std::string ValidUtf8(std::string_view s);
 
 /// Serialized JSON (valid UTF-8) with DEL and the C1 controls, which JSON
 /// allows raw inside strings, written as `\u007f`..`\u009f`: the same

@@ -28,6 +28,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import commonmark  # noqa: E402
 from scripted_repo import git, write_tree  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
@@ -161,6 +162,14 @@ class DiffTest(unittest.TestCase):
         self.assertTrue(md.startswith("<!-- pgconflint-plan -->\n## pgconflint: configuration plan of base → HEAD"))
         self.assertIn("| `shared_buffers` | 1GB | 4GB | restart |", md)
         self.assertLessEqual(len(md), 65000)
+        # As a CommonMark renderer shows it: the rollout's statements in fenced SQL blocks,
+        # none run into a paragraph.
+        code, prose = commonmark.blocks(md)
+        self.assertEqual(commonmark.statements_in_prose(md), [])
+        sql = "\n".join(block for lang, block in code if lang == "sql")
+        self.assertIn("SELECT pg_reload_conf();", sql)
+        self.assertIn("SELECT name, pending_restart FROM pg_settings WHERE pending_restart;", sql)
+        self.assertTrue(any(p.strip().endswith(". In a restart window (context postmaster)") for p in prose), prose)
 
     def test_exit_code_follows_fail_on(self):
         self.assertEqual(pgconflint(self.repo, "diff", "base", "HEAD").returncode, 0)  # only an info introduced

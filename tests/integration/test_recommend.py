@@ -59,6 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 
+import commonmark  # noqa: E402
 import pgtools  # noqa: E402
 import supported  # noqa: E402
 
@@ -541,6 +542,21 @@ class GoldenTest(unittest.TestCase):
                     diff = "".join(difflib.unified_diff(expected.splitlines(True), r.stdout.splitlines(True),
                                                         fromfile=os.path.relpath(path, ROOT), tofile="actual"))
                     self.fail(f"output differs (UPDATE_GOLDEN=1 rewrites it):\n{diff}")
+
+    def test_markdown_plan_renders_as_commonmark(self):
+        """Rendered by a CommonMark renderer, the plan keeps its statements in fenced SQL
+        blocks: every statement of the text plan is in one, and no paragraph or list item
+        holds a statement (three-space-indented lines after prose used to run together)."""
+        cases = self.cases()
+        md = pgconflint(*cases["plan-docs-example.markdown"]).stdout
+        text = pgconflint(*cases["plan-docs-example.table"]).stdout
+        code, prose = commonmark.blocks(md)
+        self.assertEqual(commonmark.statements_in_prose(md), [])
+        sql = [line for lang, block in code if lang == "sql" for line in block.splitlines()]
+        statements = [line.strip() for line in text.splitlines() if line.startswith("     ")]
+        self.assertGreater(len(statements), 10, text)
+        self.assertEqual(sorted(set(statements) - set(sql)), [])
+        self.assertIn("Rollout plan for docs/example", prose[0])
 
     def test_every_golden_is_produced(self):
         if os.path.isdir(GOLDEN):

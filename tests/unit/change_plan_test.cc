@@ -113,7 +113,7 @@ TEST_F(ChangePlanTest, AnHbaChangeIsCheckedThenReloaded) {
   EXPECT_TRUE(r.values.empty());
   ASSERT_EQ(r.rollout.hba_files, std::vector<std::string>{"data/pg_hba.conf"});
   std::ostringstream o;
-  WriteRollout(r.rollout, r.major, r.source, "", o);
+  WriteRollout(r.rollout, r.major, r.source, {}, o);
   EXPECT_NE(o.str().find("SELECT line_number, error FROM pg_hba_file_rules WHERE error IS NOT NULL;\n"
                          "     SELECT pg_reload_conf();"),
             std::string::npos)

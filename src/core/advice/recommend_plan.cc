@@ -13,6 +13,7 @@
 #include "core/advice/rollout.h"
 #include "core/knowledge/storage_facts.h"
 #include "core/knowledge/value.h"
+#include "core/base/escape.h"
 #include "core/base/strings.h"
 
 namespace pgconflint {
@@ -132,19 +133,20 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   PlanTablespaces(r, current, &steps, &notes);
   WaitForCaps(&steps);
   std::ostringstream o;
-  const char* h = md ? "## " : "";
-  o << h << "Rollout plan for " << OneLine(current.root) << " (" << RecommendationHeader(r) << ")\n\n";
+  const std::string root = OneLine(current.root);
+  o << (md ? "## " : "") << "Rollout plan for " << (md ? MarkdownEscape(root) : root) << " (" << RecommendationHeader(r)
+    << ")\n\n";
   if (current.fatal())
     o << "First: PostgreSQL would refuse to start with this configuration; fix what `pgconflint check` reports "
          "as fatal before any step below.\n\n";
-  for (const std::string& a : r.assumptions) o << (md ? "- Assumption: " : "Assumption: ") << a << "\n";
-  for (const std::string& n : notes) o << (md ? "- " : "Note: ") << n << "\n";
+  for (const std::string& a : r.assumptions) o << (md ? "- Assumption: " + MarkdownEscape(a) : "Assumption: " + a) << "\n";
+  for (const std::string& n : notes) o << (md ? "- " + MarkdownEscape(n) : "Note: " + n) << "\n";
   if (!notes.empty() || !r.assumptions.empty()) o << "\n";
   if (steps.empty()) {
     o << "Every setting is already within the recommended range.\n";
     return o.str();
   }
-  WriteRollout(steps, r.major, RolloutSource::kAlterSystem, h, o);
+  WriteRollout(steps, r.major, RolloutSource::kAlterSystem, {.markdown = md, .heading_level = 3}, o);
   o << "Roll back any step by restoring its previous value (shown left of the arrow); measure each step before the next.\n";
   return o.str();
 }

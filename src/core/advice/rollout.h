@@ -54,10 +54,18 @@ void AddRolloutStep(RolloutStep step, RolloutSource source, Rollout* r);
 /// io_max_combine_limit, ...) to the restart: it takes effect only then.
 void WaitForCaps(Rollout* r);
 
-/// The numbered steps with their statements and verification queries; `h`
-/// prefixes step headings ("## " in markdown). `major` adds the effective
-/// values to verify after a restart (18: asynchronous I/O).
-void WriteRollout(const Rollout& r, int major, RolloutSource source, const char* h, std::ostream& o);
+/// How a rollout is written: indented text (the terminal, JSON), or
+/// CommonMark with a heading of `heading_level` per step and fenced code
+/// blocks for the statements.
+struct RolloutStyle {
+  bool markdown = false;
+  int heading_level = 3;
+};
+
+/// The numbered steps with their statements and verification queries.
+/// `major` adds the effective values to verify after a restart (18:
+/// asynchronous I/O).
+void WriteRollout(const Rollout& r, int major, RolloutSource source, const RolloutStyle& style, std::ostream& o);
 
 }  // namespace pgconflint
 

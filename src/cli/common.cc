@@ -111,7 +111,7 @@ void AddSqlOptions(CLI::App* sub, CommonOptions* o) {
   CLI::Option* cluster = sub->add_option(
       "--cluster", o->cluster,
       "SQL scripts: the data directory or postgresql.conf they run against (ALTER SYSTEM rewrites its "
-      "postgresql.auto.conf)");
+      "postgresql.auto.conf); default: cluster in .pgconflint.toml, else the repository's only data directory");
   sub->add_option("--auto-conf", o->auto_conf,
                   "SQL scripts: the postgresql.auto.conf their ALTER SYSTEM statements rewrite")
       ->excludes(cluster);

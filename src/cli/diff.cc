@@ -179,7 +179,21 @@ int RunDiff(DiffOptions& o) {
         if (!o.fail_on_option->count() && s.ws->config().fail_on) fail_on = *s.ws->config().fail_on;
       }
     }
+    // A new SQL script is planned against what it runs against, as the old
+    // revision has it: its plan lists what its statements change.
+    const bool new_script = !sides[0] && sides[1] && IsSqlPath(rel) && !sides[1]->cluster.empty();
+    if (new_script) {
+      const std::string& cluster = sides[1]->cluster;
+      const std::string below = PathBelow(cluster, after.dir);
+      const std::string path = below == cluster ? cluster : CanonicalizePath(before.dir + "/" + below);
+      if (before.fs->Stat(path).type != FileInfo::Type::kMissing) {
+        analyses.emplace_back();
+        if (int rc = LintOne(before.ws.get(), PathBelow(path, disk.CurrentDirectory()), &analyses.back())) return rc;
+        sides[0] = &analyses.back();
+      }
+    }
     if (sides[0] || sides[1]) plan.push_back(CompareRoot(sides[0], sides[1], before.dir, after.dir, changed_abs, profile));
+    if (new_script) plan.back().added = true;
   }
   ChangeReportOptions ro;
   ro.base_label = o.base;

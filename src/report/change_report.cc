@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/base/quantity.h"
+#include "core/model/fingerprint.h"
 #include "report/text.h"
 
 namespace pgconflint {
@@ -51,8 +52,16 @@ constexpr const char* kBlocked =
     "PostgreSQL would refuse to start with this revision: fix the findings below first. Until then a reload "
     "applies the other lines and leaves each refused one at its running value, and a restart fails.";
 
-std::string RootHeading(const RootChange& r) {
-  return EscapeControls(r.root) + (r.added ? " (new root)" : r.removed ? " (removed root)" : "");
+// The cluster a SQL script runs against, relative to the revision's directory; "" for none.
+std::string ClusterOf(const RootChange& r, const ChangeReportOptions& opt) {
+  return r.after && !r.after->cluster.empty() ? PathBelow(r.after->cluster, opt.base_after) : "";
+}
+
+std::string RootHeading(const RootChange& r, const ChangeReportOptions& opt) {
+  const std::string cluster = ClusterOf(r, opt);
+  return EscapeControls(r.root) + (r.added ? " (new root" : r.removed ? " (removed root" : "") +
+         (cluster.empty() ? "" : std::string(r.added ? ", " : " (") + "run against " + EscapeControls(cluster)) +
+         (r.added || r.removed || !cluster.empty() ? ")" : "");
 }
 
 // --- text ---------------------------------------------------------------------
@@ -84,7 +93,7 @@ void RenderText(const std::vector<RootChange>& roots, const ChangeReportOptions&
     << roots.size() << (roots.size() == 1 ? " root" : " roots") << ")\n";
   if (roots.empty()) o << "\nNo root is touched by the change.\n";
   for (const RootChange& r : roots) {
-    o << "\n== " << RootHeading(r) << "\n";
+    o << "\n== " << RootHeading(r, opt) << "\n";
     if (!r.values.empty()) o << "Parameters that change:\n";
     for (const ValueChange& c : r.values)
       o << "  " << c.param->name << ": " << Before(c) << " -> " << After(c) << "  [" << c.applies << "]"
@@ -178,7 +187,7 @@ void MarkdownFindings(const char* title, const std::vector<FindingRef>& v, const
 }
 
 void MarkdownRoot(const RootChange& r, const ChangeReportOptions& opt, size_t cap, std::ostream& o) {
-  o << "### " << MarkdownEscape(RootHeading(r)) << "\n\n";
+  o << "### " << MarkdownEscape(RootHeading(r, opt)) << "\n\n";
   if (!r.values.empty()) {
     o << "| parameter | before | after | applying it takes | set at |\n|---|---|---|---|---|\n";
     for (const ValueChange& c : r.values)
@@ -287,7 +296,9 @@ ordered_json RootJson(const RootChange& r, const ChangeReportOptions& opt) {
                            {"overridden_by", Where(r.after, c.winner, opt.base_after)}});
   std::ostringstream rollout;
   if (!r.rollout.empty()) WriteRollout(r.rollout, r.major, r.source, {}, rollout);
-  ordered_json j = {{"root", r.root}, {"added", r.added}, {"removed", r.removed}, {"values", values},
+  const std::string cluster = ClusterOf(r, opt);
+  ordered_json j = {{"root", r.root}, {"added", r.added}, {"removed", r.removed},
+                    {"cluster", cluster.empty() ? ordered_json(nullptr) : ordered_json(cluster)}, {"values", values},
                     {"ineffective", ineffective},
                     {"introduced", FindingsJson(r.introduced, opt.base_after)},
                     {"fixed", FindingsJson(r.fixed, opt.base_before)},

@@ -236,5 +236,71 @@ class AuthAndTopLevelTest(unittest.TestCase):
                     self.assertTrue(introduced and all(f.endswith(name) for _, f in introduced), introduced)
 
 
+class RunbookTest(unittest.TestCase):
+    """A SQL runbook is planned against the cluster it runs against: the repository's only
+    data directory, or the one .pgconflint.toml names (`cluster`), or --cluster; its plan
+    lists what its statements change, not the whole configuration."""
+
+    def repo(self, files):
+        repo = tempfile.mkdtemp(prefix="pgconflint-diff-runbook-")
+        self.addCleanup(shutil.rmtree, repo, True)
+        write_tree(repo, files)
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "base")
+        write_tree(repo, {"runbooks/raise.sql": "ALTER SYSTEM SET max_connections = 500;\n"})
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "a runbook")
+        return repo
+
+    def plan(self, repo, *args):
+        r = pgconflint(repo, "diff", "--format", "json", "--fail-on", "never", *args, "HEAD~1", "HEAD")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        [root] = json.loads(r.stdout)["roots"]
+        return root
+
+    def test_against_the_only_data_directory(self):
+        repo = self.repo({"data/postgresql.conf": "max_connections = 300\nshared_buffers = '1GB'\n"})
+        root = self.plan(repo)
+        self.assertEqual((root["root"], root["added"], root["cluster"]), ("runbooks/raise.sql", True, "data"))
+        values = {v["parameter"]: v for v in root["values"]}
+        mc = values.pop("max_connections")
+        self.assertEqual((mc["before"], mc["after"], mc["applies"]), ("300", "500", "restart"))
+        # Besides it, only what the server derives from it (io_max_concurrency = -1 follows
+        # max_connections, up to 64): no row whose value and effective value both stay.
+        for v in values.values():
+            self.assertNotEqual((v["before"], v["before_effective"]), (v["after"], v["after_effective"]), v)
+        self.assertIn("run the changed script", root["rollout"])
+        # What the script adds: it overrides the file's max_connections.
+        self.assertEqual([(f["code"], f["file"]) for f in root["introduced"]], [("PGC303", "data/postgresql.conf")])
+        text = pgconflint(repo, "diff", "HEAD~1", "HEAD").stdout
+        self.assertIn("== runbooks/raise.sql (new root, run against data)\n", text)
+        self.assertIn("max_connections: 300 -> 500  [restart]", text)
+        # check and diff agree on what the script runs against.
+        r = pgconflint(repo, "check", "--format", "json", "--fail-on", "never", "runbooks/raise.sql")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # --cluster says otherwise: the same plan against that directory.
+        self.assertEqual(self.plan(repo, "--cluster", "data")["values"], root["values"])
+
+    def test_several_data_directories_and_the_project_configuration(self):
+        files = {"prod/postgresql.conf": "max_connections = 300\n",
+                 "staging/postgresql.conf": "max_connections = 50\n"}
+        repo = self.repo(files)
+        # Two data directories and nothing to choose: an empty cluster, the server's defaults.
+        root = self.plan(repo)
+        self.assertIsNone(root["cluster"])
+        self.assertEqual([(v["parameter"], v["before"], v["after"]) for v in root["values"]
+                          if v["before"] != v["after"]], [("max_connections", "100", "500")])
+        for v in root["values"]:  # the rest: values the server derives from it, which change
+            self.assertNotEqual((v["before"], v["before_effective"]), (v["after"], v["after_effective"]), v)
+        write_tree(repo, {".pgconflint.toml": 'cluster = "staging"\n'})
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "choose", "--amend", "--no-edit")
+        root = self.plan(repo)
+        self.assertEqual(root["cluster"], "staging")
+        self.assertEqual([(v["parameter"], v["before"], v["after"]) for v in root["values"]
+                          if v["before"] != v["after"]], [("max_connections", "50", "500")])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -117,6 +117,26 @@ TEST_F(ClassifyTreeTest, FragmentsIncludesAndOtherPrograms) {
   EXPECT_EQ(ClassifyIn("runbooks/raise.sql").kind, InputKind::kSqlScript);
 }
 
+// A file of another format whose `key = "value"` lines read as settings is
+// not configuration (a diff touching .pgconflint.toml planned it as a root
+// with a syntax error); a root's include still makes one configuration.
+TEST_F(ClassifyTreeTest, OtherFormatsAreNotConfiguration) {
+  d_.Write(".pgconflint.toml", "cluster = \"data\"\n");
+  d_.Write("deploy/values.yaml", "work_mem = 4MB\n");
+  d_.Write("data/postgresql.conf", "include 'tuning.ini'\n");
+  d_.Write("data/tuning.ini", "work_mem = '4MB'\n");
+  EXPECT_EQ(ClassifyIn(".pgconflint.toml").kind, InputKind::kNotPostgres);
+  EXPECT_EQ(ClassifyIn("deploy/values.yaml").kind, InputKind::kNotPostgres);
+  EXPECT_EQ(ClassifyIn("data/tuning.ini").kind, InputKind::kConfFragment);
+  WorkspaceOptions o;
+  o.fs = &d_.fs();
+  o.tree_base = d_.dir();
+  Workspace ws(o);
+  std::string cluster, error;
+  ASSERT_TRUE(ws.ClusterOf(d_.dir() + "/runbooks/x.sql", &cluster, &error)) << error;
+  EXPECT_EQ(cluster, "/repo/data") << "the tree's only data directory";
+}
+
 TEST_F(ClassifyTreeTest, ARootFileWithAnyNameIncludesItsFragments) {
   // The project configuration's directory may be read from any root in it.
   d_.Write(".pgconflint.toml", "");

@@ -173,6 +173,15 @@ TEST(ProjectConfigTest, ExtraRulesResolveAgainstTheConfigsDirectory) {
                                                             "/project/sub/common/org.toml", "/etc/pg/rules"}));
 }
 
+TEST(ProjectConfigTest, ClusterIsAPathFromTheConfigsDirectory) {
+  Loaded l = Load("cluster = \"../data\"\n", "sub/.pgconflint.toml");
+  ASSERT_TRUE(l.ok) << l.error;
+  EXPECT_EQ(l.config.cluster, "/project/data");
+  const std::string why = "cluster must be a path: the data directory or postgresql.conf SQL scripts run against";
+  EXPECT_EQ(ConfigRefusal("cluster = \"\"\n"), AtLine(1, why));
+  EXPECT_EQ(ConfigRefusal("cluster = 5\n"), AtLine(1, why));
+}
+
 TEST(ProjectConfigTest, SeverityValues) {
   for (const char* v : {"error", "warning", "info"}) {
     Loaded l = Load(std::string("[severity]\nPGC201 = \"") + v + "\"\n");

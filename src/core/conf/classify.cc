@@ -93,6 +93,18 @@ bool NamedLikeARoot(std::string_view abs) {
   return EndsWithIgnoreCase(name, "postgresql.conf") || EndsWithIgnoreCase(name, "postgresql.conf.sample");
 }
 
+// Named as another format's file (.pgconflint.toml, a CI workflow, a
+// package manifest), whose `key = "value"` lines can read as settings.
+// Such a file is PostgreSQL configuration only when a root includes it or
+// the project's include globs name it.
+bool NamedAsAnotherFormat(std::string_view abs) {
+  static constexpr std::string_view kExtensions[] = {".toml", ".json", ".yaml", ".yml", ".ini", ".env",
+                                                     ".properties", ".cfg", ".md"};
+  std::string_view name = BaseName(abs);
+  return std::any_of(std::begin(kExtensions), std::end(kExtensions),
+                     [&](std::string_view e) { return EndsWithIgnoreCase(name, e); });
+}
+
 bool HasIncludeDirective(std::string_view text) {
   for (size_t at = 0; at < text.size();) {
     size_t eol = std::min(text.find('\n', at), text.size());
@@ -304,7 +316,16 @@ void TreeIndex::Walk(const std::string& dir, int depth) {
 void TreeIndex::Build() {
   if (built_) return;
   built_ = true;
-  if (descend_) Walk(base_, 0);
+  if (!descend_) return;
+  Walk(base_, 0);
+  // Those of the walk only: what Classify adds later depends on the files asked about.
+  for (const std::string& root : roots_)
+    if (fs_.Stat(root).type == FileInfo::Type::kDirectory) data_dirs_.push_back(root);
+}
+
+std::vector<std::string> TreeIndex::DataDirectories() {
+  Build();
+  return data_dirs_;
 }
 
 InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
@@ -371,10 +392,12 @@ InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
   const bool named_root = NamedLikeARoot(abs);
   if (looks == Looks::kHba && !forced && !named_root)
     return {InputKind::kHbaInclude, {abs}, true, "pg_hba.conf records"};
-  if (looks != Looks::kConf && !forced && !named_root) {
+  if ((looks != Looks::kConf || NamedAsAnotherFormat(abs)) && !forced && !named_root) {
     out.kind = InputKind::kNotPostgres;
     out.roots.clear();
-    out.why = looks == Looks::kNothing ? "no setting in it" : "its lines are not PostgreSQL configuration";
+    out.why = looks == Looks::kNothing  ? "no setting in it"
+              : looks == Looks::kConf ? "named as another format's file, and no root includes it"
+                                      : "its lines are not PostgreSQL configuration";
     return out;
   }
   const bool whole = named_root || HasIncludeDirective(text);

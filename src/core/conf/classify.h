@@ -134,6 +134,10 @@ class TreeIndex {
   /// project configuration's `include` globs name it as configuration.
   InputClass Classify(const std::string& abs, bool forced = false);
 
+  /// The data directories (directories holding a postgresql.conf) of a tree
+  /// the index walks, sorted; none when it does not descend.
+  std::vector<std::string> DataDirectories();
+
  private:
   void AddRoot(const std::string& root);
   void Walk(const std::string& dir, int depth);
@@ -152,6 +156,7 @@ class TreeIndex {
   GitIgnore ignore_;                  // the .gitignore files of the walked directories
   std::set<std::string> considered_;  // directories whose files were looked at
   std::set<std::string> roots_;       // data directories and candidate root files
+  std::vector<std::string> data_dirs_;  // the data directories the walk found
   /// file -> the roots that reach it, with how they read it.
   std::map<std::string, std::vector<std::pair<std::string, ReachedFile>>> reach_;
 };

@@ -137,6 +137,9 @@ struct Analysis {
   /// found, not a fragment checked alone): findings about its defaults may
   /// blame it (core/model/finding_placement.h).
   bool whole_configuration = false;
+  /// A SQL script: the data directory or postgresql.conf it runs against
+  /// (absolute; core/workspace/workspace.h ClusterOf); "": an empty cluster.
+  std::string cluster;
   /// An include of the tree was not read (missing, outside the tree, a
   /// cycle): which lines set a parameter is not known, so no finding blames
   /// a default.

@@ -64,8 +64,11 @@ const Setting* LastLine(const Analysis& a, const Parameter& p) {
 
 void CompareValues(const Analysis* before, const Analysis& after, RootChange* out) {
   EffectiveConfig now(after);
-  std::optional<EffectiveConfig> then;
-  if (before) then.emplace(*before);
+  // A root the old revision lacks is compared with an empty configuration of
+  // its major: the values it derives from defaults are not its changes.
+  Analysis empty;
+  empty.catalog = after.catalog;
+  EffectiveConfig then(before ? *before : empty);
   for (const std::string& name : Candidates(before, after)) {
     const Parameter* p = after.catalog->Find(name);
     if (!p) continue;  // removed in this major: the findings say so
@@ -73,9 +76,9 @@ void CompareValues(const Analysis* before, const Analysis& after, RootChange* ou
     c.param = p;
     c.after = Shown(*p, now.Configured(name).value_or(""));
     c.after_default = !now.SettingFor(name);
-    c.before = then ? Shown(*p, then->Configured(name).value_or(p->boot_val)) : Shown(*p, p->boot_val);
-    c.before_default = !then || !then->SettingFor(name);
-    std::string eff_after = EffectiveShown(now, *p), eff_before = then ? EffectiveShown(*then, *p) : "";
+    c.before = Shown(*p, then.Configured(name).value_or(p->boot_val));
+    c.before_default = !then.SettingFor(name);
+    std::string eff_after = EffectiveShown(now, *p), eff_before = EffectiveShown(then, *p);
     if (c.before == c.after && eff_before == eff_after) continue;
     if (eff_after != c.after) c.after_effective = eff_after;
     if (eff_before != c.before) c.before_effective = eff_before;

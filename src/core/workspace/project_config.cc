@@ -98,7 +98,7 @@ class ConfigReader {
   bool KnownKeys() {
     static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
                                         "per-file-ignores", "profile", "recommendation-hints", "include",
-                                        "exclude", "allow-outside-includes", "extension-catalog"};
+                                        "exclude", "allow-outside-includes", "extension-catalog", "cluster"};
     for (const auto& [k, v] : t_) {
       bool ok = false;
       for (const char* known : kKeys) ok |= k.str() == known;
@@ -126,6 +126,12 @@ class ConfigReader {
       const toml::value<bool>* v = n->as_boolean();
       if (!v) return Fail(n, "recommendation-hints must be true or false");
       out_->recommendation_hints = v->get();
+    }
+    if (const toml::node* n = t_.get("cluster")) {
+      auto v = n->value<std::string>();
+      if (!v || v->empty())
+        return Fail(n, "cluster must be a path: the data directory or postgresql.conf SQL scripts run against");
+      out_->cluster = (*v)[0] == '/' ? *v : CanonicalizePath(ParentDirectory(path_) + "/" + *v);
     }
     if (const toml::node* n = t_.get("allow-outside-includes")) {
       auto v = n->value<bool>();

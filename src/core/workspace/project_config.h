@@ -9,6 +9,7 @@
 //   include = ["deploy/pg/*.conf"]   # more configuration files (pre-commit, --force-exclude)
 //   exclude = ["legacy/"]            # never checked when given with --force-exclude
 //   allow-outside-includes = false   # read includes outside the checked tree
+//   cluster = "data"                 # what SQL scripts run against (default: the only data directory)
 //   [severity]
 //   PGC303 = "warning"
 //   [per-file-ignores]
@@ -54,6 +55,9 @@ struct ProjectConfig {
   /// Read included files (and extra-rules) outside the tree being checked
   /// (core/model/settings_source.h); false: they are PGC305 and not read.
   bool allow_outside_includes = false;
+  /// The data directory or postgresql.conf that SQL scripts run against
+  /// (absolute); "": the tree's only data directory, if it has one.
+  std::string cluster;
 };
 
 /// The nearest .pgconflint.toml at or above `start` (a file or directory),

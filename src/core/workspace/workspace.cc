@@ -221,11 +221,26 @@ bool Workspace::ProjectFor(const std::string& root, const Project** out, std::st
 // The settings of the root file that name where the server's files live.
 constexpr const char* kPathSettings[] = {"data_directory", "hba_file", "ident_file"};
 
-MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root) {
+std::string Workspace::ClusterFor(const Project& project, const std::string& script) {
+  if (!options_.sql_cluster.empty()) return AbsolutePath(*fs_, options_.sql_cluster);
+  if (!options_.sql_auto_conf.empty()) return "";
+  if (!project.config.cluster.empty()) return project.config.cluster;
+  std::vector<std::string> dirs = IndexFor(AbsolutePath(*fs_, script)).DataDirectories();
+  return dirs.size() == 1 ? dirs[0] : "";
+}
+
+bool Workspace::ClusterOf(const std::string& script, std::string* cluster, std::string* error) {
+  const Project* project = nullptr;
+  if (!ProjectFor(script, &project, error)) return false;
+  *cluster = ClusterFor(*project, script);
+  return true;
+}
+
+MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root, const std::string& cluster) {
   if (options_.pg_version) return {options_.pg_version, "--pg-version", MajorSource::kFlag};
-  // A SQL script takes the major of the cluster it runs against (--cluster).
+  // A SQL script takes the major of the cluster it runs against.
   const bool sql = IsSqlPath(root);
-  const std::string& conf_root = sql ? options_.sql_cluster : root;
+  const std::string& conf_root = sql ? cluster : root;
   std::string abs = conf_root.empty() ? std::string() : AbsolutePath(*fs_, conf_root);
   if (!abs.empty() && fs_->Stat(abs).type == FileInfo::Type::kDirectory) abs += "/postgresql.conf";
   const std::string dir = abs.empty() ? "" : ParentDirectory(abs);
@@ -316,7 +331,7 @@ bool Workspace::LintDrift(const std::string& root, const Snapshot& snapshot, Ana
   return LintRequest({root, nullptr, nullptr, &snapshot}, out, error);
 }
 
-std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::string& root,
+std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::string& root, const std::string& cluster,
                                                                   std::string* auto_conf) const {
   std::vector<std::unique_ptr<SettingsSource>> out;
   if (!IsSqlPath(root)) {
@@ -325,8 +340,8 @@ std::vector<std::unique_ptr<SettingsSource>> Workspace::SourcesFor(const std::st
   }
   SqlScriptOptions so;
   so.auto_conf_out = auto_conf;
-  if (!options_.sql_cluster.empty()) {
-    out.push_back(std::make_unique<ConfTreeSource>(options_.sql_cluster));
+  if (!cluster.empty()) {
+    out.push_back(std::make_unique<ConfTreeSource>(cluster));
     so.over_tree = true;
   } else {
     so.auto_conf = options_.sql_auto_conf;
@@ -362,12 +377,14 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
       }
     }
   }
+  const std::string cluster = script ? ClusterFor(*project, r.root) : "";
+  a.cluster = cluster;
   const MajorChoice major = r.snapshot && !options_.pg_version
                                 ? MajorChoice{r.snapshot->major(), "the server", MajorSource::kServer}
-                                : ChooseMajor(*project, r.root);
+                                : ChooseMajor(*project, r.root, cluster);
   a.catalog = Catalog::ForMajor(major.major);
   // A script is a whole configuration only over the cluster it runs against.
-  a.whole_configuration = script ? !options_.sql_cluster.empty() : whole && type == RootFileType::kConf;
+  a.whole_configuration = script ? !cluster.empty() : whole && type == RootFileType::kConf;
   a.major_assumed = major.assumed();
   // Sources and collect.
   CollectContext ctx(&cache_, options_.display_base);
@@ -380,7 +397,7 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
     if (r.snapshot) {
       SnapshotSource(*r.snapshot).Collect(ctx, &a);
     } else {
-      for (const auto& source : SourcesFor(r.root, r.auto_conf))
+      for (const auto& source : SourcesFor(r.root, cluster, r.auto_conf))
         if (a.failure == Analysis::Failure::kNone) source->Collect(ctx, &a);
     }
     if (a.failure != Analysis::Failure::kNone) return Done(r, project, major, true);
@@ -411,7 +428,7 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
   }
   in.lint_auth = !r.snapshot && !script;
   // A script alone holds no cluster: findings about defaults are not its own.
-  in.report_defaults = !script || !options_.sql_cluster.empty() || r.snapshot;
+  in.report_defaults = !script || !cluster.empty() || r.snapshot;
   in.compare = r.compare;
   in.reach_only = r.reach_only;
   RunChecks(r.root, conf_root, ctx, in, &a);

@@ -151,6 +151,29 @@ class FleetTest(unittest.TestCase):
         self.assertIn("| 18.", out)
 
 
+class HbaAdviceTest(unittest.TestCase):
+    def test_live_pg_hba_advice_matches_the_data_directory(self):
+        """check --live runs the pg_hba.conf advice rules over the server's rules
+        (pg_hba_file_rules) and says what `check DATADIR` says of the same file (initdb -A trust
+        writes trust lines); it found nothing before."""
+        for major in (14, 18):
+            if major not in SERVERS:
+                continue
+            with self.subTest(major=major):
+                srv = SERVERS[major]
+
+                def hba(*args):
+                    rc, out, err = run("check", "--no-config", "--format", "json", "--fail-on", "never", *args)
+                    self.assertIn(rc, (0, 1), err)
+                    return sorted((d["code"], d["line"], d["message"]) for d in json.loads(out)["diagnostics"]
+                                  if d["file"].endswith("pg_hba.conf"))
+
+                live = hba("--live", conninfo(srv))
+                files = hba("--pg-version", str(major), srv.datadir)
+                self.assertTrue(any(c == "PGC835" for c, _, _ in files), files)  # hba-trust
+                self.assertEqual(live, files)
+
+
 class PrivilegeTest(unittest.TestCase):
     def snapshot(self, srv, user):
         rc, out, err = run("snapshot", conninfo(srv, user))

@@ -30,6 +30,14 @@ TEST(HbaServerTest, ExpectedRowsAsTheViewPrintsThem) {
   EXPECT_FALSE(bad.type);
   EXPECT_EQ(*bad.error, "invalid connection type \"bogus\"");
   EXPECT_EQ(RowText(bad), "");  // a row with only its error
+  // Names that a blank, comma, quote or '#' would split are quoted, so that the
+  // rebuilt line (check --live) reads back as the same rule.
+  ServerHbaRule odd;
+  odd.type = "local";
+  odd.database = std::vector<std::string>{"all"};
+  odd.user_name = std::vector<std::string>{"my role", "a,b", "say \"hi\"", "x#y"};
+  odd.auth_method = "peer";
+  EXPECT_EQ(RowText(odd), "local all \"my role\",\"a,b\",\"say \"\"hi\"\"\",\"x#y\" peer");
 }
 
 TEST(HbaServerTest, CompareFindsEachDifference) {

@@ -167,6 +167,16 @@ std::string Join(const std::vector<std::string>& parts) {
 
 }  // namespace
 
+// A database or role name as pg_hba.conf spells it: in double quotes
+// (doubled inside) when a blank, a comma, a quote or '#' would split it or
+// end the line.
+std::string HbaName(const std::string& name) {
+  if (name.find_first_of(" \t,\"#") == std::string::npos) return name;
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 std::string RowText(const ServerHbaRule& r) {
   std::string out;
   auto word = [&out](const std::string& w) {
@@ -176,7 +186,7 @@ std::string RowText(const ServerHbaRule& r) {
   for (const auto* list : {&r.database, &r.user_name})
     if (*list) {
       std::string joined;
-      for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + x;
+      for (const std::string& x : **list) joined += (joined.empty() ? "" : ",") + HbaName(x);
       word(joined);
     }
   for (const auto* x : {&r.address, &r.netmask, &r.auth_method}) word(x->value_or(""));

@@ -6,6 +6,8 @@
 // server's host knows.
 #include "core/hba/hba_source.h"
 
+#include <set>
+
 #include "core/conf/classify.h"
 #include "core/hba/hba_checks.h"
 #include "core/base/strings.h"
@@ -41,6 +43,35 @@ class AuthLinter {
  public:
   AuthLinter(const CollectContext& ctx, const AuthLintOptions& o, const Profile& profile, Analysis* a)
       : ctx_(ctx), o_(o), profile_(profile), a_(a), fs_(ctx.files->fs()) {}
+
+  // A server's pg_hba.conf as its snapshot rebuilt it (the one file of kind
+  // kHba): the rules of rules/hba.toml over its rows, with the running
+  // settings as facts. Rows the server reports in error keep the server's
+  // finding only. Rules from several files (16+ includes) are left alone:
+  // their order, which the shadowing rules need, is not kept here.
+  void RunOnServerRows() {
+    int file = -1;
+    for (size_t i = 0; i < a_->files.size(); ++i) {
+      if (a_->files[i].kind != FileKind::kHba) continue;
+      if (file >= 0) return;
+      file = static_cast<int>(i);
+    }
+    if (file < 0) return;
+    Facts(a_);
+    std::set<uint32_t> refused;  // where the server's own findings are
+    for (const Diagnostic& d : a_->diagnostics)
+      if (d.file == file && d.rule == &Rule(RuleId::kHbaFileError)) refused.insert(d.range.begin);
+    AuthReadContext rc{ctx_.files, a_, ctx_.display_base, auth_.options.major, {}, false};
+    auth_.hba_file = file;
+    for (AuthLine& line : TokenizeAuthFile(rc, file))
+      if (!refused.count(line.range.begin)) auth_.hba_lines.push_back(std::move(line));
+    for (size_t i = 0; i < auth_.hba_lines.size(); ++i) {
+      auth_.hba.push_back(ParseHbaLine(auth_.hba_lines[i], auth_.options));
+      auth_.hba.back().line_index = i;
+    }
+    CheckAuthConfig(auth_, facts_, a_);
+    a_->auth = std::make_shared<AuthConfig>(std::move(auth_));
+  }
 
   void Run(const std::string& root) {
     std::string abs = AbsolutePath(fs_, root);
@@ -231,6 +262,12 @@ void LintAuthFiles(const CollectContext& context, const std::string& root, const
                    const Profile& profile, Analysis* a) {
   if (a->failure != Analysis::Failure::kNone || root.empty()) return;
   AuthLinter(context, options, profile, a).Run(root);
+}
+
+void LintServerAuthRows(const CollectContext& context, const Profile& profile, Analysis* a) {
+  if (a->failure != Analysis::Failure::kNone) return;
+  static const AuthLintOptions kOptions;
+  AuthLinter(context, kOptions, profile, a).RunOnServerRows();
 }
 
 }  // namespace pgconflint

@@ -84,6 +84,11 @@ struct AuthLintOptions {
 void LintAuthFiles(const CollectContext& context, const std::string& root, const AuthLintOptions& options,
                    const Profile& profile, Analysis* a);
 
+/// A snapshot's analysis (core/server/snapshot_source.h): the advice rules
+/// of rules/hba.toml over the pg_hba.conf it rebuilt from pg_hba_file_rules,
+/// judged with the server's running settings and the profile.
+void LintServerAuthRows(const CollectContext& context, const Profile& profile, Analysis* a);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_HBA_HBA_SOURCE_H_

@@ -245,8 +245,9 @@ class Builder {
 
   // --- pg_hba.conf, the server's complaints, what could not be seen ------------
 
-  // The lines of pg_hba.conf and pg_ident.conf the server reports an error
-  // for, rebuilt from their rows under the server's file names.
+  // pg_hba.conf rebuilt from pg_hba_file_rules under the server's file names
+  // (every row: the advice rules read them, core/hba/hba_source.h), and the
+  // lines of pg_ident.conf the server reports an error for.
   void HbaRules() {
     const SnapshotSetting* hba = s_.Setting("hba_file");
     const SnapshotSetting* ident = s_.Setting("ident_file");
@@ -258,9 +259,18 @@ class Builder {
       if (text.empty()) text = "# (a line the server could not read)";
       hba_errors_.push_back({path, files[path].Put(line, {OneLine(text), {}, {}}), error, is_ident});
     };
+    std::set<std::string> hba_paths;
     if (s_.hba_rules)
-      for (const ServerHbaRule& r : *s_.hba_rules)
-        if (r.error && !r.error->empty()) add(false, r.file_name, r.line_number, RowText(r), *r.error);
+      for (const ServerHbaRule& r : *s_.hba_rules) {
+        if (r.error && !r.error->empty()) {
+          add(false, r.file_name, r.line_number, RowText(r), *r.error);
+          hba_paths.insert(hba_errors_.back().path);
+        } else {
+          std::string path = !r.file_name.empty() ? r.file_name : hba ? hba->setting : "pg_hba.conf";
+          files[path].Put(r.line_number, {OneLine(RowText(r)), {}, {}});
+          hba_paths.insert(path);
+        }
+      }
     if (s_.ident_mappings)
       for (const ServerIdentMapping& m : *s_.ident_mappings)
         if (m.error && !m.error->empty()) add(true, m.file_name, m.line_number, RowText(m), *m.error);
@@ -268,6 +278,7 @@ class Builder {
       Placed& p = placed_["hba " + path];
       p.rebuilt = &(rebuilt_["hba " + path] = f);
       p.file = p.rebuilt->AddTo(a_, path, path, false, &p.offsets);
+      a_->files[p.file].kind = hba_paths.count(path) ? FileKind::kHba : FileKind::kIdent;
     }
   }
 

@@ -79,6 +79,7 @@ struct CheckInputs {
   ExtensionSet extensions;
   AuthLintOptions auth;
   bool lint_auth = true;              // false: no pg_hba.conf / pg_ident.conf to read (scripts, snapshots)
+  bool server_auth = false;           // a snapshot: lint the pg_hba.conf it rebuilt from the server's rows
   bool report_defaults = true;        // EngineOptions::report_defaults
   const Snapshot* compare = nullptr;  // a server to compare the configuration with (drift)
   bool reach_only = false;            // only read the authentication files (the tree index)
@@ -109,6 +110,7 @@ void RunChecks(const std::string& root, bool conf_root, const CollectContext& ct
     AddTablespaceHints(eo, a);
   }
   if (in.lint_auth) LintAuthFiles(ctx, root, in.auth, *in.profile, a);
+  if (in.server_auth) LintServerAuthRows(ctx, *in.profile, a);
   if (a->failure != Analysis::Failure::kNone) return;
   if (conf_root) AddExtensionAdvice(in.extensions, *in.profile, a);
   ApplySuppressions(*in.rules, a);
@@ -427,6 +429,7 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
     in.auth.in_force = true;
   }
   in.lint_auth = !r.snapshot && !script;
+  in.server_auth = r.snapshot != nullptr;
   // A script alone holds no cluster: findings about defaults are not its own.
   in.report_defaults = !script || !cluster.empty() || r.snapshot;
   in.compare = r.compare;

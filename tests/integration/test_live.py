@@ -18,6 +18,11 @@ trust authentication on a private Unix socket) and shared by the cases:
   a tablespace's options are read from pg_tablespace, and `recommend --live` plans them.
 * snapshots (SnapshotTest, on each major): `pgconflint snapshot` then `check --snapshot` gives
   the findings of `check --live`, and scripts/snapshot.sql run by psql gives the same findings too.
+* pg_hba.conf advice (HbaAdviceTest, on 14 and 18): `check --live` gives the advice findings
+  `check DATADIR` gives for the same pg_hba.conf.
+* rollouts (RolloutTest, a server of 18 of its own): diff's plans applied step by step (a
+  reload-only change, a restart change, a pg_hba.conf change) with the plans' own queries, the
+  server's state checked against what each plan predicts; a refused value's plan has no step.
 * drift (DriftTest): `check PATH --live` reports the parameters PATH sets to another value
   than the server runs (PGC1103), and the pg_hba.conf / pg_ident.conf lines that differ from
   the rules and mappings in force (PGC845).
@@ -27,6 +32,7 @@ Environment: PGCONFLINT (the binary).
 Needs: .cache/postgres/<major>, psql, root or the test user.
 """
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -172,6 +178,152 @@ class HbaAdviceTest(unittest.TestCase):
                 files = hba("--pg-version", str(major), srv.datadir)
                 self.assertTrue(any(c == "PGC835" for c, _, _ in files), files)  # hba-trust
                 self.assertEqual(live, files)
+
+
+class RolloutTest(unittest.TestCase):
+    """diff's rollouts applied step by step to a real 18 (a server of its own: the steps restart
+    it): a reload-only change, a restart change and a pg_hba.conf change, each checked after
+    every step with the plan's own queries against what the plan predicts; and a refused value,
+    whose plan offers no step at all."""
+
+    @classmethod
+    def setUpClass(cls):
+        if 18 not in MAJORS:
+            raise unittest.SkipTest("PostgreSQL 18 is not supported by this build")
+        cls.srv = pgtools.Server(18).start()
+        cls.work = tempfile.mkdtemp(prefix="pgconflint-rollout-")
+        with open(os.path.join(cls.srv.datadir, "postgresql.conf")) as f:
+            cls.conf = f.read()
+        with open(os.path.join(cls.srv.datadir, "pg_hba.conf")) as f:
+            cls.hba = f.read()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def plan(self, before, after):
+        """diff --dirs of two copies of the data directory's files: the one root's JSON."""
+        for side, files in (("base", before), ("head", after)):
+            d = os.path.join(self.work, side)
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            for name, text in files.items():
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+        r = subprocess.run([PGCONFLINT, "diff", "--no-config", "--pg-version", "18", "--format", "json",
+                            "--fail-on", "never", "--dirs", "base", "head"], cwd=self.work, capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        [root] = json.loads(r.stdout)["roots"]
+        return root
+
+    @staticmethod
+    def steps(rollout):
+        """{heading: [SQL statements]} of a rollout's text, in order."""
+        out, current = {}, None
+        for line in rollout.splitlines():
+            m = re.match(r"^\d+\. (.*):$", line)
+            if m:
+                current = out.setdefault(m.group(1), [])
+            elif current is not None:
+                m = re.search(r"((?:SELECT|SHOW) .*;)", line)
+                if m:
+                    current.append(m.group(1))
+        return out
+
+    def wait_for(self, sql, expected):
+        deadline = time.monotonic() + 10  # a reload is asynchronous
+        while True:
+            got = self.srv.psql(sql).strip()
+            if got == expected or time.monotonic() > deadline:
+                return got
+            time.sleep(0.1)
+
+    def test_reload_then_restart_then_pg_hba(self):
+        srv = self.srv
+        # 1. A reload-only change: checkpoint_timeout and work_mem.
+        reload_conf = self.conf + "\ncheckpoint_timeout = 15min\nwork_mem = '64MB'\n"
+        root = self.plan({"postgresql.conf": self.conf}, {"postgresql.conf": reload_conf})
+        values = {v["parameter"]: v for v in root["values"]}
+        self.assertEqual(set(values), {"checkpoint_timeout", "work_mem"})
+        steps = self.steps(root["rollout"])
+        self.assertEqual(list(steps), ["Deploy the changed files, then reload"])
+        srv.write("postgresql.conf", reload_conf)
+        for sql in steps["Deploy the changed files, then reload"]:
+            if sql == "SELECT pg_reload_conf();":
+                self.assertEqual(srv.psql(sql).strip(), "t")
+            elif "pg_file_settings" in sql:
+                self.assertEqual(srv.psql(sql).strip(), "", "the server reports the deployed file in error")
+            else:  # verify: the values the plan predicts, in the server's units
+                for name, v in values.items():
+                    self.assertEqual(self.wait_for(f"SHOW {name}", v["after"]), v["after"], name)
+        self.assertEqual(srv.psql("SELECT name FROM pg_settings WHERE pending_restart").strip(), "")
+
+        # 2. A restart change: shared_buffers waits for the restart window.
+        restart_conf = reload_conf + "shared_buffers = '256MB'\n"
+        root = self.plan({"postgresql.conf": reload_conf}, {"postgresql.conf": restart_conf})
+        values = {v["parameter"]: v for v in root["values"]}
+        sb = values.pop("shared_buffers")
+        self.assertEqual(sb["applies"], "restart")
+        for v in values.values():  # what the server derives from it (wal_buffers = -1 follows it)
+            self.assertEqual(v["before"], v["after"], v)
+        steps = self.steps(root["rollout"])
+        self.assertEqual(list(steps), ["In a restart window (context postmaster)"])
+        before_restart, *verify = steps["In a restart window (context postmaster)"]
+        srv.write("postgresql.conf", restart_conf)
+        srv.psql("SELECT pg_reload_conf()")  # a reload alone leaves it pending, as the plan says
+        self.assertEqual(self.wait_for(before_restart, "shared_buffers|t"), "shared_buffers|t")
+        self.assertEqual(srv.psql("SHOW shared_buffers").strip(), sb["before"])
+        srv.restart()
+        self.assertEqual(srv.psql(verify[0]).strip(), sb["after"])  # SHOW shared_buffers;
+        self.assertEqual(srv.psql(before_restart).strip(), "", "nothing is pending after the restart")
+
+        # 3. A pg_hba.conf change: a rule that rejects role blocked, checked before the reload.
+        srv.psql("CREATE ROLE blocked LOGIN")
+        ok = subprocess.run([pgtools.PSQL, "-X", "-h", srv.sockdir, "-p", str(srv.port), "-U", "blocked",
+                             "-d", "postgres", "-c", "SELECT 1"], capture_output=True, text=True)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        hba = "local all blocked reject\n" + self.hba
+        root = self.plan({"postgresql.conf": restart_conf, "pg_hba.conf": self.hba},
+                         {"postgresql.conf": restart_conf, "pg_hba.conf": hba})
+        self.assertEqual(root["values"], [])
+        steps = self.steps(root["rollout"])
+        [(heading, sql)] = steps.items()
+        self.assertTrue(heading.startswith("Deploy the changed ") and heading.endswith("pg_hba.conf, check that the "
+                                                                                      "server can load it, then reload"),
+                        heading)
+        self.assertEqual(sql, ["SELECT line_number, error FROM pg_hba_file_rules WHERE error IS NOT NULL;",
+                               "SELECT pg_reload_conf();"])
+        srv.write("pg_hba.conf", hba)
+        self.assertEqual(srv.psql(sql[0]).strip(), "", "the server would not load the deployed pg_hba.conf")
+        srv.psql(sql[1])
+        deadline = time.monotonic() + 10
+        while True:  # verify: a new session for the rule that changed
+            r = subprocess.run([pgtools.PSQL, "-X", "-h", srv.sockdir, "-p", str(srv.port), "-U", "blocked",
+                                "-d", "postgres", "-c", "SELECT 1"], capture_output=True, text=True)
+            if r.returncode != 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("pg_hba.conf rejects connection", r.stderr)
+
+    def test_a_refused_value_offers_no_restart(self):
+        """shared_buffers = '2gb' (unit names are case-sensitive): the server refuses to start with the
+        file (postgres -C), and the plan blocks: no step, no restart."""
+        head = self.conf + "\nshared_buffers = '2gb'\n"
+        path = os.path.join(self.work, "refused.conf")
+        with open(path, "w") as f:
+            f.write(head)
+        os.chmod(path, 0o644)
+        os.chmod(self.work, 0o755)
+        ok, _, err = pgtools.postgres_C(18, self.srv.datadir, path, "shared_buffers")
+        self.assertFalse(ok, "postgres -C accepted shared_buffers = '2gb'")
+        root = self.plan({"postgresql.conf": self.conf}, {"postgresql.conf": head})
+        [sb] = root["values"]
+        self.assertEqual((sb["parameter"], sb["refused"]), ("shared_buffers", "'2gb'"))
+        self.assertTrue(root["blocked_by"], root)
+        self.assertEqual(root["rollout"], "")
 
 
 class PrivilegeTest(unittest.TestCase):

@@ -212,6 +212,24 @@ class Server:
             _RUNNING.discard(self)
         shutil.rmtree(self.base, ignore_errors=True)
 
+    def restart(self):
+        """pg_ctl restart (fast), with the options it was started with; the data directory stays."""
+        # -l: the new postmaster writes its log there, not to pg_ctl's output (whose pipes it would hold open).
+        r = subprocess.run(as_user([pg_bin(self.major, "pg_ctl"), "-D", self.datadir, "-l",
+                                    os.path.join(self.base, "server.log"), "-m", "fast", "-w", "-t", "60", "restart"]),
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            raise RuntimeError(f"pg_ctl restart failed:\n{r.stdout}{r.stderr}")
+
+    def write(self, name, text):
+        """Writes a file of the data directory as its owner would (the server reads it at a reload)."""
+        path = os.path.join(self.datadir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        st = os.stat(self.datadir)
+        if _is_root():
+            os.chown(path, st.st_uid, st.st_gid)
+
     def __enter__(self):
         return self.start()
 

@@ -79,13 +79,22 @@ void CompareValues(const Analysis* before, const Analysis& after, RootChange* ou
     c.before = Shown(*p, then.Configured(name).value_or(p->boot_val));
     c.before_default = !then.SettingFor(name);
     std::string eff_after = EffectiveShown(now, *p), eff_before = EffectiveShown(then, *p);
-    if (c.before == c.after && eff_before == eff_after) continue;
+    // A line the server refuses is planned as refused, also when the value it
+    // keeps is the one it had; one refused in both revisions alike is not news.
+    const auto refused = [&](const Analysis* a) -> std::string {
+      const Setting* s = a ? LastLine(*a, *p) : nullptr;
+      return s && !s->problem.empty() ? (s->quoted ? QuoteLiteral(s->raw) : s->raw) : "";
+    };
+    const std::string refused_after = refused(&after);
+    const bool newly_refused = !refused_after.empty() && refused_after != refused(before);
+    if (c.before == c.after && eff_before == eff_after && !newly_refused) continue;
     if (eff_after != c.after) c.after_effective = eff_after;
     if (eff_before != c.before) c.before_effective = eff_before;
     c.applies = ApplyingTakes(*p);
     if (const Setting* s = now.SettingFor(name)) c.where = {s->file, {s->name_range.begin, s->value_range.end}};
-    if (const Setting* s = LastLine(after, *p); s && !s->problem.empty()) {
-      c.refused = s->quoted ? QuoteLiteral(s->raw) : s->raw;
+    if (!refused_after.empty()) {
+      const Setting* s = LastLine(after, *p);
+      c.refused = refused_after;
       c.where = {s->file, {s->name_range.begin, s->value_range.end}};
     }
     out->values.push_back(std::move(c));

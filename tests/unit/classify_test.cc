@@ -128,13 +128,17 @@ TEST_F(ClassifyTreeTest, OtherFormatsAreNotConfiguration) {
   EXPECT_EQ(ClassifyIn(".pgconflint.toml").kind, InputKind::kNotPostgres);
   EXPECT_EQ(ClassifyIn("deploy/values.yaml").kind, InputKind::kNotPostgres);
   EXPECT_EQ(ClassifyIn("data/tuning.ini").kind, InputKind::kConfFragment);
+  // A script of the tree runs against its only data directory.
+  d_.Write("runbooks/x.sql", "ALTER SYSTEM SET work_mem = '8MB';\n");
   WorkspaceOptions o;
   o.fs = &d_.fs();
   o.tree_base = d_.dir();
+  o.use_config = false;
   Workspace ws(o);
-  std::string cluster, error;
-  ASSERT_TRUE(ws.ClusterOf(d_.dir() + "/runbooks/x.sql", &cluster, &error)) << error;
-  EXPECT_EQ(cluster, "/repo/data") << "the tree's only data directory";
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(ws.Lint(d_.dir() + "/runbooks/x.sql", &a, &error)) << error;
+  EXPECT_EQ(a.cluster, "/repo/data");
 }
 
 TEST_F(ClassifyTreeTest, ARootFileWithAnyNameIncludesItsFragments) {

@@ -117,7 +117,8 @@ std::string MarkdownCode(std::string_view s) {
     longest = std::max(longest, run);
   }
   const std::string fence(longest + 1, '`');
-  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`' || text.front() == ' ');
+  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`' || text.front() == ' ' ||
+                                      text.back() == ' ');
   return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
 }
 

@@ -138,7 +138,7 @@ struct Analysis {
   /// blame it (core/model/finding_placement.h).
   bool whole_configuration = false;
   /// A SQL script: the data directory or postgresql.conf it runs against
-  /// (absolute; core/workspace/workspace.h ClusterOf); "": an empty cluster.
+  /// (absolute; Workspace::ClusterFor); "": an empty cluster.
   std::string cluster;
   /// An include of the tree was not read (missing, outside the tree, a
   /// cycle): which lines set a parameter is not known, so no finding blames

@@ -62,6 +62,11 @@ const Setting* LastLine(const Analysis& a, const Parameter& p) {
   return last;
 }
 
+// The value of `s` as written when the server refuses it; "" for none.
+std::string RefusedValue(const Setting* s) {
+  return s && !s->problem.empty() ? (s->quoted ? QuoteLiteral(s->raw) : s->raw) : "";
+}
+
 void CompareValues(const Analysis* before, const Analysis& after, RootChange* out) {
   EffectiveConfig now(after);
   // A root the old revision lacks is compared with an empty configuration of
@@ -81,21 +86,18 @@ void CompareValues(const Analysis* before, const Analysis& after, RootChange* ou
     std::string eff_after = EffectiveShown(now, *p), eff_before = EffectiveShown(then, *p);
     // A line the server refuses is planned as refused, also when the value it
     // keeps is the one it had; one refused in both revisions alike is not news.
-    const auto refused = [&](const Analysis* a) -> std::string {
-      const Setting* s = a ? LastLine(*a, *p) : nullptr;
-      return s && !s->problem.empty() ? (s->quoted ? QuoteLiteral(s->raw) : s->raw) : "";
-    };
-    const std::string refused_after = refused(&after);
-    const bool newly_refused = !refused_after.empty() && refused_after != refused(before);
+    const Setting* last = LastLine(after, *p);
+    const std::string refused_after = RefusedValue(last);
+    const bool newly_refused =
+        !refused_after.empty() && refused_after != RefusedValue(before ? LastLine(*before, *p) : nullptr);
     if (c.before == c.after && eff_before == eff_after && !newly_refused) continue;
     if (eff_after != c.after) c.after_effective = eff_after;
     if (eff_before != c.before) c.before_effective = eff_before;
     c.applies = ApplyingTakes(*p);
     if (const Setting* s = now.SettingFor(name)) c.where = {s->file, {s->name_range.begin, s->value_range.end}};
     if (!refused_after.empty()) {
-      const Setting* s = LastLine(after, *p);
       c.refused = refused_after;
-      c.where = {s->file, {s->name_range.begin, s->value_range.end}};
+      c.where = {last->file, {last->name_range.begin, last->value_range.end}};
     }
     out->values.push_back(std::move(c));
   }

@@ -252,28 +252,23 @@ class Builder {
     const SnapshotSetting* hba = s_.Setting("hba_file");
     const SnapshotSetting* ident = s_.Setting("ident_file");
     std::map<std::string, RebuiltFile> files;
+    std::set<std::string> hba_paths;
+    // Puts a row's line in its file; with an error, remembers it for Complaints.
     auto add = [&](bool is_ident, const std::string& file_name, int line, std::string text, const std::string& error) {
       const SnapshotSetting* setting = is_ident ? ident : hba;
       std::string path = !file_name.empty() ? file_name : setting ? setting->setting
                                                                   : is_ident ? "pg_ident.conf" : "pg_hba.conf";
+      if (!is_ident) hba_paths.insert(path);
       if (text.empty()) text = "# (a line the server could not read)";
-      hba_errors_.push_back({path, files[path].Put(line, {OneLine(text), {}, {}}), error, is_ident});
+      const int at = files[path].Put(line, {OneLine(text), {}, {}});
+      if (!error.empty()) hba_errors_.push_back({path, at, error, is_ident});
     };
-    std::set<std::string> hba_paths;
     if (s_.hba_rules)
-      for (const ServerHbaRule& r : *s_.hba_rules) {
-        if (r.error && !r.error->empty()) {
-          add(false, r.file_name, r.line_number, RowText(r), *r.error);
-          hba_paths.insert(hba_errors_.back().path);
-        } else {
-          std::string path = !r.file_name.empty() ? r.file_name : hba ? hba->setting : "pg_hba.conf";
-          files[path].Put(r.line_number, {OneLine(RowText(r)), {}, {}});
-          hba_paths.insert(path);
-        }
-      }
+      for (const ServerHbaRule& r : *s_.hba_rules)
+        add(false, r.file_name, r.line_number, RowText(r), r.error.value_or(""));
     if (s_.ident_mappings)
       for (const ServerIdentMapping& m : *s_.ident_mappings)
-        if (m.error && !m.error->empty()) add(true, m.file_name, m.line_number, RowText(m), *m.error);
+        if (m.error && !m.error->empty()) add(true, m.file_name, m.line_number, RowText(m), *m.error);  // errors only
     for (auto& [path, f] : files) {
       Placed& p = placed_["hba " + path];
       p.rebuilt = &(rebuilt_["hba " + path] = f);

@@ -231,13 +231,6 @@ std::string Workspace::ClusterFor(const Project& project, const std::string& scr
   return dirs.size() == 1 ? dirs[0] : "";
 }
 
-bool Workspace::ClusterOf(const std::string& script, std::string* cluster, std::string* error) {
-  const Project* project = nullptr;
-  if (!ProjectFor(script, &project, error)) return false;
-  *cluster = ClusterFor(*project, script);
-  return true;
-}
-
 MajorChoice Workspace::ChooseMajor(const Project& project, const std::string& root, const std::string& cluster) {
   if (options_.pg_version) return {options_.pg_version, "--pg-version", MajorSource::kFlag};
   // A SQL script takes the major of the cluster it runs against.

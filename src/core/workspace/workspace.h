@@ -149,12 +149,6 @@ class Workspace {
   std::vector<std::string> RootsIncluding(const std::string& file);
   /// The targets to lint for one input: one per root that holds it.
   std::vector<LintTarget> TargetsFor(const std::string& path);
-  /// What the SQL script `script` runs against (absolute): --cluster, else
-  /// the project configuration's `cluster`, else the only data directory of
-  /// the tree that holds it (a repository or project); "" for an empty
-  /// cluster (--auto-conf, none or several data directories). False with
-  /// *error for a malformed project configuration.
-  bool ClusterOf(const std::string& script, std::string* cluster, std::string* error);
 
   /// What the user should know about the configuration loaded since the last
   /// call (each said once): a rule file's rule that the selection excludes.
@@ -188,10 +182,15 @@ class Workspace {
   std::string ConfigPathFor(const std::string& abs) const;
   /// The sources of `root`, in the order they run; the one place that picks
   /// a source by input.
-  /// `cluster`: what a SQL script runs against (ClusterOf).
+  /// `cluster`: what a SQL script runs against (ClusterFor).
   std::vector<std::unique_ptr<SettingsSource>> SourcesFor(const std::string& root, const std::string& cluster,
                                                           std::string* auto_conf) const;
   bool ProjectFor(const std::string& root, const Project** out, std::string* error);
+  /// What the SQL script `script` runs against (absolute): --cluster, else
+  /// the project configuration's `cluster`, else the only data directory of
+  /// the tree that holds it (a repository or project); "" for an empty
+  /// cluster (--auto-conf, none or several data directories). Every front
+  /// end reads it from Analysis::cluster.
   std::string ClusterFor(const Project& project, const std::string& script);
   MajorChoice ChooseMajor(const Project& project, const std::string& root, const std::string& cluster);
   const RuleSet& RulesOf(const Project& project) const;

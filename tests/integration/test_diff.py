@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 import commonmark  # noqa: E402
-from scripted_repo import git, write_tree  # noqa: E402
+from scripted_repo import git, repository, write_tree  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 
@@ -196,14 +196,10 @@ class AuthAndTopLevelTest(unittest.TestCase):
     without a data directory, and a SQL runbook, are roots of their own."""
 
     def test_top_level_data_directory_authentication_files_and_scripts(self):
-        repo = tempfile.mkdtemp(prefix="pgconflint-diff-top-")
-        self.addCleanup(shutil.rmtree, repo, True)
-        write_tree(repo, {"postgresql.conf": "work_mem = '4MB'\n", "pg_hba.conf": "local all all peer\n",
-                          "pg_ident.conf": "sso alice app\n", "auth/pg_hba.conf": "local all all peer\n",
-                          "runbooks/tune.sql": "ALTER SYSTEM SET work_mem = '4MB';\n"})
-        git(repo, "init", "-q", "-b", "main")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", "base")
+        repo = repository(self, {"postgresql.conf": "work_mem = '4MB'\n", "pg_hba.conf": "local all all peer\n",
+                                 "pg_ident.conf": "sso alice app\n", "auth/pg_hba.conf": "local all all peer\n",
+                                 "runbooks/tune.sql": "ALTER SYSTEM SET work_mem = '4MB';\n"},
+                          prefix="pgconflint-diff-top-", message="base")
         steps = [
             ({"postgresql.conf": "work_mem = '8MB'\n"}, ["."]),
             ({"pg_hba.conf": "local all all peer\nhost all all 0.0.0.0/0 trust\n"}, ["."]),
@@ -242,12 +238,7 @@ class RunbookTest(unittest.TestCase):
     lists what its statements change, not the whole configuration."""
 
     def repo(self, files):
-        repo = tempfile.mkdtemp(prefix="pgconflint-diff-runbook-")
-        self.addCleanup(shutil.rmtree, repo, True)
-        write_tree(repo, files)
-        git(repo, "init", "-q", "-b", "main")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", "base")
+        repo = repository(self, files, prefix="pgconflint-diff-runbook-", message="base")
         write_tree(repo, {"runbooks/raise.sql": "ALTER SYSTEM SET max_connections = 500;\n"})
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "a runbook")
@@ -276,9 +267,12 @@ class RunbookTest(unittest.TestCase):
         text = pgconflint(repo, "diff", "HEAD~1", "HEAD").stdout
         self.assertIn("== runbooks/raise.sql (new root, run against data)\n", text)
         self.assertIn("max_connections: 300 -> 500  [restart]", text)
-        # check and diff agree on what the script runs against.
+        # check runs the script against the same cluster: the same finding in data/postgresql.conf.
         r = pgconflint(repo, "check", "--format", "json", "--fail-on", "never", "runbooks/raise.sql")
         self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(("PGC303", "data/postgresql.conf", 1),
+                      {(d["code"], os.path.relpath(d["file"], repo) if os.path.isabs(d["file"]) else d["file"],
+                        d["line"]) for d in json.loads(r.stdout)["diagnostics"]})
         # --cluster says otherwise: the same plan against that directory.
         self.assertEqual(self.plan(repo, "--cluster", "data")["values"], root["values"])
 

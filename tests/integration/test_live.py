@@ -255,9 +255,12 @@ class RolloutTest(unittest.TestCase):
                 self.assertEqual(srv.psql(sql).strip(), "t")
             elif "pg_file_settings" in sql:
                 self.assertEqual(srv.psql(sql).strip(), "", "the server reports the deployed file in error")
-            else:  # verify: the values the plan predicts, in the server's units
-                for name, v in values.items():
+            else:  # verify: the plan's query names each planned parameter, now from the file
+                for name, v in values.items():  # the values the plan predicts, as SHOW spells them
                     self.assertEqual(self.wait_for(f"SHOW {name}", v["after"]), v["after"], name)
+                rows = [line.split("|") for line in srv.psql(sql).splitlines() if line]
+                self.assertEqual(sorted(r[0] for r in rows), sorted(values), sql)
+                self.assertEqual({r[3] for r in rows}, {"configuration file"}, rows)
         self.assertEqual(srv.psql("SELECT name FROM pg_settings WHERE pending_restart").strip(), "")
 
         # 2. A restart change: shared_buffers waits for the restart window.
@@ -271,6 +274,7 @@ class RolloutTest(unittest.TestCase):
         steps = self.steps(root["rollout"])
         self.assertEqual(list(steps), ["In a restart window (context postmaster)"])
         before_restart, *verify = steps["In a restart window (context postmaster)"]
+        self.assertEqual(verify[0], "SHOW shared_buffers;")
         srv.write("postgresql.conf", restart_conf)
         srv.psql("SELECT pg_reload_conf()")  # a reload alone leaves it pending, as the plan says
         self.assertEqual(self.wait_for(before_restart, "shared_buffers|t"), "shared_buffers|t")

@@ -30,7 +30,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
-from scripted_repo import environment, git, write_tree  # noqa: E402
+from scripted_repo import environment, repository, write_tree  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 PRE_COMMIT = shutil.which("pre-commit") or "/usr/bin/pre-commit"
@@ -62,12 +62,7 @@ class PreCommitTest(unittest.TestCase):
         shutil.rmtree(cls.home, ignore_errors=True)
 
     def repository(self, files):
-        d = tempfile.mkdtemp(prefix="pgconflint-pre-commit-")
-        self.addCleanup(shutil.rmtree, d, True)
-        write_tree(d, files)
-        git(d, "init", "-q", "-b", "main")
-        git(d, "add", "-A")
-        return d
+        return repository(self, files, prefix="pgconflint-pre-commit-")
 
     def try_repo(self, repo, *files, hook="pgconflint"):
         env = environment(PATH=self.bindir + os.pathsep + os.environ["PATH"], PRE_COMMIT_HOME=self.home,

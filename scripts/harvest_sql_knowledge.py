@@ -270,6 +270,15 @@ def messages(srv, major):
         ("unicode_unsafe", ["SET standard_conforming_strings = off; SELECT U&'a';",
                             "RESET standard_conforming_strings;"], []),
         ("backslash_quote", ["SET backslash_quote = off; SELECT E'\\'';", "RESET backslash_quote;"], []),
+        # LOAD of a bare name searches the session's dynamic_library_path.
+        ("library_path_relative", ["SET dynamic_library_path = 'pgcprobe'; LOAD 'plpgsql';",
+                                   "RESET dynamic_library_path;"], []),
+        ("library_path_empty", ["SET dynamic_library_path = '$libdir::pgcprobe'; LOAD 'plpgsql';",
+                                "RESET dynamic_library_path;"], []),
+        ("library_path_macro", ["SET dynamic_library_path = '$pgcprobe'; LOAD 'plpgsql';",
+                                "RESET dynamic_library_path;"], [("$pgcprobe", "{value}")]),
+        ("library_missing", [f"SET dynamic_library_path = ''; LOAD '{UNKNOWN}';", "RESET dynamic_library_path;"],
+         [(UNKNOWN, "{name}")]),
     ]
     own_got = outcomes(srv, [(tag, stmts) for tag, stmts, _ in own])
     got = outcomes(srv, probes)

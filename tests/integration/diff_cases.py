@@ -117,6 +117,10 @@ BUILD_ENUM_VALUES = {
 BUILD_BOOLS = {"ssl": "needs a build with SSL (USE_SSL)",
                "bonjour": "needs a build with Bonjour (USE_BONJOUR)"}
 LOCALE_PARAMS = {"lc_messages", "lc_monetary", "lc_numeric", "lc_time"}
+# POSIX TZ strings that name no file of a tz database: the server's own parser judges them
+# (an empty standard name, offsets at their limits, rules, seconds in January's offset).
+POSIX_TZ_SPECS = ("1x", "1\u00e9", "<>1", "A 1", "X167", "X168", "X1:60", "X1:00:60", "X0:00:30", "A1:00:30B",
+                  "A1B0:00:30", "x1y,m3.2.0", "x1y,m3.2.0,m11.1.0/-3", "A1B,0,366", "A1B2,")
 
 
 def bool_value(text):
@@ -146,7 +150,7 @@ def env_reason(param, raw):
         return f"{param}: {', '.join(sorted(BUILD_ENUM_VALUES[param]))} exist only in some builds"
     if param == "log_destination" and "eventlog" in raw.lower():
         return "eventlog exists only on Windows"
-    if param.lower() in ("timezone", "log_timezone") and raw not in ("UTC", "GMT", ""):
+    if param.lower() in ("timezone", "log_timezone") and raw not in ("UTC", "GMT", "") + POSIX_TZ_SPECS:
         return "time zone names are looked up in the tz database of the server's host or build"
     return ""
 
@@ -396,7 +400,7 @@ STRING_EXTRAS = {
                   "US", "ISO, MDY, DMY", "ymd", "bogus", "iso german"],
     "TimeZone": ["UTC", "utc", "Europe/Paris", "europe/paris", "EST5EDT", "America/New_York",
                  "+03", "UTC+3", "<+03>-3", "Bogus/Zone", "GMT", "Z", "posixrules",
-                 "localtime", "Etc/GMT-14", "Etc/GMT+15", "PST8PDT", "-1", "10"],
+                 "localtime", "Etc/GMT-14", "Etc/GMT+15", "PST8PDT", "-1", "10", *POSIX_TZ_SPECS],
     "timezone_abbreviations": ["Default", "default", "Australia", "India", "Bogus", "Asia"],
     "search_path": ['"$user", public', "$user", "public,,x", "pg_catalog"],
     "client_encoding": ["UTF8", "utf8", "utf-8", "LATIN1", "SQL_ASCII", "sql_ascii", "bogus",
@@ -652,6 +656,21 @@ def duplicate_cases():
     yield fc(D, "shared_buffers", "shared_buffers = 128MB\nshared_buffers = 1GB\n",
              "postmaster duplicate")
     yield fc(D, "myext.x", "myext.x = 'a'\nmyext.x = a.b\n", "custom then syntax error")
+    # log_statement_stats and the per-stage switches: each check hook reads the other's value
+    # as the lines before it left it (superseded lines are skipped).
+    for name, text, what, files in (
+            ("log_planner_stats", "log_statement_stats = on\nlog_planner_stats = on\n", "stage after statement", None),
+            ("log_statement_stats", "log_parser_stats = yes\nLOG_STATEMENT_STATS = 'on'\n", "statement after stage",
+             None),
+            ("log_planner_stats", "log_planner_stats = on\nlog_statement_stats = on\nlog_planner_stats = off\n",
+             "superseded stage skipped", None),
+            ("log_planner_stats", "log_statement_stats = on\nlog_planner_stats = on\nlog_statement_stats = off\n",
+             "superseded statement skipped", None),
+            ("log_executor_stats", "log_statement_stats = on\nlog_executor_stats = off\n", "stage off after statement",
+             None),
+            ("log_planner_stats", "log_statement_stats = on\ninclude 'a.conf'\n", "stage in an include",
+             {"a.conf": "log_planner_stats = 1\n"})):
+        yield fc("stats switches", name, text, what, files)
 
 
 def include_chain(n, name="n"):

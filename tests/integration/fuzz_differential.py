@@ -19,6 +19,7 @@ that no offline tool can know is excused only by tests/integration/fuzz_excused.
 entry with its reason; nothing else is. The last line is `K cases, D disagreements`.
 
 Usage: tests/integration/fuzz_differential.py --major 18 [--major 17 ...] --cases 300 --seed 20261201 [--out DIR]
+       tests/integration/fuzz_differential.py --major 16 --seed 20261210 --start 75503 --cases 1   (one case again)
 Environment: PGCONFLINT (binary, default build/pgconflint).
 Exit: 0 when D is 0, 1 when not, 2 on a harness error.
 """
@@ -328,6 +329,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--major", type=int, action="append", required=True, help="repeatable")
     ap.add_argument("--cases", type=int, default=300)
+    ap.add_argument("--start", type=int, default=0,
+                    help="index of the first generated case (re-judge case N of a long run: --start N --cases 1)")
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--show", type=int, default=20, help="disagreements printed in full")
     ap.add_argument("--out", help="write every disagreement (shrunk) to DIR/fuzz-<major>.json")
@@ -361,7 +364,7 @@ def run_major(major, args, binary, excused):
     try:
         gen = fuzz_cases.Generator(major, pgtools.MAJORS)
         judge = Judge(major, binary, workdir, excused)
-        cases = [gen.case(args.seed, i) for i in range(args.cases)]
+        cases = [gen.case(args.seed, i) for i in range(args.start, args.start + args.cases)]
         if args.regressions:
             cases = regressions(major) + cases
         try:

@@ -9,6 +9,7 @@
 #include "core/knowledge/hooks.h"
 #include "core/conf/passes.h"
 #include "core/conf/process_counts.h"
+#include "core/conf/stats_flags.h"
 #include "core/conf/value_warnings.h"
 #include "core/base/strings.h"
 
@@ -43,6 +44,39 @@ class RecoveryTargets {
 
  private:
   const Setting* holder_ = nullptr;
+  std::optional<Note> note_;
+};
+
+// The statistics switches of the lines applied so far (StatsFlags), with
+// the line that turned each on.
+class StatsLines {
+ public:
+  void Check(const Setting& s, ParsedValue* v) {
+    const std::string_view name = s.param->name;
+    if (!StatsFlags::Tracks(name)) return;
+    auto on = [this](std::string_view n) { return Holder(n) != nullptr; };
+    const std::string_view blocker = StatsFlags::Blocker(name, on);
+    StatsFlags::Check(*s.param, v, on);
+    if (!v->ok()) {
+      const Setting* h = Holder(blocker);
+      note_ = {{h->file, {h->name_range.begin, h->value_range.end}}, std::string(blocker) + " turned on here"};
+      return;
+    }
+    for (auto& [n, holder] : on_)
+      if (n == name) holder = v->normalized == "on" ? &s : nullptr;
+  }
+  std::optional<Note> TakeNote() { return std::exchange(note_, std::nullopt); }
+
+ private:
+  const Setting* Holder(std::string_view name) const {
+    for (const auto& [n, holder] : on_)
+      if (n == name) return holder;
+    return nullptr;
+  }
+  std::pair<std::string_view, const Setting*> on_[4] = {{StatsFlags::kStatement, nullptr},
+                                                        {StatsFlags::kStages[0], nullptr},
+                                                        {StatsFlags::kStages[1], nullptr},
+                                                        {StatsFlags::kStages[2], nullptr}};
   std::optional<Note> note_;
 };
 
@@ -132,6 +166,7 @@ void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string
   const Catalog& cat = *a->catalog;
   ProcessCounts counts(cat);
   RecoveryTargets targets;
+  StatsLines stats;
   for (Setting& s : a->settings) {
     if (!only.empty() && (!s.param || std::find(only.begin(), only.end(), s.param->name) == only.end())) continue;
     if (!s.param) {
@@ -147,8 +182,11 @@ void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string
     RefuseHidden(p, s, &v);
     if (v.ok() && !s.ignored) counts.Check(p, &v, true);
     if (v.ok() && !s.ignored && s.origin.cluster_wide()) targets.Check(s, &v);
+    if (v.ok() && !s.ignored && s.origin.cluster_wide()) stats.Check(s, &v);
     if (!v.ok()) {
-      if (!s.ignored) ReportRefused(a, s, v, host, targets.TakeNote());
+      std::optional<Note> note = targets.TakeNote();
+      if (!note) note = stats.TakeNote();
+      if (!s.ignored) ReportRefused(a, s, v, host, std::move(note));
       if (!HostDecides(v, host)) {
         s.problem = v.message;
         continue;

@@ -2,6 +2,7 @@
 #include "core/knowledge/hooks.h"
 
 #include "core/knowledge/hooks_internal.h"
+#include "core/knowledge/posix_tz.h"
 #include "core/base/strings.h"
 
 #include <cmath>
@@ -213,34 +214,6 @@ void Locale(const HookContext& c, const Parameter& p, const std::string& t, Pars
   }
 }
 
-// A time zone name is a numeric offset, a POSIX TZ string, or an entry of the
-// server's time zone database.
-bool IsPosixTz(const std::string& s) {
-  size_t i = 0;
-  auto name = [&]() {
-    if (i < s.size() && s[i] == '<') {
-      size_t e = s.find('>', i);
-      if (e == std::string::npos) return false;
-      i = e + 1;
-      return true;
-    }
-    size_t b = i;
-    while (i < s.size() && isalpha(static_cast<unsigned char>(s[i]))) ++i;
-    return i > b;
-  };
-  auto offset = [&]() {
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    size_t b = i;
-    while (i < s.size() && (isdigit(static_cast<unsigned char>(s[i])) || s[i] == ':')) ++i;
-    return i > b;
-  };
-  if (!name() || !offset()) return false;
-  if (i == s.size()) return true;
-  if (!name()) return false;
-  if (i < s.size() && s[i] != ',') offset();
-  return i == s.size() || s[i] == ',';
-}
-
 // `offset_detail`: what the server says about an offset of a week or more
 // (TimeZone explains it, log_timezone does not).
 void TimeZoneValue(const HookContext& c, const Parameter& p, const std::string& t, const char* offset_detail,
@@ -258,8 +231,17 @@ void TimeZoneValue(const HookContext& c, const Parameter& p, const std::string& 
   // the server accepts: refused on every host, as are "" and overlong names.
   const bool never = t.empty() || t.size() > 255 || strcasecmp(t.c_str(), "posixrules") == 0 ||
                      strcasecmp(t.c_str(), "localtime") == 0;
-  if (!never && IsPosixTz(t)) return;
-  std::optional<bool> has = never ? std::optional<bool>(false) : c.host.HasTimeZone(t);
+  // A file of the time zone database (a leading ':' only says so), else a
+  // POSIX TZ string.
+  const bool file_only = !t.empty() && t[0] == ':';
+  const PosixTz posix = never || file_only ? PosixTz::kInvalid : ReadPosixTz(t);
+  if (posix == PosixTz::kAccepted) return;  // `postgres -C` prints it as written (SHOW in upper case)
+  if (posix == PosixTz::kLeapSeconds) {
+    Refuse(p, t, "PostgreSQL does not support leap seconds.", out);
+    out->message = "time zone \"" + t + "\" appears to use leap seconds";
+    return;
+  }
+  std::optional<bool> has = never ? std::optional<bool>(false) : c.host.HasTimeZone(file_only ? t.substr(1) : t);
   if (!has || *has) return;
   Refuse(p, t, "Time zone \"" + t + "\" is not recognized.", out);
   if (!c.host.is_server_host() && !never) {

@@ -67,6 +67,7 @@ enum class RuleId : int {
   kAutoConfBlocksReload,  // PGC1009
   kAlterSystemCannotFixAutoConf,  // PGC1010
   kTablespaceOptionForStorage,  // PGC1012
+  kLoadLibraryPathInvalid,  // PGC1013
   kPendingRestart,  // PGC1101
   kServerRefusedSetting,  // PGC1102
   kConfigurationDrift,  // PGC1103

@@ -7,6 +7,7 @@
 
 #include "core/base/strings.h"
 #include "core/conf/process_counts.h"
+#include "core/conf/stats_flags.h"
 #include "core/knowledge/extension_catalog.h"
 #include "core/knowledge/hooks.h"
 #include "core/model/syntax.h"
@@ -184,6 +185,8 @@ class Runner {
       if (refused && v.message == refused) return true;
     }
     if (v.ok() && st.kind == Kind::kAlterSystem) counts_.Check(*p, &v, false);
+    // Checked against the session's switches, whatever the statement.
+    StatsFlags::Check(*p, &v, [this](std::string_view n) { return modes_.Value(n) == "on"; });
     if (v.ok()) return SessionKeywordsValid(st, *p, *value);
     if (v.host_dependent && !host_.is_server_host()) return true;  // the server's host decides
     std::string help = v.hint.empty() && p->min_val[0]
@@ -304,8 +307,44 @@ class Runner {
 
   // LOAD 'library': the module is in the session from here on.
   bool Load(const SqlStatement& st) {
+    if (!LibraryPathSearchable(st)) return false;
     state_.loads.push_back({ModuleName(st.name), st.range.begin});
     return true;
+  }
+
+  // A name without '/' is looked for in each directory of the session's
+  // dynamic_library_path, first as written, then with the suffix ".so".
+  // The search fails at a directory that is empty, relative or an unknown
+  // macro. It reaches each one unless a directory before it holds the
+  // file: only a name written with its suffix can be found there (a
+  // library file has it), and whether it is, the directory's files decide.
+  bool LibraryPathSearchable(const SqlStatement& st) {
+    if (st.name.find('/') != std::string::npos || !facts_.HasMessage("library_path_relative")) return true;
+    const std::string_view path = modes_.Value("dynamic_library_path");
+    auto refuse = [&](std::string message, std::string why) {
+      return Refuse(RuleId::kLoadLibraryPathInvalid, st.range, std::move(message),
+                    why + ": make every directory of dynamic_library_path absolute or $libdir (RESET "
+                    "dynamic_library_path restores $libdir), or LOAD the library by its path ('$libdir/" +
+                        ModuleName(st.name) + "')",
+                    "dynamic_library_path");
+    };
+    if (path.empty())
+      return refuse(facts_.Message("library_missing", {{"name", st.name}}),
+                    "the session's dynamic_library_path is empty, so no directory is searched");
+    const bool suffixed = st.name.size() > 3 && st.name.compare(st.name.size() - 3, 3, ".so") == 0;
+    for (size_t begin = 0;;) {
+      const size_t colon = path.find(':', begin);
+      const std::string_view dir = path.substr(begin, colon == std::string_view::npos ? colon : colon - begin);
+      const std::string shown = "the session's dynamic_library_path is '" + std::string(path) + "'";
+      if (dir.empty()) return refuse(facts_.Message("library_path_empty"), shown + " (an empty directory)");
+      if (dir[0] == '$' && dir.substr(0, dir.find('/')) != "$libdir")
+        return refuse(facts_.Message("library_path_macro", {{"value", std::string(dir)}}),
+                      shown + " (only $libdir is a macro)");
+      if (dir[0] != '$' && dir[0] != '/')
+        return refuse(facts_.Message("library_path_relative"), shown + " ('" + std::string(dir) + "' is relative)");
+      if (suffixed || colon == std::string_view::npos) return true;  // found here, or not at all: the files decide
+      begin = colon + 1;
+    }
   }
 
   // 15+: once a module that reserves its prefix is loaded, SET and ALTER
@@ -487,7 +526,7 @@ class Runner {
   ProcessCounts counts_{cat_};  // the session's values: boot values (the script's cluster is not running)
   bool in_block_ = false, aborted_ = false;
   size_t session_size_ = 0;  // SETs before the block
-  TransactionModes modes_;  // read-only or not, and the lexer's mode
+  TransactionModes modes_{cat_};  // read-only or not, the lexer's mode, the session's values that later statements read
 };
 
 }  // namespace

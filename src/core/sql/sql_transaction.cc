@@ -1,32 +1,46 @@
 #include "core/sql/sql_transaction.h"
 
+#include <algorithm>
+
 namespace pgconflint {
 
+TransactionModes::TransactionModes(const Catalog& catalog) {
+  for (size_t i = 0; i < kCount; ++i) {
+    const Parameter* p = catalog.Find(kNames[i]);
+    settings_[i].boot = p ? p->boot_val : "";
+    settings_[i].now = settings_[i].at_begin = settings_[i].boot;
+  }
+}
+
 void TransactionModes::Begin() {
-  for (Setting* s : {&default_read_only_, &standard_strings_, &backslash_quote_}) s->at_begin = s->now;
-  block_read_only_ = default_read_only_.now;
+  for (Setting& s : settings_) s.at_begin = s.now;
+  block_read_only_ = Now(kReadOnly) == "on";
 }
 
 void TransactionModes::End(bool commit) {
-  for (Setting* s : {&default_read_only_, &standard_strings_, &backslash_quote_}) {
-    if (!commit || s->local) s->now = s->at_begin;
-    s->local = false;
+  for (Setting& s : settings_) {
+    if (!commit || s.local) s.now = s.at_begin;
+    s.local = false;
   }
 }
 
 bool TransactionModes::Tracks(std::string_view name) {
-  return name == "default_transaction_read_only" || name == "transaction_read_only" ||
-         name == "standard_conforming_strings" || name == "backslash_quote";
+  return name == "transaction_read_only" || std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
 TransactionModes::Setting* TransactionModes::Find(std::string_view name) {
-  if (name == "default_transaction_read_only") return &default_read_only_;
-  if (name == "standard_conforming_strings") return &standard_strings_;
-  if (name == "backslash_quote") return &backslash_quote_;
+  for (size_t i = 0; i < kCount; ++i)
+    if (kNames[i] == name) return &settings_[i];
   return nullptr;
 }
 
-void TransactionModes::Change(Setting* s, bool value, bool local, bool in_block) {
+std::string_view TransactionModes::Value(std::string_view name) const {
+  for (size_t i = 0; i < kCount; ++i)
+    if (kNames[i] == name) return settings_[i].now;
+  return {};
+}
+
+void TransactionModes::Change(Setting* s, std::string_view value, bool local, bool in_block) {
   if (local && !in_block) return;  // SET LOCAL outside a block changes nothing
   s->now = value;
   if (local) s->local = true;
@@ -36,7 +50,7 @@ void TransactionModes::Set(std::string_view name, std::string_view normalized, b
   if (name == "transaction_read_only") {
     if (in_block) block_read_only_ = normalized == "on";
   } else if (Setting* s = Find(name)) {
-    Change(s, name == "backslash_quote" ? normalized != "off" : normalized == "on", local, in_block);
+    Change(s, normalized, local, in_block);
   }
 }
 
@@ -46,7 +60,7 @@ void TransactionModes::Reset(std::string_view name, bool local, bool in_block) {
 }
 
 void TransactionModes::ResetAll(bool in_block) {
-  for (Setting* s : {&default_read_only_, &standard_strings_, &backslash_quote_}) Change(s, s->boot, false, in_block);
+  for (Setting& s : settings_) Change(&s, s.boot, false, in_block);
 }
 
 const char* TransactionModes::WritingCommand(SqlStatement::Kind kind) {

@@ -2,14 +2,19 @@
 // server applies them in and out of transaction blocks: whether they run in a
 // read-only transaction (default_transaction_read_only and a block's
 // transaction_read_only; the cases of tests/fixtures/sql/read_only.sql and of
-// the fuzzer's regressions, asked of 14-18; RESET ALL was not asked) and how
+// the fuzzer's regressions, asked of 14-18; RESET ALL was not asked), how
 // the lexer reads their string constants (standard_conforming_strings,
-// backslash_quote; tests/fixtures/sql/standard_strings.sql).
+// backslash_quote; tests/fixtures/sql/standard_strings.sql), where LOAD
+// looks for a library (dynamic_library_path) and which statistics switches
+// a statement may turn on (StatsFlags).
 #ifndef PGCONFLINT_CORE_SQL_SQL_TRANSACTION_H_
 #define PGCONFLINT_CORE_SQL_SQL_TRANSACTION_H_
 
+#include <iterator>
+#include <string>
 #include <string_view>
 
+#include "core/knowledge/catalog.h"
 #include "core/sql/sql_scanner.h"
 #include "core/sql/sql_statements.h"
 
@@ -17,6 +22,9 @@ namespace pgconflint {
 
 class TransactionModes {
  public:
+  /// The session begins with the boot values of `catalog` (the cluster's
+  /// configuration is not known here).
+  explicit TransactionModes(const Catalog& catalog);
   /// BEGIN: the block is read-only as default_transaction_read_only is now.
   void Begin();
   /// COMMIT or ROLLBACK of the block: a rollback (and the end of a block
@@ -27,16 +35,20 @@ class TransactionModes {
   /// statement (each one is a transaction of its own), transaction_read_only
   /// to nothing, and SET LOCAL changes nothing.
   void Set(std::string_view name, std::string_view normalized, bool local, bool in_block);
-  /// RESET of `name` (RESET ALL: every setting): the value the session began
-  /// with, the boot value (the cluster's configuration is not known here).
+  /// RESET of `name` (RESET ALL: every setting): the boot value.
   void Reset(std::string_view name, bool local, bool in_block);
   void ResetAll(bool in_block);
-  /// Whether SET of `name` can change the modes (the four parameters above).
+  /// Whether SET of `name` can change the modes (the parameters above and
+  /// below).
   static bool Tracks(std::string_view name);
   /// Whether the statement runs read-only.
-  bool ReadOnly(bool in_block) const { return in_block ? block_read_only_ : default_read_only_.now; }
+  bool ReadOnly(bool in_block) const { return in_block ? block_read_only_ : Now(kReadOnly) == "on"; }
   /// How the lexer reads the next statement.
-  SqlLexerMode Lexer() const { return {standard_strings_.now, backslash_quote_.now}; }
+  SqlLexerMode Lexer() const { return {Now(kStandardStrings) == "on", Now(kBackslashQuote) != "off"}; }
+  /// The session's value now of a parameter Tracks (dynamic_library_path,
+  /// which LOAD searches; the statistics switches of StatsFlags), as the
+  /// server shows it; "" for another name.
+  std::string_view Value(std::string_view name) const;
 
   /// The command as a read-only transaction names it when it refuses it
   /// (ALTER ROLE, ALTER DATABASE, CREATE/ALTER TABLESPACE write catalogs);
@@ -46,14 +58,19 @@ class TransactionModes {
  private:
   // A session setting with its value at BEGIN and whether the block SET it LOCAL.
   struct Setting {
-    bool boot, now = boot, at_begin = boot, local = false;
+    std::string boot, now, at_begin;
+    bool local = false;
   };
+  static constexpr std::string_view kNames[] = {
+      "default_transaction_read_only", "standard_conforming_strings", "backslash_quote", "dynamic_library_path",
+      "log_statement_stats", "log_parser_stats", "log_planner_stats", "log_executor_stats"};
+  static constexpr size_t kReadOnly = 0, kStandardStrings = 1, kBackslashQuote = 2;
+  static constexpr size_t kCount = std::size(kNames);
+  const std::string& Now(size_t i) const { return settings_[i].now; }
   Setting* Find(std::string_view name);
-  void Change(Setting* s, bool value, bool local, bool in_block);
+  void Change(Setting* s, std::string_view value, bool local, bool in_block);
 
-  Setting default_read_only_{false};
-  Setting standard_strings_{true};   // standard_conforming_strings = on
-  Setting backslash_quote_{true};    // backslash_quote is not off (safe_encoding: UTF8 is safe)
+  Setting settings_[kCount];
   bool block_read_only_ = false;
 };
 

@@ -18,7 +18,7 @@ namespace {
 
 struct RecommendOptions {
   CommonOptions common;
-  std::string format = "table", plan;
+  std::string format = "table", plan, plan_format = "alter-system";
   std::string live, snapshot;  // a server as the plan's starting point
   live::LiveOptions live_options;
   bool all = false;
@@ -85,6 +85,11 @@ int RunRecommend(RecommendOptions& o) {
     PrintError("--plan, --live and --snapshot each name the configuration the plan starts from: give one");
     return kExitUsage;
   }
+  if (o.plan_format == "conf" && (!plan || o.format != "table")) {
+    PrintError(plan ? "--plan-format conf writes a postgresql.conf fragment: it takes no --format " + o.format
+                    : "--plan-format conf needs the configuration the plan starts from: --plan, --live or --snapshot");
+    return kExitUsage;
+  }
   if (plan && o.format != "table" && o.format != "markdown") {
     PrintError("a plan (--plan, --live, --snapshot) prints a rollout as text (--format table) or markdown; --format " +
                o.format + " is not available with one (without, --format " + o.format + " prints the settings)");
@@ -119,8 +124,9 @@ int RunRecommend(RecommendOptions& o) {
   if ((o.format == "conf" || o.format == "sql") && !config.profile.storage)
     std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << o.format
               << " output\n";
-  std::cout << (plan ? RenderPlan(rec, current, o.format == "markdown")
-                     : RenderRecommendation(rec, FormatNamed(o.format), o.all));
+  std::cout << (o.plan_format == "conf" ? RenderPlanFragment(rec, current)
+                : plan                    ? RenderPlan(rec, current, o.format == "markdown")
+                                          : RenderRecommendation(rec, FormatNamed(o.format), o.all));
   return std::cout.flush() ? kExitOk : kExitInternal;
 }
 
@@ -139,6 +145,11 @@ Command AddRecommend(CLI::App* app, bool full) {
   recommend->add_option("--plan", o->plan,
                         "A configuration file, data directory or SQL script: print the rollout from it to the "
                         "recommendation (with the ALTER TABLESPACE statements for the tablespaces it has)");
+  recommend->add_option("--plan-format", o->plan_format,
+                        "How the plan applies the changes: alter-system (statements) or conf (a postgresql.conf "
+                        "fragment that wins, with the lines that would still override it)")
+      ->check(CLI::IsMember({"alter-system", "conf"}))
+      ->capture_default_str();
   recommend->add_option("--live", o->live, "A running server (libpq connection string): the rollout from it")
       ->allow_extra_args(false);
   recommend->add_option("--snapshot", o->snapshot, "A server's snapshot file (pgconflint snapshot): the rollout from it");

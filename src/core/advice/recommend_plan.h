@@ -16,6 +16,14 @@ namespace pgconflint {
 /// recommended range are changed. REQUIRES: current.catalog non-null.
 std::string RenderPlan(const Recommendation& r, const Analysis& current, bool markdown);
 
+/// The same changes as a postgresql.conf fragment (the settings, each with
+/// its previous value and why), with comments that say where to write it so
+/// that it wins (a file named to sort last in the root's last include_dir,
+/// else the end of the root file), which later lines would still override it
+/// (postgresql.auto.conf, lines after that include_dir), and the rollout once
+/// it is deployed. REQUIRES: current.catalog non-null.
+std::string RenderPlanFragment(const Recommendation& r, const Analysis& current);
+
 /// What a plan keeps of the configuration it starts from: its explicit
 /// max_connections, less the reserved slots, as profile->configured_connections
 /// (the recommender sizes for them unless --connections is given, and says

@@ -640,6 +640,8 @@ def duplicate_cases():
     yield fc(D, "work_mem", "work_mem = 2MB\nsort_mem = 1MB\n", "canonical then alias")
     yield fc(D, "work_mem", "sort_mem = 10\nwork_mem = 2MB\n", "alias invalid then canonical")
     yield fc(D, "work_mem", "work_mem = 1MB\nwork_mem = 2MB\nwork_mem = 3MB\n", "three")
+    yield fc(D, "work_mem", "work_mem = 10\nWORK_MEM = 2MB\nwork_mem = 3MB\n",
+             "invalid line skipped for its spelling's later line, another spelling between")
     yield fc(D, "enable_seqscan", "enable_seqscan = maybe\nenable_seqscan = off\n",
              "earlier bad bool ignored")
     yield fc(D, "log_min_messages", "log_min_messages = bogus\nlog_min_messages = debug\n",

@@ -2,6 +2,7 @@
 // parameter wins; an earlier line with exactly the same spelling is ignored
 // (never validated by the server), other spellings are applied in turn.
 #include <map>
+#include <utility>
 
 #include "core/conf/passes.h"
 #include "core/base/strings.h"
@@ -27,6 +28,9 @@ void ResolveDuplicates(Analysis* a) {
   // are all applied, in order.
   std::unordered_map<const Parameter*, size_t> last_by_param;
   std::unordered_map<std::string, size_t> last_by_custom;
+  // The server marks every earlier line of exactly the same spelling as
+  // ignored, however many other spellings stand between them.
+  std::map<std::pair<const Parameter*, std::string>, size_t> last_by_spelling;
   for (size_t i = 0; i < a->settings.size(); ++i) {
     Setting& s = a->settings[i];
     if (!s.param && s.name.find('.') == std::string::npos) continue;  // unknown: already an error
@@ -49,9 +53,13 @@ void ResolveDuplicates(Analysis* a) {
       last = &it->second;
       fresh = inserted;
     }
+    if (s.param && s.origin.cluster_wide()) {
+      auto [it, inserted] = last_by_spelling.try_emplace({s.param, s.name}, i);
+      if (!inserted) a->settings[std::exchange(it->second, i)].ignored = true;
+    }
     if (fresh) continue;
     Setting& prev = a->settings[*last];
-    if (prev.name == s.name && s.param) prev.ignored = true;
+    if (prev.name == s.name && s.param && !s.origin.cluster_wide()) prev.ignored = true;
     prev.overridden_by = static_cast<int>(i);
     *last = i;
   }
@@ -63,7 +71,8 @@ namespace {
 // deletes it.
 void ReportOverriddenLine(Analysis* a, const Setting& prev, const Setting& s) {
   std::string name = s.param ? s.param->name : s.name;
-  bool same_spelling = prev.name == s.name || !s.param;
+  // A line the server skips (a later line has its spelling) is not "applied" either.
+  bool same_spelling = prev.name == s.name || !s.param || prev.ignored;
   std::string msg = DoubleQuoted(prev.name) + (AsciiLower(prev.name) == AsciiLower(name) ? "" : " (" + name + ")") +
                     " is set again later, so this line has no effect";
   if (!prev.problem.empty()) msg += "; its value is invalid too (" + prev.problem + ")";

@@ -88,9 +88,7 @@ void RenderParams(const Catalog& catalog, const std::vector<std::string>& names,
     for (const Parameter& p : catalog.parameters()) params.push_back(&p);
   } else {
     for (const std::string& n : names) {
-      const Parameter* p = catalog.Find(n);
-      if (!p)
-        if (const char* t = catalog.AliasTarget(n)) p = catalog.Find(t);
+      const Parameter* p = catalog.FindAnyName(n);
       if (p) params.push_back(p);
       else unknown->push_back(n);
     }

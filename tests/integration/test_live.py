@@ -94,6 +94,66 @@ def codes(*args):
     return {c for c, _ in findings(*args)}
 
 
+class DriftStateTest(unittest.TestCase):
+    """Drift against servers in a bad-but-running state (14 and 18): an ALTER SYSTEM value
+    waiting for a restart, a database setting and a role setting, each against a repository
+    that says otherwise; the state is undone afterwards."""
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="pgconflint-drift-state-")
+
+    def tearDown(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def drift(self, srv, shared_buffers):
+        conf = os.path.join(self.work, "postgresql.conf")
+        with open(conf, "w") as f:
+            f.write(f"shared_buffers = '{shared_buffers}'\nstatement_timeout = '30s'\nwork_mem = '64MB'\n"
+                    f"port = {srv.port}\n")
+        return [m for c, m in findings(conf, "--live", conninfo(srv)) if c == "PGC1103"]
+
+    def test_pending_alter_system_and_database_and_role_settings(self):
+        for major in (14, 18):
+            if major not in SERVERS:
+                continue
+            srv = SERVERS[major]
+            with self.subTest(major=major):
+                srv.psql("ALTER SYSTEM SET shared_buffers = '256MB'")
+                srv.psql("CREATE DATABASE appdb")
+                srv.psql("CREATE ROLE app")
+                srv.psql("ALTER DATABASE appdb SET statement_timeout = 0")
+                srv.psql("ALTER ROLE app SET work_mem = '2GB'")
+                srv.psql("SELECT pg_reload_conf()")
+                try:
+                    deadline = time.monotonic() + 10
+                    while srv.psql("SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'").strip() != "t":
+                        self.assertLess(time.monotonic(), deadline, "the reload did not mark shared_buffers pending")
+                        time.sleep(0.1)
+                    running = srv.psql("SHOW shared_buffers").strip()
+                    drift = self.drift(srv, "512MB")
+                    self.assertTrue(any(m.startswith(f"shared_buffers is '512MB' here but '{running}' on ")
+                                        and "its files say '256MB'" in m and "written by ALTER SYSTEM" in m
+                                        and "the next restart applies" in m for m in drift), drift)
+                    self.assertFalse(any("already say so" in m for m in drift), drift)
+                    self.assertTrue(any(m.startswith("statement_timeout is '30s' here but '0' for database appdb")
+                                        and "ALTER DATABASE appdb SET statement_timeout" in m for m in drift), drift)
+                    self.assertTrue(any(m.startswith("work_mem is '64MB' here but '2GB' for role app")
+                                        for m in drift), drift)
+                    # The repository at the pending value: the restart is what is missing.
+                    drift = self.drift(srv, "256MB")
+                    self.assertTrue(any(m.startswith("shared_buffers is '256MB' here") and "already say so" in m
+                                        for m in drift), drift)
+                    # At the running value: the next restart changes it away from the repository.
+                    drift = self.drift(srv, running)
+                    self.assertTrue(any(m.startswith(f"shared_buffers is '{running}' here and on ")
+                                        and "the next restart changes it" in m for m in drift), drift)
+                finally:
+                    srv.psql("ALTER SYSTEM RESET shared_buffers")
+                    srv.psql("DROP DATABASE appdb")
+                    srv.psql("DROP ROLE app")
+                    srv.psql("SELECT pg_reload_conf()")
+
+
 class FleetTest(unittest.TestCase):
     def test_five_majors_and_an_unreachable_server(self):
         dead = f"host=127.0.0.1 port={pgtools.free_port()} user=postgres password=s3cr3t-value connect_timeout=2"

@@ -130,6 +130,12 @@ const char* Catalog::AliasTarget(std::string_view name) const {
   return nullptr;
 }
 
+const Parameter* Catalog::FindAnyName(std::string_view name) const {
+  if (const Parameter* p = Find(name)) return p;
+  const char* target = AliasTarget(name);
+  return target ? Find(target) : nullptr;
+}
+
 std::vector<std::string> Catalog::Suggest(std::string_view name, size_t limit) const {
   // Accept edits up to a third of the name's length (at least 2): close enough
   // to be a typo, far enough to catch transpositions and a missing word part.

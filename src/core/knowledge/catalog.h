@@ -104,6 +104,9 @@ class Catalog {
   const Parameter* Find(std::string_view name) const;
   /// Resolves an old name (sort_mem) to its parameter's name, or null.
   const char* AliasTarget(std::string_view name) const;
+  /// The parameter by any name the server accepts: its own (Find) or an
+  /// old one (sort_mem); null if unknown.
+  const Parameter* FindAnyName(std::string_view name) const;
 
   /// Up to `limit` known names closest to `name` (for "did you mean").
   std::vector<std::string> Suggest(std::string_view name, size_t limit = 1) const;

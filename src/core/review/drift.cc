@@ -9,14 +9,46 @@
 #include "core/server/snapshot_source.h"
 #include "core/conf/classify.h"
 #include "core/sql/sql_quote.h"
+#include "core/knowledge/sql_knowledge.h"
 #include "core/knowledge/value.h"
 
 namespace pgconflint {
 namespace {
 
-// Why the server runs `r` rather than the repository's value.
-std::string Why(const SnapshotSetting& r) {
+// The line of the server's files that decides `p` (the last one, applied or
+// waiting for a restart), with its value as `postgres -C` prints it; null
+// when the files do not set it, the value is refused, or pg_file_settings
+// is not visible.
+struct FileValue {
+  const SnapshotFileSetting* row = nullptr;
+  std::string value;
+};
+FileValue ServerFileValue(const Snapshot& server, const Catalog& cat, const Parameter& p) {
+  FileValue out;
+  if (!server.file_settings) return out;
+  for (const SnapshotFileSetting& f : *server.file_settings) {
+    if (f.name.empty() || cat.FindAnyName(f.name) != &p) continue;
+    if (!out.row || f.seqno > out.row->seqno) out.row = &f;
+  }
+  if (!out.row || server.Refused(*out.row)) return {};
+  ParsedValue v = ParseValue(cat, p, out.row->setting);
+  if (!v.ok()) return {};
+  out.value = v.normalized;
+  return out;
+}
+
+std::string Where(const SnapshotFileSetting& f) {
+  return f.sourcefile + ":" + std::to_string(f.sourceline) +
+         (NameOf(f.sourcefile) == NamedAs::kAutoConf ? ", written by ALTER SYSTEM" : "");
+}
+
+// Why the server runs `r` rather than the repository's `ours`; `files`: what
+// the server's files say.
+std::string Why(const Parameter& p, const SnapshotSetting& r, const FileValue& files, const std::string& ours) {
   const std::string at = r.sourcefile.empty() ? "" : " (" + r.sourcefile + ":" + std::to_string(r.sourceline) + ")";
+  if (r.pending_restart && files.row && files.value != ours)
+    return "its files say " + QuoteLiteral(ShownWithUnit(p, files.value)) + " (" + Where(*files.row) +
+           "), which the next restart applies";
   if (r.pending_restart) return "the server's files already say so, but a restart is pending";
   if (r.source == "configuration file") {
     if (NameOf(r.sourcefile) == NamedAs::kAutoConf)
@@ -24,11 +56,6 @@ std::string Why(const SnapshotSetting& r) {
     return "a configuration file of the server sets it" + at;
   }
   if (r.source == "command line") return "the server's command line sets it, which overrides every file";
-  if (r.source == "database" || r.source == "user" || r.source == "database user" || r.source == "global")
-    return "a setting of the connecting " +
-           std::string(r.source == "database" ? "database" : r.source == "global" ? "cluster (ALTER ROLE ALL)"
-                                                                                  : "role") +
-           " (ALTER " + (r.source == "database" ? "DATABASE" : "ROLE") + " ... SET) overrides it for this session";
   if (ServerDefault(r)) return "the server runs the default: the repository's setting is not deployed";
   if (r.source == "environment variable") return "an environment variable of the server sets it";
   return "its source is " + r.source;
@@ -41,30 +68,119 @@ bool Comparable(const SnapshotSetting& r) {
          r.source != "test" && r.context != "internal";
 }
 
+// A value of the connecting session's database or role (ALTER DATABASE/ROLE
+// ... SET): pg_settings does not show the cluster's value under it.
+bool SessionScoped(const SnapshotSetting& r) {
+  return r.source == "database" || r.source == "user" || r.source == "database user" || r.source == "global";
+}
+
+// The value the repository gives the sessions of `database` and `role`:
+// its own ALTER DATABASE/ROLE ... SET of that scope, else the cluster's.
+std::optional<std::string> ScopedValue(const Analysis& repo, const EffectiveConfig& eff, const Parameter& p,
+                                       const std::string& database, const std::string& role) {
+  const Setting* found = nullptr;
+  for (const Setting& s : repo.settings)
+    if (s.param == &p && s.applied && !s.origin.cluster_wide() && s.origin.kind != Origin::Kind::kSession &&
+        s.origin.database == database && s.origin.role == role)
+      found = &s;
+  if (found) return found->value;
+  return eff.Configured(p.name);
+}
+
+void AddDrift(Analysis* repo, const Setting* s, const Parameter& p, std::string message) {
+  Location where = s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{};
+  repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where, std::move(message),
+                           "deploy this configuration and reload (or restart), or update the repository to what "
+                           "the server runs",
+                           p.name));
+}
+
+// The cluster's values: pg_settings (and, for a value waiting for a restart
+// or hidden under the session's database or role setting, what the
+// server's files say).
+void CompareClusterValues(const Snapshot& server, const EffectiveConfig& eff, Analysis* repo) {
+  const Catalog& cat = *repo->catalog;
+  std::set<std::string> seen;
+  for (const SnapshotSetting& r : server.settings) {
+    const Parameter* p = cat.Find(r.name);
+    if (!p || !Comparable(r) || !seen.insert(p->name).second) continue;
+    const Setting* s = eff.SettingFor(p->name);
+    const FileValue files = ServerFileValue(server, cat, *p);
+    if (!s && !ClusterSource(r) && !files.row) continue;  // neither side sets it
+    std::optional<std::string> ours = eff.Configured(p->name);
+    if (!ours) continue;
+    const std::string here = std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" +
+                             (s ? "" : " (the default)");
+    // A snapshot written by `pgconflint snapshot` holds its passwords masked.
+    auto same = [&](const std::string& theirs) { return *ours == theirs || MaskSecrets(*ours) == theirs; };
+    if (SessionScoped(r)) {
+      // The database or role setting is compared below; the cluster's value is the files'.
+      if (files.row && !same(files.value))
+        AddDrift(repo, s, *p,
+                 here + " but " + QuoteLiteral(ShownWithUnit(*p, files.value)) + " in the files of " + server.server +
+                     " (" + Where(*files.row) + ")");
+      continue;
+    }
+    if (!same(r.setting)) {
+      AddDrift(repo, s, *p,
+               here + " but " + QuoteLiteral(ShownWithUnit(*p, r.setting)) + " on " + server.server + ": " +
+                   Why(*p, r, files, *ours));
+    } else if (r.pending_restart && files.row && !same(files.value)) {
+      AddDrift(repo, s, *p,
+               here + " and on " + server.server + " now, but its files say " +
+                   QuoteLiteral(ShownWithUnit(*p, files.value)) + " (" + Where(*files.row) +
+                   "): the next restart changes it");
+    }
+  }
+}
+
+// Each database and role setting of the server (pg_db_role_setting) whose
+// value differs from the one the repository gives its sessions.
+void CompareScopedValues(const Snapshot& server, const EffectiveConfig& eff, Analysis* repo) {
+  const Catalog& cat = *repo->catalog;
+  const SqlFacts* facts = SqlFacts::ForMajor(cat.major());
+  auto ident = [facts](const std::string& name) {
+    return facts ? QuoteIdentifierIfNeeded(*facts, name) : QuoteIdentifier(name);
+  };
+  for (const SnapshotDbRoleSetting& row : server.db_role_settings) {
+    const std::string scope = !row.database.empty() && !row.role.empty()
+                                  ? "role " + row.role + " in database " + row.database
+                              : !row.database.empty() ? "database " + row.database
+                              : !row.role.empty()     ? "role " + row.role
+                                                      : "every role (ALTER ROLE ALL)";
+    const std::string statement =
+        row.role.empty() && !row.database.empty() ? "ALTER DATABASE " + ident(row.database)
+        : "ALTER ROLE " + (row.role.empty() ? std::string("ALL") : ident(row.role)) +
+              (row.database.empty() ? "" : " IN DATABASE " + ident(row.database));
+    for (const std::string& item : row.settings) {
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos) continue;
+      const Parameter* p = cat.FindAnyName(item.substr(0, eq));
+      if (!p) continue;
+      ParsedValue v = ParseValue(cat, *p, item.substr(eq + 1));
+      std::optional<std::string> ours = ScopedValue(*repo, eff, *p, row.database, row.role);
+      if (!v.ok() || !ours || v.normalized == *ours) continue;
+      const Setting* s = eff.SettingFor(p->name);
+      repo->Add(MakeDiagnostic(
+          Rule(RuleId::kConfigurationDrift),
+          s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{},
+          std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" + (s ? "" : " (the default)") +
+              " but " + QuoteLiteral(ShownWithUnit(*p, v.normalized)) + " for " + scope + " on " + server.server + ": " +
+              statement + " SET " + p->name + " overrides the configuration for its sessions",
+          "keep that setting in the repository (a runbook with the statement), or remove it on the server: " +
+              statement + " RESET " + p->name,
+          p->name));
+    }
+  }
+}
+
 }  // namespace
 
 void CompareWithServer(const Snapshot& server, Analysis* repo) {
   if (!repo->catalog || repo->failure != Analysis::Failure::kNone) return;
   EffectiveConfig eff(*repo);
-  std::set<std::string> seen;
-  for (const SnapshotSetting& r : server.settings) {
-    const Parameter* p = repo->catalog->Find(r.name);
-    if (!p || !Comparable(r) || !seen.insert(p->name).second) continue;
-    const Setting* s = eff.SettingFor(p->name);
-    if (!s && !ClusterSource(r)) continue;  // neither side sets it
-    std::optional<std::string> ours = eff.Configured(p->name);
-    // A snapshot written by `pgconflint snapshot` holds its passwords masked.
-    if (!ours || *ours == r.setting || MaskSecrets(*ours) == r.setting) continue;
-    Location where = s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{};
-    repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where,
-                             std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" +
-                                 (s ? "" : " (the default)") + " but " +
-                                 QuoteLiteral(ShownWithUnit(*p, r.setting)) + " on " +
-                                 server.server + ": " + Why(r),
-                             "deploy this configuration and reload (or restart), or update the repository to what "
-                             "the server runs",
-                             p->name));
-  }
+  CompareClusterValues(server, eff, repo);
+  CompareScopedValues(server, eff, repo);
   if (!server.file_settings) return;
   for (const SnapshotFileSetting& f : *server.file_settings) {
     if (!server.Refused(f)) continue;

@@ -2,7 +2,10 @@
 // (`check PATH --live CONNINFO`, `check PATH --snapshot FILE`). For each
 // parameter that either side sets, the values are compared as the server
 // prints them (pg_settings.setting, in the base unit), and a difference is
-// a finding that says where the running value comes from.
+// a finding that says where the running value comes from; a value waiting
+// for a restart is compared with what the server's files say as well
+// (pg_file_settings), and each database and role setting
+// (pg_db_role_setting) with the value the repository gives those sessions.
 #ifndef PGCONFLINT_CORE_REVIEW_DRIFT_H_
 #define PGCONFLINT_CORE_REVIEW_DRIFT_H_
 

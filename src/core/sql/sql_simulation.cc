@@ -42,13 +42,6 @@ bool ValidCustomName(std::string_view name) {
   return saw_dot && !part_start;
 }
 
-// A parameter by any name the server accepts (old names included).
-const Parameter* Lookup(const Catalog& cat, std::string_view name) {
-  if (const Parameter* p = cat.Find(name)) return p;
-  const char* target = cat.AliasTarget(name);
-  return target ? cat.Find(target) : nullptr;
-}
-
 // A Parameter that stands for a tablespace option, so that its value is
 // parsed as the server parses it (parse_int / parse_real, no units).
 Parameter OptionParameter(const TablespaceOption& o) {
@@ -245,7 +238,7 @@ class Runner {
                     "ALTER SYSTEM fails: the existing postgresql.auto.conf has a line it cannot parse",
                     "repair postgresql.auto.conf by hand, or run ALTER SYSTEM RESET ALL (it writes an empty file "
                     "without reading the old one)");
-    const Parameter* p = Lookup(cat_, st.name);
+    const Parameter* p = cat_.FindAnyName(st.name);
     if (!p && !CustomAllowed(st)) return false;
     if (p && !SettableByAlterSystem(*p))
       return Refuse(RuleId::kParameterCannotBeChanged, st.name_range, p->alter_system_message,
@@ -376,7 +369,7 @@ class Runner {
   // The checks ALTER DATABASE/ROLE ... SET and SET share: the name, then the
   // parameter's context. False after a finding.
   bool SessionParameter(const SqlStatement& st, const Parameter** out) {
-    *out = Lookup(cat_, st.name);
+    *out = cat_.FindAnyName(st.name);
     if (!*out) {
       if (!IsCustom(st.name)) return Unknown(st);
       if (!CustomNameValid(st) || !ReservedPrefixAllows(st)) return false;

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <span>
 
 namespace pgconflint::cli {
 
@@ -29,6 +30,20 @@ Command AddDiff(CLI::App* app, bool full);
 Command AddServer(CLI::App* app, bool full);
 Command AddSnapshot(CLI::App* app, bool full);
 Command AddApplySql(CLI::App* app, bool full);
+Command AddMan(CLI::App* app, bool full);
+Command AddCompletions(CLI::App* app, bool full);
+
+/// A subcommand's name and the function that adds it.
+struct Subcommand {
+  const char* name;
+  Command (*add)(CLI::App* app, bool full);
+};
+
+/// Every subcommand, in the order --help lists them (src/cli/commands.cc).
+std::span<const Subcommand> Subcommands();
+
+/// The top-level description --help prints.
+const char* ProgramDescription();
 
 }  // namespace pgconflint::cli
 

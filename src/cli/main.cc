@@ -56,28 +56,20 @@ int Main(int argc, char** argv) {
   // Left to the operating system at exit, as check leaves its workspace:
   // tearing down the option tree cost more than building it (a static
   // reference keeps it reachable for leak checkers).
-  static CLI::App& app = *new CLI::App{"pgconflint: lint PostgreSQL configuration files as the server reads them"};
+  static CLI::App& app = *new CLI::App{ProgramDescription()};
   app.set_version_flag("--version", std::string("pgconflint ") + PGCONFLINT_VERSION);
   app.require_subcommand(1);
   // The subcommand being run is the only one registered, with its options;
   // otherwise each adds its name and description, which is all the top-level
   // --help lists (an App costs as much as ten options).
   const std::string first = argc > 1 ? argv[1] : "";
-  using Adder = Command (*)(CLI::App*, bool);
-  static const struct {
-    const char* name;
-    Adder add;
-  } kSubcommands[] = {{"check", AddCheck},   {"show", AddShow},         {"params", AddParams},
-                      {"explain", AddExplain}, {"docs", AddDocs},       {"recommend", AddRecommend},
-                      {"diff", AddDiff},     {"server", AddServer},     {"snapshot", AddSnapshot},
-                      {"apply-sql", AddApplySql}};
   static std::vector<Command>& commands = *new std::vector<Command>;
-  auto named = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
-                             [&](const auto& s) { return first == s.name; });
-  if (named != std::end(kSubcommands))
+  std::span<const Subcommand> all = Subcommands();
+  auto named = std::find_if(all.begin(), all.end(), [&](const Subcommand& s) { return first == s.name; });
+  if (named != all.end())
     commands.push_back(named->add(&app, true));
   else
-    for (const auto& s : kSubcommands) commands.push_back(s.add(&app, false));
+    for (const Subcommand& s : all) commands.push_back(s.add(&app, false));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -9,6 +9,22 @@
 #include "core/knowledge/catalog.h"
 
 namespace pgconflint {
+
+Parameter TablespaceOption::AsParameter() const {
+  Parameter p{};
+  p.name = name.c_str();
+  p.type = integer ? VarType::kInteger : VarType::kReal;
+  p.context = Context::kUser;
+  p.unit = p.category = p.short_desc = p.extra_desc = p.boot_val = p.file_message = p.alter_system_message = "";
+  p.unit_kind = UnitKind::kNone;
+  p.unit_amount = 1;
+  p.min_val = min_text.c_str();
+  p.max_val = max_text.c_str();
+  p.min = min;
+  p.max = max;
+  p.in_pg_settings = p.file_accepted = p.alter_system_accepted = true;
+  return p;
+}
 namespace generated {
 extern const char ksql_json[];
 }  // namespace generated

@@ -14,6 +14,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/knowledge/catalog.h"
+
 namespace pgconflint {
 
 /// pg_get_keywords().catcode.
@@ -25,6 +27,11 @@ struct TablespaceOption {
   bool integer = false; // an integer option (else a floating point one)
   double min = 0, max = 0;
   std::string min_text, max_text;  // as the server prints the range
+
+  /// A Parameter that stands for the option, so that its value is parsed as
+  /// the server parses it (parse_int / parse_real, no units). It points into
+  /// this option's strings.
+  Parameter AsParameter() const;
 };
 
 /// The SQL facts of one major. Immutable once built; thread-safe.

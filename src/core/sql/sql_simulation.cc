@@ -11,6 +11,7 @@
 #include "core/knowledge/extension_catalog.h"
 #include "core/knowledge/hooks.h"
 #include "core/model/syntax.h"
+#include "core/sql/library_path.h"
 #include "core/sql/sql_quote.h"
 #include "core/sql/sql_transaction.h"
 
@@ -40,24 +41,6 @@ bool ValidCustomName(std::string_view name) {
     }
   }
   return saw_dot && !part_start;
-}
-
-// A Parameter that stands for a tablespace option, so that its value is
-// parsed as the server parses it (parse_int / parse_real, no units).
-Parameter OptionParameter(const TablespaceOption& o) {
-  Parameter p{};
-  p.name = o.name.c_str();
-  p.type = o.integer ? VarType::kInteger : VarType::kReal;
-  p.context = Context::kUser;
-  p.unit = p.category = p.short_desc = p.extra_desc = p.boot_val = p.file_message = p.alter_system_message = "";
-  p.unit_kind = UnitKind::kNone;
-  p.unit_amount = 1;
-  p.min_val = o.min_text.c_str();
-  p.max_val = o.max_text.c_str();
-  p.min = o.min;
-  p.max = o.max;
-  p.in_pg_settings = p.file_accepted = p.alter_system_accepted = true;
-  return p;
 }
 
 class Runner {
@@ -305,39 +288,15 @@ class Runner {
     return true;
   }
 
-  // A name without '/' is looked for in each directory of the session's
-  // dynamic_library_path, first as written, then with the suffix ".so".
-  // The search fails at a directory that is empty, relative or an unknown
-  // macro. It reaches each one unless a directory before it holds the
-  // file: only a name written with its suffix can be found there (a
-  // library file has it), and whether it is, the directory's files decide.
+  // The session's dynamic_library_path must let LOAD find the library (core/sql/library_path.h).
   bool LibraryPathSearchable(const SqlStatement& st) {
-    if (st.name.find('/') != std::string::npos || !facts_.HasMessage("library_path_relative")) return true;
-    const std::string_view path = modes_.Value("dynamic_library_path");
-    auto refuse = [&](std::string message, std::string why) {
-      return Refuse(RuleId::kLoadLibraryPathInvalid, st.range, std::move(message),
-                    why + ": make every directory of dynamic_library_path absolute or $libdir (RESET "
-                    "dynamic_library_path restores $libdir), or LOAD the library by its path ('$libdir/" +
-                        ModuleName(st.name) + "')",
-                    "dynamic_library_path");
-    };
-    if (path.empty())
-      return refuse(facts_.Message("library_missing", {{"name", st.name}}),
-                    "the session's dynamic_library_path is empty, so no directory is searched");
-    const bool suffixed = st.name.size() > 3 && st.name.compare(st.name.size() - 3, 3, ".so") == 0;
-    for (size_t begin = 0;;) {
-      const size_t colon = path.find(':', begin);
-      const std::string_view dir = path.substr(begin, colon == std::string_view::npos ? colon : colon - begin);
-      const std::string shown = "the session's dynamic_library_path is '" + std::string(path) + "'";
-      if (dir.empty()) return refuse(facts_.Message("library_path_empty"), shown + " (an empty directory)");
-      if (dir[0] == '$' && dir.substr(0, dir.find('/')) != "$libdir")
-        return refuse(facts_.Message("library_path_macro", {{"value", std::string(dir)}}),
-                      shown + " (only $libdir is a macro)");
-      if (dir[0] != '$' && dir[0] != '/')
-        return refuse(facts_.Message("library_path_relative"), shown + " ('" + std::string(dir) + "' is relative)");
-      if (suffixed || colon == std::string_view::npos) return true;  // found here, or not at all: the files decide
-      begin = colon + 1;
-    }
+    std::optional<LoadFailure> f = LibraryPathFailure(facts_, st.name, modes_.Value("dynamic_library_path"));
+    if (!f) return true;
+    return Refuse(RuleId::kLoadLibraryPathInvalid, st.range, std::move(f->message),
+                  f->why + ": make every directory of dynamic_library_path absolute or $libdir (RESET "
+                  "dynamic_library_path restores $libdir), or LOAD the library by its path ('$libdir/" +
+                      ModuleName(st.name) + "')",
+                  "dynamic_library_path");
   }
 
   // 15+: once a module that reserves its prefix is loaded, SET and ALTER
@@ -496,7 +455,7 @@ class Runner {
   }
 
   bool OptionValueValid(const TablespaceOption& t, const SqlOption& o) {
-    Parameter p = OptionParameter(t);
+    Parameter p = t.AsParameter();
     ParsedValue v = ParseValue(cat_, p, o.value);
     if (v.ok()) return true;
     Range where = o.has_value ? o.value_range : o.name_range;

@@ -16,10 +16,14 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/knowledge/catalog.h"
 #include "core/knowledge/storage_facts.h"
 
 #ifndef PGCONFLINT_VERSION
 #define PGCONFLINT_VERSION "0.0.0"
+#endif
+#ifndef PGCONFLINT_COMMIT
+#define PGCONFLINT_COMMIT "unknown"
 #endif
 
 namespace pgconflint::cli {
@@ -52,12 +56,22 @@ std::string UsageMessage(const CLI::ParseError& e) {
   _exit(kExitInternal);
 }
 
+// "pgconflint 0.1.0 (commit 0123456789ab)" and the PostgreSQL releases the
+// catalogs were harvested from.
+std::string VersionText() {
+  std::string text = std::string("pgconflint ") + PGCONFLINT_VERSION + " (commit " + PGCONFLINT_COMMIT + ")\n" +
+                     "PostgreSQL catalogs:";
+  for (int major : Catalog::SupportedMajors())
+    if (const Catalog* c = Catalog::ForMajor(major)) text += std::string(" ") + c->server_version();
+  return text;
+}
+
 int Main(int argc, char** argv) {
   // Left to the operating system at exit, as check leaves its workspace:
   // tearing down the option tree cost more than building it (a static
   // reference keeps it reachable for leak checkers).
   static CLI::App& app = *new CLI::App{ProgramDescription()};
-  app.set_version_flag("--version", std::string("pgconflint ") + PGCONFLINT_VERSION);
+  app.set_version_flag("--version", VersionText());
   app.require_subcommand(1);
   // The subcommand being run is the only one registered, with its options;
   // otherwise each adds its name and description, which is all the top-level

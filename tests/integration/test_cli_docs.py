@@ -9,11 +9,13 @@ option definitions; this suite holds them to what `pgconflint COMMAND --help` pr
   `man --warnings` renders it without a warning when man is installed;
 * the bash completion passes `bash -n`, and, sourced in bash, completes a subcommand from its
   prefix, each subcommand's options from `--`, and an option's choices after it;
-* the zsh and fish scripts name every subcommand and every long option.
+* the zsh and fish scripts name every subcommand and every long option;
+* --version names CMake's project version, the commit and the catalogs' PostgreSQL releases.
 
 Usage: python3 tests/integration/test_cli_docs.py
 Environment: PGCONFLINT (the binary).
 """
+import json
 import os
 import re
 import shutil
@@ -91,6 +93,23 @@ class ManualPageTest(unittest.TestCase):
             self.assertIn("pgconflint recommend", r.stdout)
         finally:
             os.remove(path)
+
+
+class VersionTest(unittest.TestCase):
+    def test_version_names_the_release_the_commit_and_the_catalogs(self):
+        """The version from CMake's project(VERSION), the commit, and each catalog's PostgreSQL
+        release (knowledge/pg<major>.json), in the manual page's title too."""
+        with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+            version = re.search(r"project\(pgconflint VERSION (\S+)", f.read()).group(1)
+        first, catalogs = run("--version").splitlines()
+        self.assertRegex(first, rf"^pgconflint {re.escape(version)} \(commit ([0-9a-f]{{12}}|unknown)\)$")
+        releases = []
+        for name in sorted(os.listdir(os.path.join(ROOT, "knowledge")), key=lambda n: (len(n), n)):
+            if re.fullmatch(r"pg\d+\.json", name):
+                with open(os.path.join(ROOT, "knowledge", name)) as f:
+                    releases.append(json.load(f)["server_version"])
+        self.assertEqual(catalogs, "PostgreSQL catalogs: " + " ".join(releases))
+        self.assertIn(f'"pgconflint {version}"', run("man").splitlines()[0])
 
 
 class CompletionTest(unittest.TestCase):

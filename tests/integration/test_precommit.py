@@ -158,6 +158,46 @@ class PreCommitTest(unittest.TestCase):
         self.assertEqual(hook.returncode, 0, hook.stdout + hook.stderr)
 
 
+class SourceBuildHookTest(unittest.TestCase):
+    """scripts/pre-commit-build.sh (the pgconflint-build hook) started three times at once builds
+    once: the others wait for its lock and run its binary. A cmake on PATH stands in for the
+    real build (two seconds, counted), in a copy of the script whose checkout is a temp dir."""
+
+    def test_hooks_started_together_build_once(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "scripts"))
+            hook = os.path.join(d, "scripts", "pre-commit-build.sh")
+            shutil.copy(os.path.join(ROOT, "scripts", "pre-commit-build.sh"), hook)
+            fake = os.path.join(d, "bin")
+            os.makedirs(fake)
+            with open(os.path.join(fake, "cmake"), "w") as f:
+                f.write("#!/bin/sh\n"
+                        "# configure: cmake -S SRC -B OUT ...; build: cmake --build OUT --target pgconflint\n"
+                        "[ \"$1\" = --build ] || exit 0\n"
+                        f"echo build >> {d}/builds\n"
+                        "sleep 2\n"
+                        "printf '#!/bin/sh\\necho ran \"$@\"\\n' > \"$2/pgconflint\"\n"
+                        "chmod +x \"$2/pgconflint\"\n")
+            os.chmod(os.path.join(fake, "cmake"), 0o755)
+            env = dict(os.environ, PATH=fake + os.pathsep + os.environ["PATH"])
+            runs = [subprocess.Popen([hook, "check", f"x{i}.conf"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env=env) for i in range(3)]
+            outs = [(p.wait(timeout=60), *p.communicate()) for p in runs]
+            for i, (rc, out, err) in enumerate(outs):
+                self.assertEqual((rc, out), (0, f"ran check x{i}.conf\n"), err)
+            with open(os.path.join(d, "builds")) as f:
+                self.assertEqual(f.read(), "build\n")
+            self.assertEqual(sum("waiting for the build" in err for _, _, err in outs), 2, outs)
+            # Later runs reuse the build; an interrupted one (no stamp) is resumed.
+            r = subprocess.run([hook, "check"], capture_output=True, text=True, env=env)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+            os.remove(os.path.join(d, "build-pre-commit", ".pgconflint-built"))
+            r = subprocess.run([hook, "check"], capture_output=True, text=True, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(d, "builds")) as f:
+                self.assertEqual(f.read(), "build\nbuild\n")
+
+
 class StdinTest(unittest.TestCase):
     def test_stdin_as_a_fragment_of_its_data_directory(self):
         with tempfile.TemporaryDirectory() as d:

@@ -59,6 +59,41 @@ def read(path):
         return f.read()
 
 
+class UnitCaseFixTest(unittest.TestCase):
+    """A unit in the wrong letter case is refused by the server; the safe fix spells it as the
+    server does, and PostgreSQL 18 then reads each value as if it had been written so."""
+
+    def test_fixed_units_are_what_the_server_reads(self):
+        lines = {"shared_buffers": ("'2gb'", "'2GB'"), "work_mem": ("512mb", "512MB"),
+                 "checkpoint_timeout": ("'10MIN'", "'10min'"), "statement_timeout": ("'5 S'", "'5 s'"),
+                 "maintenance_work_mem": ("'1Gb'", "'1GB'")}
+        datadir = pgtools.initdb(PG_MAJOR)
+        work = pgtools.make_tempdir("pgconflint-unitfix-")
+        try:
+            written = {}
+            for side, pick in (("wrong", 0), ("right", 1), ("fixed", 0)):
+                os.makedirs(os.path.join(work, side))
+                written[side] = os.path.join(work, side, "postgresql.conf")
+                with open(written[side], "w") as f:
+                    f.write("".join(f"{n} = {v[pick]}\n" for n, v in lines.items()))
+            r = fix(["postgresql.conf"], os.path.join(work, "fixed"), "--fix")
+            self.assertEqual(r.returncode, 0, r.stdout.decode() + r.stderr.decode())
+            self.assertEqual(read(written["fixed"]), read(written["right"]))
+            pgtools.share_with_user(work)
+            postgres = pgtools.pg_bin(PG_MAJOR)
+            for name in lines:
+                results = {}
+                for side, path in written.items():
+                    argv = [postgres, "-D", datadir, "-c", f"config_file={path}", "-C", name]
+                    rr = pgtools.run_as_user(argv, capture_output=True, text=True, env=ORACLE_ENV, cwd="/", timeout=60)
+                    results[side] = (rr.returncode == 0, rr.stdout.strip())
+                self.assertFalse(results["wrong"][0], f"the server accepted the wrong-case {name}")
+                self.assertEqual(results["fixed"], results["right"], name)
+                self.assertTrue(results["fixed"][0], name)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
 class FixTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/knowledge/hooks.h"
+#include "core/knowledge/unit_spelling.h"
 #include "core/conf/passes.h"
 #include "core/conf/process_counts.h"
 #include "core/conf/stats_flags.h"
@@ -124,6 +125,13 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
   if (help.empty()) help = "see `pgconflint params " + std::string(p.name) + "`";
   Diagnostic d = MakeDiagnostic(Rule(rule), {s.file, s.value_range}, v.message, help, p.name);
   if (note) d.notes.push_back(std::move(*note));
+  // '2gb': the unit in the server's spelling, when the server takes that.
+  if (std::optional<std::string> fixed = UnitCaseFixed(p, s.text);
+      fixed && CheckValue(*a->catalog, host, p, *fixed).ok()) {
+    d.help = "units are case-sensitive: write '" + *fixed + "' (" + help + ")";
+    d.fixes.push_back(MakeFix("write '" + *fixed + "'", FixSafety::kSafe, {s.file, s.value_range},
+                              s.quoted ? "'" + *fixed + "'" : *fixed));
+  }
   if (HostDecides(v, host)) {
     // Only this machine's facts refuse it: the server's host decides, and
     // the value is taken as written (CheckValues).

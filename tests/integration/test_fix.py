@@ -93,6 +93,21 @@ class UnitCaseFixTest(unittest.TestCase):
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
+    def test_sql_literals_are_fixed_as_literals(self):
+        work = pgtools.make_tempdir("pgconflint-unitfix-sql-")
+        try:
+            path = os.path.join(work, "raise.sql")
+            with open(path, "w") as f:
+                f.write("ALTER SYSTEM SET shared_buffers = '2gb';\nALTER SYSTEM SET work_mem = E'64mb';\n"
+                        "ALTER SYSTEM SET maintenance_work_mem TO '1 GB', '2gb';\n")
+            r = fix(["raise.sql"], work, "--fix")
+            self.assertEqual(r.returncode, 0, r.stdout.decode() + r.stderr.decode())
+            self.assertIn("raise.sql:3:42: error: SET maintenance_work_mem takes only one argument", r.stdout.decode())
+            self.assertEqual(read(path), b"ALTER SYSTEM SET shared_buffers = '2GB';\nALTER SYSTEM SET work_mem = '64MB';\n"
+                                         b"ALTER SYSTEM SET maintenance_work_mem TO '1 GB', '2gb';\n")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
 
 class FixTest(unittest.TestCase):
     @classmethod

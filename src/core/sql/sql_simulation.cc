@@ -1,6 +1,5 @@
-// Statement by statement, as the server executes a script sent by psql.
-// Messages in quotes are the server's (knowledge: the catalog's
-// alter_system answers, knowledge/sql.json for the rest).
+// Statement by statement, as the server executes a script sent by psql. Messages in
+// quotes are the server's (the catalog's alter_system answers, knowledge/sql.json).
 #include "core/sql/sql_simulation.h"
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include "core/conf/stats_flags.h"
 #include "core/knowledge/extension_catalog.h"
 #include "core/knowledge/hooks.h"
+#include "core/knowledge/unit_spelling.h"
 #include "core/model/syntax.h"
 #include "core/sql/library_path.h"
 #include "core/sql/sql_quote.h"
@@ -124,8 +124,10 @@ class Runner {
   }
 
   // Adds a finding; the statement fails. Always false, for `return Refuse(...)`.
-  bool Refuse(RuleId rule, Range where, std::string message, std::string help, std::string parameter = "") {
+  bool Refuse(RuleId rule, Range where, std::string message, std::string help, std::string parameter = "",
+              std::optional<Fix> fix = std::nullopt) {
     Diagnostic d = MakeDiagnostic(Rule(rule), {file_, where}, std::move(message), std::move(help), std::move(parameter));
+    if (fix) d.fixes.push_back(std::move(*fix));
     // The statement fails; no server refuses to start for it. A rule that
     // only may fail (a module may define the name) keeps its advice.
     if (IsRefusal(d.outcome)) d.Set(Outcome::kErrorsWhenRun, Severity::kError);
@@ -168,8 +170,15 @@ class Runner {
     std::string help = v.hint.empty() && p->min_val[0]
                            ? std::string("the range is ") + p->min_val + " .. " + p->max_val
                            : v.hint.empty() ? "see `pgconflint params " + std::string(p->name) + "`" : v.hint;
+    // '2gb' as one literal: the unit in the server's spelling, when the server takes that.
+    std::optional<Fix> fix;
+    if (std::optional<std::string> fixed = UnitCaseFixed(*p, *value);
+        fixed && st.values.size() == 1 && CheckValue(cat_, host_, *p, *fixed).ok()) {
+      help = "units are case-sensitive: write '" + *fixed + "' (" + help + ")";
+      fix = MakeFix("write '" + *fixed + "'", FixSafety::kSafe, {file_, st.value_range}, QuoteLiteral(*fixed));
+    }
     return Refuse(v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue,
-                  st.value_range, v.message, help, p->name);
+                  st.value_range, v.message, help, p->name, std::move(fix));
   }
 
   // A list whose words a backend checks where a file is not checked

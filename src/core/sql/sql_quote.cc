@@ -66,8 +66,8 @@ std::string AlterSystemStatement(const Parameter& param, const std::string& valu
   return "ALTER SYSTEM SET " + std::string(param.name) + " = " + v + ";";
 }
 
-std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name) {
-  bool safe = !name.empty() && ((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_');
+std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name, bool quote_all) {
+  bool safe = !quote_all && !name.empty() && ((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_');
   for (char c : name) safe = safe && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
   if (safe) {
     KeywordCategory k = facts.Keyword(name);
@@ -78,7 +78,7 @@ std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name
   return safe ? std::string(name) : Quote(name, '"');
 }
 
-bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input,
+bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input, bool quote_all,
                       const std::vector<SqlValue>& values, std::string* out, std::string* error) {
   if (!list_input && values.size() != 1) {
     *error = facts.Message("one_argument", {{"name", std::string(name)}});
@@ -90,7 +90,7 @@ bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_in
     if (i) *out += ", ";
     const SqlValue& v = values[i];
     bool text = v.kind == SqlValue::Kind::kString || v.kind == SqlValue::Kind::kWord;
-    *out += text && quote ? QuoteIdentifierIfNeeded(facts, v.text) : v.text;
+    *out += text && quote ? QuoteIdentifierIfNeeded(facts, v.text, quote_all) : v.text;
   }
   return true;
 }

@@ -43,16 +43,18 @@ std::string AlterSystemStatement(const Parameter& param, const std::string& valu
 /// quote_identifier (ruleutils.c): `name` unchanged when it is a lower-case
 /// identifier ([a-z_][a-z0-9_]*) that is no keyword, or an unreserved one;
 /// else double-quoted, with "" for each quote, every other character as it
-/// is (a line break too, unlike QuoteIdentifier).
-std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name);
+/// is (a line break too, unlike QuoteIdentifier). `quote_all`: the session's
+/// quote_all_identifiers is on, which quotes every name.
+std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name, bool quote_all = false);
 
 /// flatten_set_variable_args (guc_funcs.c): the text SET, ALTER SYSTEM and
 /// ALTER DATABASE/ROLE make of a value list: items joined with ", ", strings
 /// and words of a GUC_LIST_QUOTE parameter (facts.ListQuote) quoted as
-/// identifiers, numbers as the grammar read them. False with *error (the
-/// server's "SET x takes only one argument") when several values are given
-/// to a parameter that is not `list_input`.
-bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input,
+/// identifiers (every one when `quote_all`: the session's
+/// quote_all_identifiers), numbers as the grammar read them. False with
+/// *error (the server's "SET x takes only one argument") when several values
+/// are given to a parameter that is not `list_input`.
+bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input, bool quote_all,
                       const std::vector<SqlValue>& values, std::string* out, std::string* error);
 
 /// escape_single_quotes_ascii: ' and \ doubled, as ALTER SYSTEM writes a

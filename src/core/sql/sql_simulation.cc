@@ -142,13 +142,13 @@ class Runner {
                   st.name);
   }
 
-  // The value text the statement stores (flatten_set_variable_args), checked
-  // as the server checks it. False after a finding.
+  // The value text the statement stores (flatten_set_variable_args), checked as the server does.
   bool Value(const SqlStatement& st, const Parameter* p, std::string* value) {
     std::string error;
     if (st.set_config) {
       *value = st.values.empty() ? "" : st.values[0].text;
-    } else if (!FlattenSetValues(facts_, st.name, p && p->list_input, st.values, value, &error)) {
+    } else if (!FlattenSetValues(facts_, st.name, p && p->list_input, modes_.Value("quote_all_identifiers") == "on",
+                                 st.values, value, &error)) {
       return Refuse(RuleId::kInvalidValue, st.value_range, error, "give one value, or quote a list as one string",
                     st.name);
     }

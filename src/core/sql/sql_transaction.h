@@ -5,8 +5,9 @@
 // the fuzzer's regressions, asked of 14-18; RESET ALL was not asked), how
 // the lexer reads their string constants (standard_conforming_strings,
 // backslash_quote; tests/fixtures/sql/standard_strings.sql), where LOAD
-// looks for a library (dynamic_library_path) and which statistics switches
-// a statement may turn on (StatsFlags).
+// looks for a library (dynamic_library_path), which statistics switches
+// a statement may turn on (StatsFlags) and how a list value is quoted
+// (quote_all_identifiers).
 #ifndef PGCONFLINT_CORE_SQL_SQL_TRANSACTION_H_
 #define PGCONFLINT_CORE_SQL_SQL_TRANSACTION_H_
 
@@ -46,8 +47,8 @@ class TransactionModes {
   /// How the lexer reads the next statement.
   SqlLexerMode Lexer() const { return {Now(kStandardStrings) == "on", Now(kBackslashQuote) != "off"}; }
   /// The session's value now of a parameter Tracks (dynamic_library_path,
-  /// which LOAD searches; the statistics switches of StatsFlags), as the
-  /// server shows it; "" for another name.
+  /// which LOAD searches; the statistics switches of StatsFlags;
+  /// quote_all_identifiers), as the server shows it; "" for another name.
   std::string_view Value(std::string_view name) const;
 
   /// The command as a read-only transaction names it when it refuses it
@@ -63,7 +64,7 @@ class TransactionModes {
   };
   static constexpr std::string_view kNames[] = {
       "default_transaction_read_only", "standard_conforming_strings", "backslash_quote", "dynamic_library_path",
-      "log_statement_stats", "log_parser_stats", "log_planner_stats", "log_executor_stats"};
+      "log_statement_stats", "log_parser_stats", "log_planner_stats", "log_executor_stats", "quote_all_identifiers"};
   static constexpr size_t kReadOnly = 0, kStandardStrings = 1, kBackslashQuote = 2;
   static constexpr size_t kCount = std::size(kNames);
   const std::string& Now(size_t i) const { return settings_[i].now; }

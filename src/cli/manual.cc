@@ -66,12 +66,11 @@ void CollectOptions(const CLI::App& app, std::vector<OptionDoc>* out) {
 }
 
 // Every subcommand, registered in full on an app of its own.
-std::vector<CommandDoc> Commands(std::string* program_description) {
+std::vector<CommandDoc> Commands() {
   static CLI::App& app = *new CLI::App{ProgramDescription()};
   static std::vector<Command>& keep = *new std::vector<Command>;  // the run closures own the options' storage
   if (keep.empty())
     for (const Subcommand& s : Subcommands()) keep.push_back(s.add(&app, true));
-  *program_description = app.get_description();
   std::vector<CommandDoc> out;
   for (const Command& c : keep) {
     CommandDoc d{c.app->get_name(), c.app->get_description(), {}};
@@ -94,8 +93,8 @@ std::string Roff(const std::string& text) {
 }
 
 std::string ManPage() {
-  std::string about;
-  std::vector<CommandDoc> commands = Commands(&about);
+  std::vector<CommandDoc> commands = Commands();
+  const std::string about = ProgramDescription();
   std::ostringstream o;
   o << ".TH PGCONFLINT 1 \"\" \"pgconflint " << PGCONFLINT_VERSION << "\" \"User Commands\"\n"
     << ".SH NAME\npgconflint \\- " << Roff(about.substr(about.find(':') == std::string::npos ? 0 : about.find(':') + 2))
@@ -138,8 +137,7 @@ std::string Flags(const CommandDoc& c) {
 }
 
 std::string Bash() {
-  std::string about;
-  std::vector<CommandDoc> commands = Commands(&about);
+  std::vector<CommandDoc> commands = Commands();
   std::ostringstream o;
   std::string names;
   for (const CommandDoc& c : commands) names += (names.empty() ? "" : " ") + c.name;
@@ -182,8 +180,7 @@ std::string ShellQuoted(const std::string& text) {
 }
 
 std::string Zsh() {
-  std::string about;
-  std::vector<CommandDoc> commands = Commands(&about);
+  std::vector<CommandDoc> commands = Commands();
   std::ostringstream o;
   o << "#compdef pgconflint\n# zsh completion for pgconflint (written by `pgconflint completions zsh`)\n"
     << "_pgconflint() {\n  local -a commands\n  commands=(\n";
@@ -219,8 +216,7 @@ std::string Zsh() {
 }
 
 std::string Fish() {
-  std::string about;
-  std::vector<CommandDoc> commands = Commands(&about);
+  std::vector<CommandDoc> commands = Commands();
   std::ostringstream o;
   o << "# fish completion for pgconflint (written by `pgconflint completions fish`)\n";
   std::string names;

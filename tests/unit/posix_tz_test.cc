@@ -1,6 +1,7 @@
 // POSIX TZ strings: every expectation is what `SET TimeZone = '...'` answered
-// on PostgreSQL 18.4 and 16.14 (accepted and shown, "invalid value", or
-// "appears to use leap seconds").
+// on PostgreSQL 18.4, some also on 16.14 (accepted and shown, "invalid
+// value", or "appears to use leap seconds"), except the names of files of
+// the time zone database (EST5EDT, UTC) read as POSIX strings.
 #include "core/knowledge/posix_tz.h"
 
 #include <gtest/gtest.h>

@@ -271,23 +271,21 @@ std::string RenderPlanFragment(const Recommendation& r, const Analysis& current)
     return o.str();
   }
   o << "\n";
-  std::vector<const RolloutStep*> all;
   for (const auto* group : {&steps.session, &steps.reload, &steps.restart})
-    for (const RolloutStep& s : *group) all.push_back(&s);
-  for (const RolloutStep* s : all) {
-    o << s->param->name << " = " << s->value << "  # was " << (s->now.empty() ? "the default" : OneLine(s->now));
-    if (!s->why.empty()) o << "; " << OneLine(s->why);
-    o << "\n";
-    for (const Setting* later : place.after) {
-      if (later->param != s->param) continue;
-      const LoadedFile& f = current.files[later->file];
-      o << "#   overridden by " << OneLine(f.source.path()) << ":" << later->line << " (" << OneLine(later->name)
-        << " = " << OneLine(later->raw) << ")"
-        << (f.auto_conf ? ", written by ALTER SYSTEM: run ALTER SYSTEM RESET " + std::string(s->param->name)
-                        : ", read after this fragment: remove that line")
-        << "\n";
+    for (const RolloutStep& s : *group) {
+      o << s.param->name << " = " << s.value << "  # was " << (s.now.empty() ? "the default" : OneLine(s.now));
+      if (!s.why.empty()) o << "; " << OneLine(s.why);
+      o << "\n";
+      for (const Setting* later : place.after) {
+        if (later->param != s.param) continue;
+        const LoadedFile& f = current.files[later->file];
+        o << "#   overridden by " << OneLine(f.source.path()) << ":" << later->line << " (" << OneLine(later->name)
+          << " = " << OneLine(later->raw) << ")"
+          << (f.auto_conf ? ", written by ALTER SYSTEM: run ALTER SYSTEM RESET " + std::string(s.param->name)
+                          : ", read after this fragment: remove that line")
+          << "\n";
+      }
     }
-  }
   o << "\n";
   std::ostringstream rollout;
   WriteRollout(steps, r.major, RolloutSource::kFiles, {.markdown = false, .heading_level = 3}, rollout);

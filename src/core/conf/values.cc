@@ -126,9 +126,8 @@ void ReportRefused(Analysis* a, const Setting& s, const ParsedValue& v, const Ho
   Diagnostic d = MakeDiagnostic(Rule(rule), {s.file, s.value_range}, v.message, help, p.name);
   if (note) d.notes.push_back(std::move(*note));
   // '2gb': the unit in the server's spelling, when the server takes that.
-  if (std::optional<std::string> fixed = UnitCaseFixed(p, s.text);
-      fixed && CheckValue(*a->catalog, host, p, *fixed).ok()) {
-    d.help = "units are case-sensitive: write '" + *fixed + "' (" + help + ")";
+  if (std::optional<std::string> fixed = AcceptedUnitCaseFix(*a->catalog, host, p, s.text)) {
+    d.help = UnitCaseHelp(*fixed, help);
     d.fixes.push_back(MakeFix("write '" + *fixed + "'", FixSafety::kSafe, {s.file, s.value_range},
                               s.quoted ? "'" + *fixed + "'" : *fixed));
   }

@@ -1,8 +1,9 @@
 // POSIX TZ strings as the server's time zone code reads them when a
 // TimeZone or log_timezone value names no file of the time zone database
 // ("EST5EDT", "<+03>-3", "X1Y,M3.2.0,M11.1.0/-3"). The grammar and limits
-// are the ones PostgreSQL 14-18 were measured to apply (tests/unit/
-// posix_tz_test.cc holds each probe):
+// are the ones PostgreSQL 18.4 (some of them on 16.14 too) was measured to
+// apply with SET TimeZone (tests/unit/posix_tz_test.cc holds each probe);
+// 15 of the values are differential cases, asked of 14-18 in every run:
 //   std offset [dst [offset] [,rule,rule]]
 // where a name is <quoted> or a run of characters other than digits, ',',
 // '+', '-'; the standard name may be empty, the daylight one may not; an

@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "core/base/quantity.h"
+#include "core/knowledge/hooks.h"
 #include "core/knowledge/value.h"
 
 namespace pgconflint {
@@ -23,6 +24,17 @@ std::optional<std::string> UnitCaseFixed(const Parameter& param, std::string_vie
   }
   if (!match) return std::nullopt;
   return std::string(text.substr(0, begin)) + match->name + std::string(text.substr(end));
+}
+
+std::optional<std::string> AcceptedUnitCaseFix(const Catalog& catalog, const HostFacts& host, const Parameter& param,
+                                               std::string_view text) {
+  std::optional<std::string> fixed = UnitCaseFixed(param, text);
+  if (!fixed || !CheckValue(catalog, host, param, *fixed).ok()) return std::nullopt;
+  return fixed;
+}
+
+std::string UnitCaseHelp(const std::string& fixed, const std::string& hint) {
+  return "units are case-sensitive: write '" + fixed + "' (" + hint + ")";
 }
 
 }  // namespace pgconflint

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/host.h"
 #include "core/knowledge/catalog.h"
 
 namespace pgconflint {
@@ -19,6 +20,15 @@ namespace pgconflint {
 /// no unit, it is already spelled right, or no unit matches. The caller
 /// checks that the server accepts the result.
 std::optional<std::string> UnitCaseFixed(const Parameter& param, std::string_view text);
+
+/// UnitCaseFixed when the server accepts the result (CheckValue), the fix a
+/// finding about `text` offers; nullopt otherwise.
+std::optional<std::string> AcceptedUnitCaseFix(const Catalog& catalog, const HostFacts& host, const Parameter& param,
+                                               std::string_view text);
+
+/// The help of a finding with that fix: "units are case-sensitive: write
+/// '2GB' (" + the server's hint + ")".
+std::string UnitCaseHelp(const std::string& fixed, const std::string& hint);
 
 }  // namespace pgconflint
 

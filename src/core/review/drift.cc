@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <set>
+#include <unordered_map>
 
 #include "core/model/effective.h"
 #include "core/model/secrets.h"
@@ -15,25 +16,34 @@
 namespace pgconflint {
 namespace {
 
-// The line of the server's files that decides `p` (the last one, applied or
-// waiting for a restart), with its value as `postgres -C` prints it; null
-// when the files do not set it, the value is refused, or pg_file_settings
-// is not visible.
+// What the server's files say of each parameter: the line that decides it
+// (the last one, applied or waiting for a restart), with its value as
+// `postgres -C` prints it. A parameter is absent when the files do not set
+// it or its value is refused, and every one when pg_file_settings is not
+// visible.
 struct FileValue {
   const SnapshotFileSetting* row = nullptr;
   std::string value;
 };
-FileValue ServerFileValue(const Snapshot& server, const Catalog& cat, const Parameter& p) {
-  FileValue out;
+std::unordered_map<const Parameter*, FileValue> ServerFileValues(const Snapshot& server, const Catalog& cat) {
+  std::unordered_map<const Parameter*, FileValue> out;
   if (!server.file_settings) return out;
   for (const SnapshotFileSetting& f : *server.file_settings) {
-    if (f.name.empty() || cat.FindAnyName(f.name) != &p) continue;
-    if (!out.row || f.seqno > out.row->seqno) out.row = &f;
+    const Parameter* p = f.name.empty() ? nullptr : cat.FindAnyName(f.name);
+    if (!p) continue;
+    FileValue& v = out[p];
+    if (!v.row || f.seqno > v.row->seqno) v.row = &f;
   }
-  if (!out.row || server.Refused(*out.row)) return {};
-  ParsedValue v = ParseValue(cat, p, out.row->setting);
-  if (!v.ok()) return {};
-  out.value = v.normalized;
+  for (auto it = out.begin(); it != out.end();) {
+    const SnapshotFileSetting& row = *it->second.row;
+    ParsedValue v = ParseValue(cat, *it->first, row.setting);
+    if (server.Refused(row) || !v.ok()) {
+      it = out.erase(it);
+      continue;
+    }
+    it->second.value = v.normalized;
+    ++it;
+  }
   return out;
 }
 
@@ -87,12 +97,17 @@ std::optional<std::string> ScopedValue(const Analysis& repo, const EffectiveConf
   return eff.Configured(p.name);
 }
 
-void AddDrift(Analysis* repo, const Setting* s, const Parameter& p, std::string message) {
+// "work_mem is '64MB' here", or "... here (the default)" when the repository does not set it.
+std::string Here(const Parameter& p, const std::string& ours, const Setting* s) {
+  return std::string(p.name) + " is " + QuoteLiteral(ShownWithUnit(p, ours)) + " here" + (s ? "" : " (the default)");
+}
+
+// PGC1103 at the repository's line `s` (at the root when it does not set the parameter).
+void AddDrift(Analysis* repo, const Setting* s, const Parameter& p, std::string message,
+              std::string help = "deploy this configuration and reload (or restart), or update the repository to "
+                                 "what the server runs") {
   Location where = s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{};
-  repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where, std::move(message),
-                           "deploy this configuration and reload (or restart), or update the repository to what "
-                           "the server runs",
-                           p.name));
+  repo->Add(MakeDiagnostic(Rule(RuleId::kConfigurationDrift), where, std::move(message), std::move(help), p.name));
 }
 
 // The cluster's values: pg_settings (and, for a value waiting for a restart
@@ -100,17 +115,18 @@ void AddDrift(Analysis* repo, const Setting* s, const Parameter& p, std::string 
 // server's files say).
 void CompareClusterValues(const Snapshot& server, const EffectiveConfig& eff, Analysis* repo) {
   const Catalog& cat = *repo->catalog;
+  const std::unordered_map<const Parameter*, FileValue> file_values = ServerFileValues(server, cat);
   std::set<std::string> seen;
   for (const SnapshotSetting& r : server.settings) {
     const Parameter* p = cat.Find(r.name);
     if (!p || !Comparable(r) || !seen.insert(p->name).second) continue;
     const Setting* s = eff.SettingFor(p->name);
-    const FileValue files = ServerFileValue(server, cat, *p);
+    const auto found = file_values.find(p);
+    const FileValue files = found == file_values.end() ? FileValue{} : found->second;
     if (!s && !ClusterSource(r) && !files.row) continue;  // neither side sets it
     std::optional<std::string> ours = eff.Configured(p->name);
     if (!ours) continue;
-    const std::string here = std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" +
-                             (s ? "" : " (the default)");
+    const std::string here = Here(*p, *ours, s);
     // A snapshot written by `pgconflint snapshot` holds its passwords masked.
     auto same = [&](const std::string& theirs) { return *ours == theirs || MaskSecrets(*ours) == theirs; };
     if (SessionScoped(r)) {
@@ -161,15 +177,12 @@ void CompareScopedValues(const Snapshot& server, const EffectiveConfig& eff, Ana
       std::optional<std::string> ours = ScopedValue(*repo, eff, *p, row.database, row.role);
       if (!v.ok() || !ours || v.normalized == *ours) continue;
       const Setting* s = eff.SettingFor(p->name);
-      repo->Add(MakeDiagnostic(
-          Rule(RuleId::kConfigurationDrift),
-          s ? Location{s->file, {s->name_range.begin, s->value_range.end}} : Location{},
-          std::string(p->name) + " is " + QuoteLiteral(ShownWithUnit(*p, *ours)) + " here" + (s ? "" : " (the default)") +
-              " but " + QuoteLiteral(ShownWithUnit(*p, v.normalized)) + " for " + scope + " on " + server.server + ": " +
-              statement + " SET " + p->name + " overrides the configuration for its sessions",
-          "keep that setting in the repository (a runbook with the statement), or remove it on the server: " +
-              statement + " RESET " + p->name,
-          p->name));
+      AddDrift(repo, s, *p,
+               Here(*p, *ours, s) + " but " + QuoteLiteral(ShownWithUnit(*p, v.normalized)) + " for " +
+                   scope + " on " + server.server + ": " + statement + " SET " + p->name +
+                   " overrides the configuration for its sessions",
+               "keep that setting in the repository (a runbook with the statement), or remove it on the server: " +
+                   statement + " RESET " + p->name);
     }
   }
 }

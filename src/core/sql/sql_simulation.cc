@@ -172,9 +172,9 @@ class Runner {
                            : v.hint.empty() ? "see `pgconflint params " + std::string(p->name) + "`" : v.hint;
     // '2gb' as one literal: the unit in the server's spelling, when the server takes that.
     std::optional<Fix> fix;
-    if (std::optional<std::string> fixed = UnitCaseFixed(*p, *value);
-        fixed && st.values.size() == 1 && CheckValue(cat_, host_, *p, *fixed).ok()) {
-      help = "units are case-sensitive: write '" + *fixed + "' (" + help + ")";
+    std::optional<std::string> fixed = AcceptedUnitCaseFix(cat_, host_, *p, *value);
+    if (fixed && st.values.size() == 1) {
+      help = UnitCaseHelp(*fixed, help);
       fix = MakeFix("write '" + *fixed + "'", FixSafety::kSafe, {file_, st.value_range}, QuoteLiteral(*fixed));
     }
     return Refuse(v.problem == ValueProblem::kOutOfRange ? RuleId::kValueOutOfRange : RuleId::kInvalidValue,

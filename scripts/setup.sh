@@ -6,6 +6,9 @@
 #                               the real PostgreSQL 14-18 binaries the tests use
 #   scripts/setup.sh --tests --no-build   the same, without building build/ (scripts/test.sh
 #                               --quick builds its own tree)
+#   scripts/setup.sh --release  the build's packages and scripts/release.sh's: Debian's
+#                               aarch64 cross toolchain and arm64 tree-sitter, qemu-user-static,
+#                               lintian; builds nothing
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -28,7 +31,8 @@ if [ "${1:-}" = "--tests" ]; then
   # renders the markdown plans as GitHub would (CommonMark).
   # python3 first, with the build: CMake looks for it when it configures the tests.
   packages+=(python3)
-  test_packages=(postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time
+  # file and lintian check the release archives (test_release.py).
+  test_packages=(postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time file lintian
                  python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14 cmark)
   command -v npm >/dev/null 2>&1 || test_packages+=(nodejs npm)
 fi
@@ -59,6 +63,15 @@ test_needs() {
 }
 
 install "${packages[@]}"
+if [ "${1:-}" = "--release" ]; then
+  install file lintian g++-aarch64-linux-gnu qemu-user-static
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    dpkg --add-architecture arm64
+    updated=no  # the arm64 package lists
+  fi
+  install libtree-sitter-dev:arm64
+  exit 0
+fi
 if [ "${1:-}" = "--tests" ] && [ "$build" = no ]; then
   test_needs
 fi

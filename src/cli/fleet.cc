@@ -50,7 +50,8 @@ bool ReadConninfoFile(const std::string& path, std::vector<std::string>* out) {
   return true;
 }
 
-// Takes the snapshots of `targets` with at most `jobs` threads.
+// Takes the snapshots of `targets` with at most `jobs` threads (none when the taker must
+// stay on the main thread).
 void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Server>* targets) {
   std::vector<size_t> live;
   for (size_t i = 0; i < targets->size(); ++i)
@@ -69,8 +70,12 @@ void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Server>* targets)
                 << (tty && n < live.size() ? "" : "\n") << std::flush;
     }
   };
-  std::vector<std::thread> pool;
   const size_t n = std::min<size_t>(live.size(), static_cast<size_t>(std::max(jobs, 1)));
+  if (n <= 1 || !taker.ThreadSafe()) {  // one server at a time, on this thread
+    work();
+    return;
+  }
+  std::vector<std::thread> pool;
   for (size_t i = 0; i < n; ++i) pool.emplace_back(work);
   for (std::thread& t : pool) t.join();
 }

@@ -2,6 +2,8 @@
 #include "live/libpq.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <gnu/libc-version.h>
 
 #include <mutex>
 
@@ -17,11 +19,52 @@ bool Resolve(void* handle, const char* name, F* out, std::string* missing) {
 
 }  // namespace
 
+namespace {
+
+// The system's shared C library, as dlopen finds it (the binary's own when it is dynamic).
+void* SystemCLibrary() {
+  static void* const libc = dlopen("libc.so.6", RTLD_NOW | RTLD_LOCAL);
+  return libc;
+}
+
+}  // namespace
+
+bool LibpqOnSecondCLibrary() {
+  // A dynamic program has a PT_DYNAMIC segment; a static one has none, and any libpq it
+  // loads comes with the system's libc.so.6.
+  static const bool is_static = [] {
+    bool dynamic = false;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) {
+          for (int i = 0; i < info->dlpi_phnum; ++i)
+            if (info->dlpi_phdr[i].p_type == PT_DYNAMIC) *static_cast<bool*>(data) = true;
+          return 1;  // the program itself comes first
+        },
+        &dynamic);
+    return !dynamic;
+  }();
+  return is_static;
+}
+
 const Libpq* LoadLibpq(std::string* error) {
   static std::once_flag once;
   static Libpq* loaded = nullptr;
   static std::string failure;
   std::call_once(once, [] {
+    // A static binary (the release archives) loads libpq with the system's shared C
+    // library beside its own: glibc supports that only for the release it was linked with.
+    // In a dynamic binary both names are the same library.
+    if (void* libc = SystemCLibrary()) {
+      using Version = const char* (*)();
+      auto system_version = reinterpret_cast<Version>(dlsym(libc, "gnu_get_libc_version"));
+      const std::string own = gnu_get_libc_version();
+      if (system_version && own != system_version()) {
+        failure = "live mode cannot load libpq: this pgconflint is linked statically with glibc " + own +
+                  " and this system has glibc " + system_version() +
+                  " (build pgconflint from source on this system for live mode)";
+        return;
+      }
+    }
     void* h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
     if (!h) {
       const char* why = dlerror();

@@ -38,6 +38,11 @@ struct Libpq {
 /// Loaded once; thread-safe.
 const Libpq* LoadLibpq(std::string* error);
 
+/// True when libpq would run on a C library other than the binary's own (a static binary:
+/// glibc's static dlopen loads the system's shared one beside it). Such a libpq is used from
+/// the main thread only: threads the binary starts have no state in the second library.
+bool LibpqOnSecondCLibrary();
+
 }  // namespace pgconflint::live
 
 #endif  // PGCONFLINT_LIVE_LIBPQ_H_

@@ -116,6 +116,8 @@ class Connection {
 
 }  // namespace
 
+bool LibpqSnapshotTaker::ThreadSafe() const { return !LibpqOnSecondCLibrary(); }
+
 bool LibpqSnapshotTaker::Take(const std::string& conninfo, std::string* json, std::string* label,
                               std::string* error) const {
   if (TakeUnscrubbed(conninfo, json, label, error)) return true;

@@ -29,6 +29,7 @@ class LibpqSnapshotTaker : public SnapshotTaker {
   /// server names itself; *error holds no secret of `conninfo`, even where
   /// libpq's message echoes it.
   bool Take(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const override;
+  bool ThreadSafe() const override;
 
  private:
   bool TakeUnscrubbed(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const;

@@ -38,6 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "golden")
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+from release_server import ReleaseServer, project_version  # noqa: E402
 from scripted_repo import git  # noqa: E402
 
 PGCONFLINT = os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
@@ -330,6 +331,32 @@ class ActionTest(unittest.TestCase):
             self.assertTrue(calls[1].startswith("api --method POST repos/o/r/issues/7/comments"), calls)
             r = run("Result", {"CODE": "1"})
             self.assertEqual(r.returncode, 1)
+
+
+    def test_install_step_downloads_the_release(self):
+        """No pgconflint on PATH: the release binary of the action's version, from
+        PGCONFLINT_DOWNLOAD_URL (a release served from 127.0.0.1), checked and cached."""
+        import yaml
+        with open(os.path.join(ROOT, "action.yml")) as f:
+            step = next(s for s in yaml.safe_load(f)["runs"]["steps"] if s["name"] == "Install pgconflint")
+        with ReleaseServer(PGCONFLINT) as release, tempfile.TemporaryDirectory() as d:
+            bindir = os.path.join(d, "bin")
+            os.mkdir(bindir)
+            for tool in ("dirname", "head"):
+                os.symlink(shutil.which(tool), os.path.join(bindir, tool))
+            os.symlink("/usr/bin/python3", os.path.join(bindir, "python3"))
+            cache = os.path.join(d, "tool-cache")
+            env = dict(os.environ, PATH=bindir, ACTION_PATH=ROOT, GITHUB_PATH=os.path.join(d, ".path"),
+                       PGCONFLINT_CACHE=cache, PGCONFLINT_DOWNLOAD_URL=release.url)
+            r = subprocess.run(["/bin/bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=d,
+                               env=env, capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            installed = os.path.join(cache, f"{project_version()}-x86_64")
+            self.assertIn(f"using {installed}/pgconflint: pgconflint {project_version()} (commit ", r.stdout)
+            with open(env["GITHUB_PATH"]) as f:
+                self.assertEqual(f.read(), installed + "\n")
+            self.assertEqual(release.requests,
+                             ["/dist/SHA256SUMS", f"/dist/pgconflint-{project_version()}-linux-x86_64.tar.gz"])
 
 
 class GitlabTemplateTest(unittest.TestCase):

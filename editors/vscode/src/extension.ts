@@ -4,10 +4,27 @@
 // initializationOptions, and restarts it when they change. Everything else
 // (diagnostics, hover, completion, code actions, inlay hints, links) comes
 // from the server.
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 
 let client: LanguageClient | undefined;
+let extensionPath = '';
+
+// The server binary: pgconflint.path when the user set it, else the one the .vsix
+// carries (server/pgconflint, scripts/release.sh), else pgconflint on PATH.
+function serverCommand(config: vscode.WorkspaceConfiguration): string {
+  const set = config.inspect<string>('path');
+  const chosen = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+  if (chosen) {
+    return chosen;
+  }
+  const bundled = extensionPath ? `${extensionPath}/server/pgconflint` : '';
+  if (bundled && fs.existsSync(bundled)) {
+    return bundled;
+  }
+  return 'pgconflint';
+}
 
 // The settings as the server reads them (see editors/README.md).
 function initializationOptions(config: vscode.WorkspaceConfiguration): Record<string, unknown> {
@@ -26,7 +43,7 @@ function initializationOptions(config: vscode.WorkspaceConfiguration): Record<st
 async function start(): Promise<void> {
   const config = vscode.workspace.getConfiguration('pgconflint');
   const serverOptions: ServerOptions = {
-    command: config.get<string>('path', 'pgconflint'),
+    command: serverCommand(config),
     args: ['server'],
     transport: TransportKind.stdio,
   };
@@ -53,6 +70,7 @@ async function restart(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   context.subscriptions.push(
     vscode.commands.registerCommand('pgconflint.restart', restart),
     vscode.workspace.onDidChangeConfiguration(async (event) => {

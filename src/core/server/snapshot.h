@@ -99,6 +99,9 @@ class SnapshotTaker {
   /// reached or read; the error never holds a password. *label names the
   /// server without secrets, either way.
   virtual bool Take(const std::string& conninfo, std::string* json, std::string* label, std::string* error) const = 0;
+  /// False when Take may only run on the main thread: a fleet is then taken one server
+  /// after the other (the static release binary, whose libpq runs on a second C library).
+  virtual bool ThreadSafe() const { return true; }
 };
 
 }  // namespace pgconflint

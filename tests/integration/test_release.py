@@ -103,14 +103,14 @@ class ReleaseTest(unittest.TestCase):
             with open(os.path.join(jail, "pgconflint"), "wb") as f:
                 f.write(t.extractfile(f"{NAME}/pgconflint").read())
         os.chmod(os.path.join(jail, "pgconflint"), 0o755)
-        os.mkdir(os.path.join(jail, "data"))
-        with open(os.path.join(jail, "data", "postgresql.conf"), "w") as f:
+        # At the chroot's "/": its data directory is "/" (workspace_test.cc has the case too).
+        with open(os.path.join(jail, "postgresql.conf"), "w") as f:
             f.write("shared_buffers = '1GB'\nwork_mem = = 4MB\n")
-        self.assertEqual(sorted(os.listdir(jail)), ["data", "pgconflint"])
+        self.assertEqual(sorted(os.listdir(jail)), ["pgconflint", "postgresql.conf"])
         r = subprocess.run(["chroot", jail, "/pgconflint", "check", "--no-config", "--format", "concise",
-                            "/data/postgresql.conf"], capture_output=True, text=True)
+                            "/postgresql.conf"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertRegex(r.stdout, r"^data/postgresql\.conf:2:12: error: syntax error near token \"=\" \[PGC001\]")
+        self.assertRegex(r.stdout, r"^postgresql\.conf:2:12: error: syntax error near token \"=\" \[PGC001\]")
         # Live mode in the chroot: no libpq to load, said on one line, exit 3.
         r = subprocess.run(["chroot", jail, "/pgconflint", "check", "--no-config", "--live",
                             "host=127.0.0.1 port=1"], capture_output=True, text=True)

@@ -59,6 +59,28 @@ TEST(WorkspaceTest, ConfigFileIsFoundUpwardsAndApplied) {
   EXPECT_NE(std::find(codes.begin(), codes.end(), "PGC702:info"), codes.end());
 }
 
+// A postgresql.conf at "/" (a container's or a chroot's): its data directory is "/", and its
+// findings are its own (the data directory's file was "//postgresql.conf", which no file asked
+// about matched, so that every finding was dropped).
+TEST(WorkspaceTest, APostgresqlConfAtTheFileSystemRootKeepsItsFindings) {
+  FakeDisk disk("/");
+  disk.Write("/postgresql.conf", "shared_buffers = '1GB'\nwork_mem = = 4MB\n");
+  WorkspaceOptions o = On(disk);
+  o.use_config = false;
+  Workspace ws(o);
+  std::vector<LintTarget> targets = ws.TargetsFor("/postgresql.conf");
+  ASSERT_EQ(targets.size(), 1u);
+  EXPECT_EQ(targets[0].root, "/");
+  Analysis a;
+  std::string error;
+  ASSERT_TRUE(ws.Lint(targets[0].root, &a, &error)) << error;
+  ASSERT_FALSE(a.files.empty());
+  EXPECT_EQ(a.files[0].abs_path, "/postgresql.conf");
+  KeepFindingsOf(targets[0], &a);
+  ASSERT_EQ(a.diagnostics.size(), 1u);
+  EXPECT_STREQ(a.diagnostics[0].rule->code, "PGC001");
+}
+
 TEST(WorkspaceTest, MalformedConfigIsAConfigurationError) {
   FakeDisk p;
   p.Write(".pgconflint.toml", "pg-version = 12\n");

@@ -62,6 +62,10 @@ std::string ParentDirectory(const std::string& path) {
   return path.substr(0, slash);
 }
 
+std::string ChildPath(const std::string& dir, const std::string& name) {
+  return (!dir.empty() && dir.back() == '/' ? dir : dir + "/") + name;
+}
+
 std::string AbsolutePath(const FileSystem& fs, const std::string& path) {
   if (!path.empty() && path[0] == '/') return CanonicalizePath(path);
   return CanonicalizePath(fs.CurrentDirectory() + "/" + path);

@@ -138,6 +138,8 @@ std::string CanonicalizePath(const std::string& path);
 
 /// The directory part of a path ("." when it has none, "/" for a root file).
 std::string ParentDirectory(const std::string& path);
+/// `name` in directory `dir`: "/x" in "/" ("//x" would be another path to every comparison).
+std::string ChildPath(const std::string& dir, const std::string& name);
 
 }  // namespace pgconflint
 

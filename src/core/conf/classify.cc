@@ -210,7 +210,7 @@ int MajorFromPath(std::string_view path) {
 std::string MapServerPath(const FileSystem& fs, const std::string& server_path, const std::string& root_dir) {
   if (server_path.empty() || server_path[0] != '/') return "";
   std::string server_dir = ParentDirectory(CanonicalizePath(server_path));
-  std::string candidate = root_dir + "/" + std::string(BaseName(server_path));
+  std::string candidate = ChildPath(root_dir, std::string(BaseName(server_path)));
   if (fs.Stat(candidate).type != FileInfo::Type::kRegular) return "";
   if (server_dir == root_dir || EndsWithComponents(root_dir, server_dir) || IsPackageConfigDirectory(server_dir))
     return candidate;

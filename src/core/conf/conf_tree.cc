@@ -397,7 +397,7 @@ void ConfTreeSource::Collect(const CollectContext& ctx, Analysis* a) const {
   }
   // A data directory: postgresql.conf, then postgresql.auto.conf as the
   // server reads it (an optional file whose absence is normal).
-  std::string conf = abs + "/postgresql.conf", auto_conf = abs + "/postgresql.auto.conf";
+  std::string conf = ChildPath(abs, "postgresql.conf"), auto_conf = ChildPath(abs, "postgresql.auto.conf");
   if (ctx.display_base.empty()) {
     std::string dir = root_ + (root_.back() == '/' ? "" : "/");
     loader.ShowAs(conf, dir + "postgresql.conf");

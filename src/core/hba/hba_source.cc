@@ -130,7 +130,7 @@ class AuthLinter {
       return out;
     }
     if (!dir) return out;  // a config file's defaults depend on how the server is started
-    out.path = abs + "/" + name;
+    out.path = ChildPath(abs, name);
     out.display = ctx_.display_base.empty() ? root + (root.back() == '/' ? "" : "/") + name : Display(out.path);
     return out;
   }

@@ -38,7 +38,7 @@ const HostFacts& ThisMachine() {
 // The major in a data directory's PG_VERSION file ("17\n"), or 0.
 int PgVersionFile(const FileSystem& fs, const std::string& dir) {
   std::string text, error;
-  if (fs.Read(dir + "/PG_VERSION", &text, &error) != ReadStatus::kOk) return 0;
+  if (fs.Read(ChildPath(dir, "PG_VERSION"), &text, &error) != ReadStatus::kOk) return 0;
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
   if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return 0;
   return std::atoi(text.c_str());

@@ -360,6 +360,42 @@ class ActionTest(unittest.TestCase):
 
 
 class GitlabTemplateTest(unittest.TestCase):
+    def test_before_script_installs_the_release(self):
+        """An image without pgconflint: the template clones the repository (here this one, at
+        its branch), downloads the release binary of its version from PGCONFLINT_DOWNLOAD_URL (a
+        release served from 127.0.0.1), checks it, and the job's script runs it."""
+        import yaml
+        branch = git(ROOT, "rev-parse", "--abbrev-ref", "HEAD").strip()
+        if branch == "HEAD":
+            self.skipTest("a detached checkout: the template clones a branch")
+        with open(os.path.join(ROOT, "ci", "gitlab-template.yml")) as f:
+            job = yaml.safe_load(f)[".pgconflint"]
+        with ReleaseServer(PGCONFLINT) as release, tempfile.TemporaryDirectory() as d:
+            fixture_repository(d)
+            bindir = os.path.join(d, ".bin")
+            os.mkdir(bindir)
+            with open(os.path.join(bindir, "apt-get"), "w") as f:  # the image's packages: here already
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(os.path.join(bindir, "apt-get"), 0o755)
+            for tool in ("git", "dirname", "sh", "head", "cat", "sed", "basename", "uname"):
+                os.symlink(shutil.which(tool), os.path.join(bindir, tool))
+            os.symlink("/usr/bin/python3", os.path.join(bindir, "python3"))
+            env = dict(os.environ, PATH=bindir, CI_MERGE_REQUEST_DIFF_BASE_SHA="")
+            env.update({k: str(v) for k, v in job["variables"].items()})
+            env.update(PGCONFLINT_PATHS="data-directory", PGCONFLINT_REPOSITORY=ROOT, PGCONFLINT_REF=branch,
+                       PGCONFLINT_HOME=os.path.join(d, ".pgconflint"), PGCONFLINT_CACHE=os.path.join(d, ".cache"),
+                       PGCONFLINT_DOWNLOAD_URL=release.url)
+            script = "\n".join(job["before_script"] + job["script"])
+            r = subprocess.run(["/bin/bash", "-eo", "pipefail", "-c", script], cwd=d, env=env, capture_output=True,
+                               text=True, timeout=300)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # the fixture's warnings
+            self.assertIn("downloading pgconflint", r.stderr)
+            self.assertEqual(release.requests,
+                             ["/dist/SHA256SUMS", f"/dist/pgconflint-{project_version()}-linux-x86_64.tar.gz"])
+            with open(os.path.join(GOLDEN, "data-directory.gitlab"), encoding="utf-8") as f:
+                with open(os.path.join(d, "gl-code-quality-report.json"), encoding="utf-8") as g:
+                    self.assertEqual(g.read(), f.read())
+
     def test_template_runs_on_a_fixture_repository(self):
         import yaml
         with open(os.path.join(ROOT, "ci", "gitlab-template.yml")) as f:

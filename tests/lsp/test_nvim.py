@@ -72,3 +72,33 @@ def test_headless_neovim_attaches_the_server_to_the_authentication_files(tmp_pat
     assert result["before"] == [rule_code(rule)]
     assert run.returncode == 0
     assert conf.read_text() == text
+
+
+def test_headless_neovim_claims_fragments_by_their_data_directory(tmp_path):
+    """deploy/db/conf.d/10-memory.conf, which deploy/db/postgresql.conf includes, is pgconf and
+    gets the server's diagnostics; deploy/nginx/conf.d/default.conf is not PostgreSQL's; a first
+    line `# pgconflint: file-type=hba` makes any .conf pg_hba.conf."""
+    db = tmp_path / "deploy" / "db"
+    (db / "conf.d").mkdir(parents=True)
+    (db / "postgresql.conf").write_text("max_connections = 100\ninclude_dir = 'conf.d'\n")
+    fragment = db / "conf.d" / "10-memory.conf"
+    fragment.write_text("work_mem = 64 MB\n")
+    result, run = run_nvim(tmp_path, fragment, filetype="pgconf", diagnostics=1, action="")
+    assert result["ok"], result
+    assert result["before"] == [rule_code("syntax-error")]
+    nginx = tmp_path / "deploy" / "nginx" / "conf.d"
+    nginx.mkdir(parents=True)
+    (nginx / "default.conf").write_text("server { listen 80; }\n")
+    result, run = run_nvim(tmp_path, nginx / "default.conf", filetype="nginx", diagnostics=0, action="")  # Neovim's own
+    assert result["ok"], result
+    web = tmp_path / "deploy" / "web" / "conf.d"  # a name Neovim does not know: no file type
+    web.mkdir(parents=True)
+    (web / "default.conf").write_text("server { listen 80; }\n")
+    (web.parent / "app.conf").write_text("include conf.d/*.conf\n")
+    result, run = run_nvim(tmp_path, web / "default.conf", filetype="", diagnostics=0, action="")
+    assert result["ok"], result
+    marked = tmp_path / "auth" / "clients.conf"
+    marked.parent.mkdir()
+    marked.write_text("# pgconflint: file-type=hba\nhost all all 0.0.0.0/0 trust\n")
+    result, run = run_nvim(tmp_path, marked, filetype="pghba", diagnostics=0, action="")
+    assert result["ok"], result

@@ -101,6 +101,9 @@ void Session::Dispatch(const json& message, const json& id, bool is_request) {
       {"textDocument/documentLink", &Session::DocumentLink},
       {"textDocument/definition", &Session::Definition},
       {"textDocument/documentSymbol", &Session::DocumentSymbol},
+      {"textDocument/references", &Session::References},
+      {"textDocument/rename", &Session::Rename},
+      {"textDocument/prepareRename", &Session::PrepareRename},
       {"textDocument/diagnostic", &Session::DocumentDiagnostic},
       {"workspace/executeCommand", &Session::ExecuteCommand},
   };
@@ -174,7 +177,12 @@ json Session::Initialize(const json& params) {
       {"documentLinkProvider", {{"resolveProvider", false}}},
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
+      {"referencesProvider", true},
   };
+  // RenameOptions only for a client that says it sends prepareRename.
+  const json* rename_caps = text_caps ? Find(*text_caps, "rename") : nullptr;
+  const bool prepare = rename_caps && rename_caps->is_object() && rename_caps->value("prepareSupport", false);
+  capabilities["renameProvider"] = prepare ? json{{"prepareProvider", true}} : json(true);
   if (pull_) capabilities["diagnosticProvider"] = {{"interFileDependencies", true}, {"workspaceDiagnostics", false}};
   json result = {{"capabilities", std::move(capabilities)},
                  {"serverInfo", {{"name", "pgconflint"}, {"version", options_.version}}}};

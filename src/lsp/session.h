@@ -155,6 +155,10 @@ class Session {
   json DocumentLink(const json& params);
   json DocumentSymbol(const json& params);
   json InlayHint(const json& params);
+  // references.cc: user name maps across pg_hba.conf and pg_ident.conf.
+  json References(const json& params);
+  json Rename(const json& params);
+  json PrepareRename(const json& params);
 
   ServerOptions options_;
   Output* out_;

@@ -309,3 +309,43 @@ def test_module_parameters_hover_and_complete(start, tmp_path):
     module_names = [i for i in names if i["label"].startswith("pg_stat_statements.")]
     assert "pg_stat_statements.max" in [i["label"] for i in module_names]
     assert all(i["detail"].endswith(" · module pg_stat_statements") for i in module_names)
+
+
+def test_references_and_rename_of_a_user_name_map(start, tmp_path):
+    """A map name: its map= options in pg_hba.conf and its lines in pg_ident.conf, from either
+    file; rename edits them all; another map and a method are not renamed."""
+    c = start()
+    caps = {"textDocument": {"publishDiagnostics": {"relatedInformation": True}, "rename": {"prepareSupport": True}}}
+    result = c.initialize(capabilities=caps)
+    assert result["capabilities"]["referencesProvider"] is True
+    assert result["capabilities"]["renameProvider"] == {"prepareProvider": True}
+    write(tmp_path, "postgresql.conf", "listen_addresses = '*'\n")
+    ident = write(tmp_path, "pg_ident.conf", "sso  alice  bob\nother  carol  carol\nsso  dave  dave\n")
+    hba = write(tmp_path, "pg_hba.conf", "local all all peer map=sso\nhost all all 10.0.0.0/8 cert map=other\n"
+                                         "hostssl all all 10.1.0.0/16 cert map=sso\n")
+    c.open(hba)
+    c.diagnostics(hba, 1)
+    refs = c.request("textDocument/references", dict(at(hba, 0, 24), context={"includeDeclaration": True}))
+    found = sorted((r["uri"].rsplit("/", 1)[1], r["range"]["start"]["line"], r["range"]["start"]["character"],
+                    r["range"]["end"]["character"]) for r in refs)
+    assert found == [("pg_hba.conf", 0, 23, 26), ("pg_hba.conf", 2, 37, 40), ("pg_ident.conf", 0, 0, 3),
+                     ("pg_ident.conf", 2, 0, 3)]
+    uses = c.request("textDocument/references", dict(at(hba, 0, 24), context={"includeDeclaration": False}))
+    assert sorted(r["uri"].rsplit("/", 1)[1] for r in uses) == ["pg_hba.conf", "pg_hba.conf"]
+    # From pg_ident.conf: the same four.
+    c.open(ident)
+    c.diagnostics(ident, 1)
+    assert len(c.request("textDocument/references", dict(at(ident, 2, 1), context={"includeDeclaration": True}))) == 4
+    prepared = c.request("textDocument/prepareRename", at(hba, 2, 38))
+    assert prepared == {"range": span(2, 37, 2, 40), "placeholder": "sso"}
+    edit = c.request("textDocument/rename", dict(at(hba, 0, 24), newName="corp-sso"))
+    assert apply_edits(hba.read_text(), edit["changes"][uri(hba)]) == (
+        "local all all peer map=corp-sso\nhost all all 10.0.0.0/8 cert map=other\n"
+        "hostssl all all 10.1.0.0/16 cert map=corp-sso\n")
+    assert apply_edits(ident.read_text(), edit["changes"][uri(ident)]) == (
+        "corp-sso  alice  bob\nother  carol  carol\ncorp-sso  dave  dave\n")
+    # Not a map name; a name the server would read otherwise.
+    assert c.request("textDocument/prepareRename", at(hba, 0, 15)) is None
+    assert c.request("textDocument/references", dict(at(hba, 0, 15), context={"includeDeclaration": True})) == []
+    assert c.request_error("textDocument/rename", dict(at(hba, 0, 15), newName="x"))["code"] == -32803
+    assert c.request_error("textDocument/rename", dict(at(hba, 0, 24), newName="two words"))["code"] == -32803

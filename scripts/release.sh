@@ -115,8 +115,9 @@ texts "$stage/texts"
 for arch in "${arches[@]}"; do
   bin=${given[$arch]}
   case "$arch" in
-    x86_64) deb_arch=amd64; strip=strip; objdump=objdump; run=() ;;
-    aarch64) deb_arch=arm64; strip=aarch64-linux-gnu-strip; objdump=aarch64-linux-gnu-objdump; run=(qemu-aarch64-static) ;;
+    x86_64) deb_arch=amd64; strip=strip; objdump=objdump; run=(); run_dynamic=() ;;
+    aarch64) deb_arch=arm64; strip=aarch64-linux-gnu-strip; objdump=aarch64-linux-gnu-objdump
+             run=(qemu-aarch64-static); run_dynamic=(qemu-aarch64-static -L /usr/aarch64-linux-gnu) ;;
   esac
   file -b "$bin" | grep -q "statically linked" ||
     { echo "release.sh: $bin is not statically linked" >&2; exit 1; }
@@ -129,6 +130,8 @@ for arch in "${arches[@]}"; do
   "$strip" --strip-all -o "$stage/$arch/dynamic/pgconflint" "$dyn"
   "${run[@]}" "$stage/$arch/pgconflint" --version | head -n 1 | grep -qx "pgconflint $version (commit .*)" ||
     { echo "release.sh: the $arch binary does not run" >&2; exit 1; }
+  "${run_dynamic[@]}" "$stage/$arch/dynamic/pgconflint" --version | head -n 1 | grep -qx "pgconflint $version (commit .*)" ||
+    { echo "release.sh: the $arch binary of the .deb does not run" >&2; exit 1; }
 
   name=pgconflint-$version-linux-$arch
   t="$stage/tar/$name"

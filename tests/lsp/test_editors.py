@@ -62,6 +62,32 @@ def test_the_vscode_extension_compiles_with_tsc(node_modules, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     compiled = (work / "out" / "extension.js").read_text()
     assert "vscode-languageclient/node" in compiled and ("'server'" in compiled or '"server"' in compiled)
+    # The compiled detection (it needs no VS Code): a fragment its data directory includes, a file
+    # beside a postgresql.conf, a first-line marker; not nginx's or another program's conf.d.
+    tree = {"deploy/db/postgresql.conf": "max_connections = 100\ninclude_dir = 'conf.d'\n",
+            "deploy/db/conf.d/10-memory.conf": "work_mem = '64MB'\n",
+            "deploy/db/tuning.conf": "work_mem = '8MB'\n",
+            "deploy/db/hba/pg_hba.conf": "include_dir hba.d\n", "deploy/db/hba/hba.d/10-app.conf": "local all all peer\n",
+            "deploy/nginx/conf.d/default.conf": "server { listen 80; }\n",
+            "deploy/web/app.conf": "include conf.d/*.conf\n", "deploy/web/conf.d/site.conf": "x = 1\n",
+            "deploy/db/conf.d/../unrelated/x.conf": "a = 1\n",
+            "deploy/db/d/y.conf": "a = 1\n",  # "d" is in `include_dir = 'conf.d'`, not a component of it
+            "auth/clients.conf": "# pgconflint: file-type=hba\nhost all all 0.0.0.0/0 trust\n"}
+    for name, text in tree.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    probe = ("const d = require(process.argv[1]); const out = {};"
+             "for (const f of process.argv.slice(2)) out[f] = d.postgresLanguage(f) ?? null;"
+             "console.log(JSON.stringify(out));")
+    files = [str(tmp_path / name) for name in tree if not name.endswith(("postgresql.conf", "pg_hba.conf"))]
+    run = subprocess.run(["node", "-e", probe, str(work / "out" / "detect.js"), *files], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    found = {os.path.relpath(f, tmp_path): language for f, language in json.loads(run.stdout).items()}
+    assert found == {"deploy/db/conf.d/10-memory.conf": "pgconf", "deploy/db/tuning.conf": "pgconf",
+                     "deploy/db/hba/hba.d/10-app.conf": "pghba", "deploy/nginx/conf.d/default.conf": None,
+                     "deploy/web/conf.d/site.conf": None, "deploy/db/unrelated/x.conf": None, "deploy/db/d/y.conf": None,
+                     "deploy/web/app.conf": None, "auth/clients.conf": "pghba"}
 
 
 def test_the_vscode_manifest(node_modules):
@@ -78,6 +104,10 @@ def test_the_vscode_manifest(node_modules):
     [grammar] = package["contributes"]["grammars"]
     assert grammar["language"] == "pgconf"
     assert (VSCODE / grammar["path"]).exists() and grammar["scopeName"] == "source.pgconf"
+    # No claim by path pattern (every `**/conf.d/*.conf` took nginx's too): src/detect.ts decides.
+    assert all("filenamePatterns" not in language for language in languages.values())
+    assert languages["pgconf"]["firstLine"].startswith("^#")
+    assert "workspaceContains:**/postgresql.conf" in package["activationEvents"]
     settings = package["contributes"]["configuration"]["properties"]
     assert {"pgconflint.path", "pgconflint.profile", "pgconflint.pgVersion", "pgconflint.run"} <= set(settings)
     assert package["main"] == "./out/extension.js"

@@ -6,6 +6,7 @@
 // from the server.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
+import { postgresLanguage } from './detect';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 
 let client: LanguageClient | undefined;
@@ -69,8 +70,22 @@ async function restart(): Promise<void> {
   await start();
 }
 
+// A .conf file that is PostgreSQL's by its data directory or first line gets its language
+// (VS Code gives one by name only: postgresql.conf, pg_hba.conf, ...).
+function claim(document: vscode.TextDocument): void {
+  if (document.uri.scheme !== 'file' || ['pgconf', 'pghba', 'pgident'].includes(document.languageId)) {
+    return;
+  }
+  const language = postgresLanguage(document.fileName);
+  if (language) {
+    void vscode.languages.setTextDocumentLanguage(document, language);
+  }
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
+  vscode.workspace.textDocuments.forEach(claim);
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(claim));
   context.subscriptions.push(
     vscode.commands.registerCommand('pgconflint.restart', restart),
     vscode.workspace.onDidChangeConfiguration(async (event) => {

@@ -41,11 +41,16 @@ local function basename(path)
 end
 
 -- Whether an include line of `conf` (include, include_if_exists, include_dir)
--- names `name`.
+-- names `name` as a component of its path (`include_dir = 'conf.d'`).
 local function includes(conf, name)
   for _, line in ipairs(lines_of(conf, 5000)) do
-    if line:match('^%s*include[%w_]*[%s=]') and line:find(name, 1, true) then
-      return true
+    local value = line:match("^%s*include[%w_]*%s*=%s*'?([^'#]*)") or line:match("^%s*include[%w_]*%s+'?([^'#]*)")
+    if value then
+      for part in vim.trim(value):gmatch('[^/]+') do
+        if part == name then
+          return true
+        end
+      end
     end
   end
   return false

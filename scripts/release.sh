@@ -10,7 +10,7 @@
 #       places, the editor files under /usr/share/pgconflint/editors
 #   pgconflint-VERSION.vsix
 #       the VS Code extension (editors/vscode, packaged with @vscode/vsce from npm)
-#       carrying the linux-x64 server, which it uses unless pgconflint.path is set
+#       carrying the linux-x64 server, which it uses unless pgconflint.serverPath is set
 #   SHA256SUMS over every file
 # VERSION is CMake's project(VERSION). aarch64 is cross-compiled with Debian's
 # cross toolchain and run under qemu-aarch64-static before it is packaged. The

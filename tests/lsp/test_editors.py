@@ -109,7 +109,7 @@ def test_the_vscode_manifest(node_modules):
     assert languages["pgconf"]["firstLine"].startswith("^#")
     assert "workspaceContains:**/postgresql.conf" in package["activationEvents"]
     settings = package["contributes"]["configuration"]["properties"]
-    assert {"pgconflint.path", "pgconflint.profile", "pgconflint.pgVersion", "pgconflint.run"} <= set(settings)
+    assert {"pgconflint.serverPath", "pgconflint.path", "pgconflint.profile", "pgconflint.pgVersion", "pgconflint.run"} <= set(settings)
     assert package["main"] == "./out/extension.js"
     json.loads((VSCODE / "language-configuration.json").read_text())
     installed = json.loads((node_modules / "vscode-languageclient" / "package.json").read_text())

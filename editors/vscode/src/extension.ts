@@ -12,13 +12,16 @@ import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } f
 let client: LanguageClient | undefined;
 let extensionPath = '';
 
-// The server binary: pgconflint.path when the user set it, else the one the .vsix
-// carries (server/pgconflint, scripts/release.sh), else pgconflint on PATH.
+// The server binary: pgconflint.serverPath (or its former name pgconflint.path) when
+// the user set it, else the one the .vsix carries (server/pgconflint, scripts/release.sh),
+// else pgconflint on PATH.
 function serverCommand(config: vscode.WorkspaceConfiguration): string {
-  const set = config.inspect<string>('path');
-  const chosen = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
-  if (chosen) {
-    return chosen;
+  for (const key of ['serverPath', 'path']) {
+    const set = config.inspect<string>(key);
+    const chosen = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+    if (chosen) {
+      return chosen;
+    }
   }
   const bundled = extensionPath ? `${extensionPath}/server/pgconflint` : '';
   if (bundled && fs.existsSync(bundled)) {

@@ -74,9 +74,10 @@ build_arch() {
             "-DPGCONFLINT_EMBED=$root/build-release/x86_64/pgconflint_embed"
             -DPGCONFLINT_LIBPQ_INCLUDE_DIR=/usr/include/postgresql)
   fi
+  local targets=(pgconflint pgconflint_dynamic)
+  if [ "$arch" = x86_64 ]; then targets+=(pgconflint_embed); fi
   cmake -S "$root" -B "$dir" "${flags[@]}" >/dev/null
-  cmake --build "$dir" --target pgconflint pgconflint_dynamic
-  if [ "$arch" = x86_64 ]; then cmake --build "$dir" --target pgconflint_embed; fi
+  cmake --build "$dir" --target "${targets[@]}"
 }
 if [ "$needs_build" = yes ]; then
   if [ -z "${given[x86_64]:-}" ]; then

@@ -19,16 +19,6 @@ bool Resolve(void* handle, const char* name, F* out, std::string* missing) {
 
 }  // namespace
 
-namespace {
-
-// The system's shared C library, as dlopen finds it (the binary's own when it is dynamic).
-void* SystemCLibrary() {
-  static void* const libc = dlopen("libc.so.6", RTLD_NOW | RTLD_LOCAL);
-  return libc;
-}
-
-}  // namespace
-
 bool LibpqOnSecondCLibrary() {
   // A dynamic program has a PT_DYNAMIC segment; a static one has none, and any libpq it
   // loads comes with the system's libc.so.6.
@@ -53,8 +43,8 @@ const Libpq* LoadLibpq(std::string* error) {
   std::call_once(once, [] {
     // A static binary (the release archives) loads libpq with the system's shared C
     // library beside its own: glibc supports that only for the release it was linked with.
-    // In a dynamic binary both names are the same library.
-    if (void* libc = SystemCLibrary()) {
+    void* libc = LibpqOnSecondCLibrary() ? dlopen("libc.so.6", RTLD_NOW | RTLD_LOCAL) : nullptr;
+    if (libc) {
       using Version = const char* (*)();
       auto system_version = reinterpret_cast<Version>(dlsym(libc, "gnu_get_libc_version"));
       const std::string own = gnu_get_libc_version();

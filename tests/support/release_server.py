@@ -10,6 +10,7 @@ at it.
 """
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -19,7 +20,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def project_version():
-    import re
     with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
         return re.search(r"^project\(pgconflint VERSION ([0-9.]+)", f.read(), re.M).group(1)
 

@@ -343,7 +343,7 @@ InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
   // directory and those above it, as without a tree.
   if (!descend_ || !considered_.count(dir)) {
     for (std::string d = ParentDirectory(dir);; d = ParentDirectory(d)) {
-      if (fs_.Stat((d == "/" ? "" : d) + "/postgresql.conf").type == FileInfo::Type::kRegular) AddRoot(d);
+      if (fs_.Stat(ChildPath(d, "postgresql.conf")).type == FileInfo::Type::kRegular) AddRoot(d);
       if (d == base_ || d == "/" || d.size() < base_.size()) break;
     }
     Consider(dir);

@@ -399,9 +399,8 @@ void ConfTreeSource::Collect(const CollectContext& ctx, Analysis* a) const {
   // server reads it (an optional file whose absence is normal).
   std::string conf = ChildPath(abs, "postgresql.conf"), auto_conf = ChildPath(abs, "postgresql.auto.conf");
   if (ctx.display_base.empty()) {
-    std::string dir = root_ + (root_.back() == '/' ? "" : "/");
-    loader.ShowAs(conf, dir + "postgresql.conf");
-    loader.ShowAs(auto_conf, dir + "postgresql.auto.conf");
+    loader.ShowAs(conf, ChildPath(root_, "postgresql.conf"));
+    loader.ShowAs(auto_conf, ChildPath(root_, "postgresql.auto.conf"));
   }
   if (!loader.LoadRoot(conf)) return;
   Site site;

@@ -131,7 +131,7 @@ class AuthLinter {
     }
     if (!dir) return out;  // a config file's defaults depend on how the server is started
     out.path = ChildPath(abs, name);
-    out.display = ctx_.display_base.empty() ? root + (root.back() == '/' ? "" : "/") + name : Display(out.path);
+    out.display = ctx_.display_base.empty() ? ChildPath(root, name) : Display(out.path);
     return out;
   }
 

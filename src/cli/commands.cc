@@ -8,7 +8,7 @@ namespace pgconflint::cli {
 
 std::span<const Subcommand> Subcommands() {
   static constexpr Subcommand kSubcommands[] = {
-      {"check", AddCheck},         {"show", AddShow},         {"params", AddParams},     {"explain", AddExplain},
+      {"check", AddCheck},         {"format", AddFormat},     {"show", AddShow},         {"params", AddParams},     {"explain", AddExplain},
       {"docs", AddDocs},           {"recommend", AddRecommend}, {"diff", AddDiff},       {"server", AddServer},
       {"snapshot", AddSnapshot},   {"apply-sql", AddApplySql}, {"man", AddMan},         {"completions", AddCompletions}};
   return kSubcommands;

@@ -21,6 +21,7 @@ struct Command {
 /// registering one option costs CLI11 a comparison with every option before it,
 /// and check's 50 options cost more than linting a small file.
 Command AddCheck(CLI::App* app, bool full);
+Command AddFormat(CLI::App* app, bool full);
 Command AddShow(CLI::App* app, bool full);
 Command AddParams(CLI::App* app, bool full);
 Command AddExplain(CLI::App* app, bool full);

@@ -18,25 +18,6 @@
 namespace pgconflint::cli {
 namespace {
 
-bool ReadStdin(std::string* text, std::string* error) {
-  text->clear();
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      *error = std::string("standard input: ") + strerror(errno);
-      return false;
-    }
-    if (n == 0) return true;
-    text->append(buf, static_cast<size_t>(n));
-    if (text->size() > kMaxFileSize) {
-      *error = "standard input is larger than " + std::to_string(kMaxFileSize >> 20) + " MiB";
-      return false;
-    }
-  }
-}
-
 // The project configuration that applies to `abs`, as the workspace finds
 // it (--config, --no-config, else the nearest .pgconflint.toml).
 bool ConfigFor(const FileSystem& fs, const CheckInputs& in, const std::string& abs, ProjectConfig* out,
@@ -64,6 +45,25 @@ void AddTarget(std::vector<Target>* out, const std::string& root, const std::set
 }
 
 }  // namespace
+
+bool ReadStdin(std::string* text, std::string* error) {
+  text->clear();
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      *error = std::string("standard input: ") + strerror(errno);
+      return false;
+    }
+    if (n == 0) return true;
+    text->append(buf, static_cast<size_t>(n));
+    if (text->size() > kMaxFileSize) {
+      *error = "standard input is larger than " + std::to_string(kMaxFileSize >> 20) + " MiB";
+      return false;
+    }
+  }
+}
 
 bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& in, std::vector<Target>* out,
                  std::string* error) {

@@ -42,6 +42,9 @@ struct Target {
 bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& in, std::vector<Target>* out,
                  std::string* error);
 
+/// Reads standard input whole (at most kMaxFileSize bytes); false with *error.
+bool ReadStdin(std::string* text, std::string* error);
+
 /// Keeps the diagnostics of `a` that concern `t.only` (core KeepFindingsOf:
 /// its files and what they include), each once across the targets of a run
 /// (`seen`, optional).

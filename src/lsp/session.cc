@@ -104,6 +104,7 @@ void Session::Dispatch(const json& message, const json& id, bool is_request) {
       {"textDocument/references", &Session::References},
       {"textDocument/rename", &Session::Rename},
       {"textDocument/prepareRename", &Session::PrepareRename},
+      {"textDocument/formatting", &Session::Formatting},
       {"textDocument/diagnostic", &Session::DocumentDiagnostic},
       {"workspace/executeCommand", &Session::ExecuteCommand},
   };
@@ -178,6 +179,7 @@ json Session::Initialize(const json& params) {
       {"definitionProvider", true},
       {"documentSymbolProvider", true},
       {"referencesProvider", true},
+      {"documentFormattingProvider", true},
   };
   // RenameOptions only for a client that says it sends prepareRename.
   const json* rename_caps = text_caps ? Find(*text_caps, "rename") : nullptr;

@@ -159,6 +159,8 @@ class Session {
   json References(const json& params);
   json Rename(const json& params);
   json PrepareRename(const json& params);
+  // formatting.cc: the layout of `pgconflint format`.
+  json Formatting(const json& params);
 
   ServerOptions options_;
   Output* out_;

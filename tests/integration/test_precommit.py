@@ -11,6 +11,9 @@ this repository's `pgconflint` hook (language: system, the built binary on PATH)
     configuration are skipped, and `include` adds a directory of them;
   * the opt-in `pgconflint-sql` hook checks staged *.sql scripts (and the configuration
     hook does not);
+  * the opt-in `pgconflint-format` hook rewrites postgresql.conf-format files in the layout
+    of `pgconflint format` (pre-commit fails it once, then it passes), never pg_hba.conf or
+    other programs' files;
   * pg_hba.conf and pg_ident.conf are checked (in their data directory's context when they
     have one), each finding reported once;
   * a clean tree passes (exit 0), 200 files of 100 data directories too (their speed is
@@ -139,6 +142,29 @@ class PreCommitTest(unittest.TestCase):
         r = self.try_repo(repo)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertNotIn("tune.sql", r.stdout)
+
+    def test_format_hook_rewrites_postgresql_files_only(self):
+        files = dict(CLEAN)
+        files["db/data/conf.d/10-memory.conf"] = "shared_buffers=1GB  # a quarter of RAM  \n"
+        files["db/data/pg_hba.conf"] = "local   all   all   peer\n"
+        repo = self.repository(files)
+        r = self.try_repo(repo, hook="pgconflint-format")
+        # pre-commit fails a hook that changes files, and says so.
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("files were modified by this hook", r.stdout)
+        with open(os.path.join(repo, "db/data/conf.d/10-memory.conf")) as f:
+            self.assertEqual(f.read(), "shared_buffers = '1GB'  # a quarter of RAM\n")
+        for name in ("db/data/pg_hba.conf", "nginx/nginx.conf", "db/data/postgresql.auto.conf"):
+            with open(os.path.join(repo, name)) as f:
+                self.assertEqual(f.read(), files[name], name)
+        self.assertNotIn("nginx", r.stdout)
+        with open(os.path.join(repo, "db/data/postgresql.conf")) as f:
+            self.assertEqual(f.read(), "listen_addresses = 'localhost'\nmax_connections = '100'\n"
+                                       "include_dir = 'conf.d'\n")
+        # Formatted, it passes.
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True, capture_output=True)
+        r = self.try_repo(repo, hook="pgconflint-format")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
     def test_two_hundred_files(self):
         files = {}

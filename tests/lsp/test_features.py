@@ -1,13 +1,14 @@
 """The features of `pgconflint server` with a real JSON-RPC client: the
 diagnostics' fields, hover, completion, every code action applied and
 re-linted, fix-all, the documentation command, inlay hints, document links,
-definition and document symbols.
+definition, document symbols, references, rename and formatting.
 
 Run: PGCONFLINT=build/pgconflint /usr/bin/python3 -m pytest tests/lsp/test_features.py
 """
+import subprocess
 from pathlib import Path
 
-from lspclient import apply_edits, at, catalog, codes, rule_code, span, uri, write
+from lspclient import apply_edits, at, binary, catalog, cli_env, codes, rule_code, span, uri, write
 
 RENAMED = rule_code("renamed-parameter")
 OVERRIDDEN = rule_code("setting-overridden")
@@ -349,3 +350,37 @@ def test_references_and_rename_of_a_user_name_map(start, tmp_path):
     assert c.request("textDocument/references", dict(at(hba, 0, 15), context={"includeDeclaration": True})) == []
     assert c.request_error("textDocument/rename", dict(at(hba, 0, 15), newName="x"))["code"] == -32803
     assert c.request_error("textDocument/rename", dict(at(hba, 0, 24), newName="two words"))["code"] == -32803
+
+
+def test_formatting_gives_the_layout_of_pgconflint_format(start, tmp_path):
+    """textDocument/formatting: one edit per changed line (the others untouched), the same text
+    as `pgconflint format`, [format] align from .pgconflint.toml; pg_hba.conf gets no edits and a
+    file with a syntax error an error answer."""
+    c = start()
+    assert c.initialize()["capabilities"]["documentFormattingProvider"] is True
+    text = "# memory  \nshared_buffers 128MB   # min 128kB\n\nwork_mem=4MB\nlog_line_prefix = '%m \\'x\\' '\n"
+    conf = write(tmp_path, "postgresql.conf", text)
+    hba = write(tmp_path, "pg_hba.conf", "local   all   all   peer\n")
+    c.open(conf)
+    c.diagnostics(conf, 1)
+    edits = c.request("textDocument/formatting", {"textDocument": {"uri": uri(conf)},
+                                                 "options": {"tabSize": 4, "insertSpaces": True}})
+    assert sorted(e["range"]["start"]["line"] for e in edits) == [0, 1, 3, 4]
+    formatted = apply_edits(text, edits)
+    assert formatted == ("# memory\nshared_buffers = '128MB'   # min 128kB\n\nwork_mem = '4MB'\n"
+                         "log_line_prefix = '%m ''x'' '\n")
+    cli = subprocess.run([binary(), "format", "-"], input=text, capture_output=True, text=True, env=cli_env())
+    assert cli.returncode == 0 and cli.stdout == formatted
+    # Formatting the formatted text changes nothing.
+    c.change(conf, 2, formatted)
+    assert c.request("textDocument/formatting", {"textDocument": {"uri": uri(conf)}, "options": {}}) == []
+    write(tmp_path, ".pgconflint.toml", "[format]\nalign = true\n")
+    c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri(tmp_path / ".pgconflint.toml"), "type": 1}]})
+    aligned = apply_edits(formatted, c.request("textDocument/formatting", {"textDocument": {"uri": uri(conf)},
+                                                                          "options": {}}))
+    assert "work_mem        = '4MB'\nlog_line_prefix = " in aligned
+    c.open(hba)
+    assert c.request("textDocument/formatting", {"textDocument": {"uri": uri(hba)}, "options": {}}) is None
+    c.change(conf, 3, "work_mem = = 4MB\n")
+    error = c.request_error("textDocument/formatting", {"textDocument": {"uri": uri(conf)}, "options": {}})
+    assert error["code"] == -32803 and "line 1" in error["message"] and "syntax error" in error["message"]

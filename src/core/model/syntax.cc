@@ -341,6 +341,16 @@ constexpr size_t kTokensDecidingALine = 4;
 
 }  // namespace
 
+std::string EscapeAutoConfValue(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\'' || c == '\\') out += c;
+    out += c;
+  }
+  return out;
+}
+
 ParsedFile Parse(const SourceFile& file) { return Parse(std::string_view(file.text())); }
 
 ParsedFile Parse(std::string_view text) {

@@ -95,6 +95,11 @@ std::vector<Token> TokenizeWithTree(const SourceFile& file);
 /// \ooo octal, \x -> x; a NUL ends the value.
 std::string UnescapeString(std::string_view quoted);
 
+/// escape_single_quotes_ascii: ' and \ doubled, as ALTER SYSTEM writes a
+/// value between quotes into postgresql.auto.conf (and `format` writes every
+/// value). UnescapeString("'" + EscapeAutoConfValue(v) + "'") == v.
+std::string EscapeAutoConfValue(std::string_view value);
+
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_MODEL_SYNTAX_H_

@@ -95,14 +95,4 @@ bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_in
   return true;
 }
 
-std::string EscapeAutoConfValue(std::string_view value) {
-  std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
-    if (c == '\'' || c == '\\') out += c;
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace pgconflint

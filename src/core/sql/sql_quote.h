@@ -57,10 +57,6 @@ std::string QuoteIdentifierIfNeeded(const SqlFacts& facts, std::string_view name
 bool FlattenSetValues(const SqlFacts& facts, std::string_view name, bool list_input, bool quote_all,
                       const std::vector<SqlValue>& values, std::string* out, std::string* error);
 
-/// escape_single_quotes_ascii: ' and \ doubled, as ALTER SYSTEM writes a
-/// value between quotes into postgresql.auto.conf.
-std::string EscapeAutoConfValue(std::string_view value);
-
 }  // namespace pgconflint
 
 #endif  // PGCONFLINT_CORE_SQL_SQL_QUOTE_H_

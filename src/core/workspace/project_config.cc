@@ -86,7 +86,7 @@ class ConfigReader {
   bool Read() {
     return KnownKeys() && Scalars() && Strings("select", &out_->select) && Strings("ignore", &out_->ignore) &&
            Strings("include", &out_->include) && Strings("exclude", &out_->exclude) && ExtraRules() &&
-           ExtensionCatalogs() && Severities() && PerFileIgnores() && ProfileFacts();
+           ExtensionCatalogs() && Severities() && PerFileIgnores() && ProfileFacts() && Format();
   }
 
  private:
@@ -98,7 +98,8 @@ class ConfigReader {
   bool KnownKeys() {
     static const char* const kKeys[] = {"pg-version", "fail-on", "select", "ignore", "extra-rules", "severity",
                                         "per-file-ignores", "profile", "recommendation-hints", "include",
-                                        "exclude", "allow-outside-includes", "extension-catalog", "cluster"};
+                                        "exclude", "allow-outside-includes", "extension-catalog", "cluster",
+                                        "format"};
     for (const auto& [k, v] : t_) {
       bool ok = false;
       for (const char* known : kKeys) ok |= k.str() == known;
@@ -199,6 +200,21 @@ class ConfigReader {
         sel.push_back(s->get());
       }
       out_->per_file_ignores.emplace_back(std::string(k.str()), std::move(sel));
+    }
+    return true;
+  }
+
+  bool Format() {
+    const toml::node* n = t_.get("format");
+    if (!n) return true;
+    const toml::table* f = n->as_table();
+    if (!f) return Fail(n, "[format] must be a table");
+    for (const auto& [k, v] : *f) {
+      if (k.str() != "align") return Fail(&v, "unknown key \"format." + std::string(k.str()) + "\"");
+      // Only a boolean node: toml++'s value<bool>() also converts integers.
+      const toml::value<bool>* b = v.as_boolean();
+      if (!b) return Fail(&v, "format.align must be true or false");
+      out_->format_align = b->get();
     }
     return true;
   }

@@ -14,6 +14,8 @@
 //   PGC303 = "warning"
 //   [per-file-ignores]
 //   "conf.d/*.conf" = ["PGC303"]
+//   [format]
+//   align = false                    # `format`: line up the '=' of consecutive settings
 //   [profile]
 //   ram = "64GB"
 //   cpus = 16
@@ -58,6 +60,9 @@ struct ProjectConfig {
   /// The data directory or postgresql.conf that SQL scripts run against
   /// (absolute); "": the tree's only data directory, if it has one.
   std::string cluster;
+  /// `pgconflint format` and the editor's formatting: pad names so that the
+  /// '=' of consecutive settings line up (core/conf/format.h).
+  bool format_align = false;
 };
 
 /// The nearest .pgconflint.toml at or above `start` (a file or directory),

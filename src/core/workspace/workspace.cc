@@ -157,6 +157,13 @@ const RuleSet& Workspace::rules() const {
 
 ExtensionSet Workspace::extensions(int major) const { return ExtensionsOf(last_project_, major); }
 
+bool Workspace::ConfigFor(const std::string& path, const ProjectConfig** out, std::string* error) {
+  const Project* project = nullptr;
+  if (!ProjectFor(AbsolutePath(*fs_, path), &project, error)) return false;
+  *out = &project->config;
+  return true;
+}
+
 bool Workspace::ProjectFor(const std::string& root, const Project** out, std::string* error) {
   std::string path = options_.config_path.empty() ? "" : AbsolutePath(*fs_, options_.config_path);
   if (path.empty() && options_.use_config) path = FindProjectConfig(*fs_, root);

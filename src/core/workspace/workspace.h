@@ -132,6 +132,9 @@ class Workspace {
   /// Lints `root` and compares it with the server of `snapshot` (drift).
   bool LintDrift(const std::string& root, const Snapshot& snapshot, Analysis* out, std::string* error);
 
+  /// The project configuration that applies to `path` (a file or directory),
+  /// as a lint of it finds it; false with *error when it is malformed.
+  bool ConfigFor(const std::string& path, const ProjectConfig** out, std::string* error);
   /// The configuration, major and rules that applied to the last linted root.
   const ProjectConfig& config() const;
   const MajorChoice& major() const { return last_major_; }

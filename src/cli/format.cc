@@ -51,9 +51,7 @@ class Formatter {
     if (o_.force_exclude && MatchesGlobs(*config, config->exclude, abs)) return;
     InputClass c = ws_->Classify(abs);
     switch (c.kind) {
-      case InputKind::kMissing:
-        PrintError(EscapeControls(p) + ": no such file or directory");
-        return tally_.Fail(kExitUsage);
+      case InputKind::kMissing: return File(p, abs, *config);  // reading it says why
       case InputKind::kDataDirectory: return Directory(abs);
       case InputKind::kConfRoot:
       case InputKind::kConfFragment:
@@ -122,9 +120,10 @@ class Formatter {
 
   void File(const std::string& shown, const std::string& abs, const ProjectConfig& config) {
     std::string text, error;
-    if (ws_->fs().Read(abs, &text, &error) != ReadStatus::kOk) {
+    if (ReadStatus status = ws_->fs().Read(abs, &text, &error); status != ReadStatus::kOk) {
       PrintError(EscapeControls(shown) + ": " + error);
-      return tally_.Fail(kExitInternal);
+      bool usage = status == ReadStatus::kNotFound || status == ReadStatus::kNotRegular || status == ReadStatus::kTooLarge;
+      return tally_.Fail(usage ? kExitUsage : kExitInternal);
     }
     Text(shown, abs, text, config);
   }

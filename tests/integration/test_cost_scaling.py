@@ -150,6 +150,13 @@ def make_plan(d, n):
     return ["recommend", "--no-config", "--ram", "16GB", "--cpus", "4", "--plan", "data"], None
 
 
+def make_format(d, n):
+    write(d, "data/PG_VERSION", "18\n")
+    write(d, "data/postgresql.conf", conf_lines(n))
+    # --diff writes nothing, so every run of best_of formats the same text.
+    return ["format", "--no-config", "--diff", "data"], None
+
+
 def write(d, name, text):
     path = os.path.join(d, name)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -170,6 +177,7 @@ CASES = {
     "check --snapshot": (make_snapshot, 3000),
     "show": (make_show, 4000),
     "recommend --plan": (make_plan, 4000),
+    "format --diff": (make_format, 4000),
 }
 
 

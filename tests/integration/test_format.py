@@ -11,7 +11,7 @@
   nothing and exit 1 when a file would change, a file with a syntax error is left as it is
   (exit 2, its line and column named), a data directory formats the postgresql.conf-format
   files it reads but not pg_hba.conf, other programs' files are skipped, and [format] align
-  in .pgconflint.toml lines up the '=' signs.
+  in .pgconflint.toml lines up the '=' signs; a FIFO or a binary file gets one line, never a write.
 
 Usage: python3 tests/integration/test_format.py [-v]
 Environment: PGCONFLINT (binary, default build/pgconflint).
@@ -211,7 +211,23 @@ class CommandTest(unittest.TestCase):
         self.assertEqual((r.returncode, r.stdout), (1, b"Would reformat: -\n"))
         r = run("format", "missing.conf", cwd=self.dir)
         self.assertEqual(r.returncode, 2)
-        self.assertIn(b"missing.conf: no such file or directory", r.stderr)
+        self.assertIn(b"missing.conf: no such file or directory", r.stderr.lower())
+
+    def test_hostile_inputs_get_one_line_and_are_never_written(self):
+        os.mkfifo(os.path.join(self.dir, "fifo.conf"))
+        r = run("format", "fifo.conf", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"not a regular file (a FIFO)", r.stderr)
+        binary = bytes(range(256)) * 8
+        path = os.path.join(self.dir, "data", "postgresql.conf")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "wb") as f:
+            f.write(binary)
+        r = run("format", "data/postgresql.conf", cwd=self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.count(b"\n"), 1, r.stderr)
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), binary)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 // Text synchronisation and linting: documents live in the overlay file
 // system over the disk; a change forgets the file in the workspace and
-// schedules a lint of every root the document belongs to. Only the latest
-// version of a document is published.
+// schedules a lint of every root the document belongs to. A root is linted
+// only when a text it reads changed (opening a document whose text is the
+// disk's costs no lint when its root is already linted), every root only
+// when the tree's shape may have changed. Only the latest version of a
+// document is published; a document that did not change is published only
+// when its diagnostics did.
 #include <algorithm>
 #include <regex>
 
@@ -97,8 +101,13 @@ void Session::DidOpen(const json& params) {
   doc.version = Find(td, "version") ? Integer(td, "version") : 0;
   doc.generation = pending_generation_;
   doc.includes = IncludeLines(text);
+  // The analyses of its roots read the disk's text: the same text changes nothing in them.
+  std::string on_disk, error;
+  bool same = disk_->Read(path, &on_disk, &error) == ReadStatus::kOk && on_disk == text;
+  doc.text_changed = !same;
+  if (!same && IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
   overlay_->Set(path, std::move(text));
-  workspace_->Forget(path);
+  if (!same) workspace_->Forget(path);
   Schedule(&doc, Clock::duration::zero());
 }
 
@@ -135,9 +144,12 @@ void Session::DidChange(const json& params) {
   doc.path = path;
   doc.version = Find(td, "version") ? Integer(td, "version") : doc.version + 1;
   doc.generation = pending_generation_;
+  doc.text_changed = true;
+  doc.acknowledge = true;
   if (std::string includes = IncludeLines(text); includes != doc.includes) {
     doc.includes = std::move(includes);
     doc.roots_known = false;
+    structure_changed_ = true;
   }
   // A file no root reads is what its lines say: a change may make it PostgreSQL configuration.
   if (doc.roots.empty()) doc.roots_known = false;
@@ -154,20 +166,22 @@ void Session::DidClose(const json& params) {
   if (it == documents_.end()) return;
   Document doc = std::move(it->second);
   documents_.erase(it);
+  // The roots it was part of read the file from the disk again: only a text
+  // that differs from the disk's changes their analyses, and only different
+  // include lines the tree.
+  std::string text = TextOf(doc), on_disk, error;
+  bool same = disk_->Read(doc.path, &on_disk, &error) == ReadStatus::kOk && on_disk == text;
   overlay_->Remove(doc.path);
   workspace_->Forget(doc.path);
   if (!pull_) Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
-  // The roots it was part of read the file from the disk again.
-  std::set<std::string> roots(doc.roots.begin(), doc.roots.end());
-  for (auto& [u, other] : documents_)
-    if (Intersects(other.roots, roots)) {
-      other.roots_known = false;
-      Schedule(&other, std::chrono::milliseconds(debounce_ms_));
-    }
-  std::erase_if(roots_, [&](const auto& r) {
-    return std::none_of(documents_.begin(), documents_.end(),
-                        [&](const auto& d) { return Intersects(d.second.roots, {r.first}); });
-  });
+  if (!same) {
+    stale_roots_.insert(doc.roots.begin(), doc.roots.end());
+    if (IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
+    for (auto& [u, other] : documents_)
+      if (structure_changed_ || Intersects(other.roots, stale_roots_))
+        Schedule(&other, std::chrono::milliseconds(debounce_ms_));
+  }
+  DropUnusedRoots();
 }
 
 void Session::DidSave(const json& params) {
@@ -193,10 +207,8 @@ void Session::DidChangeWatchedFiles(const json& params) {
     pages_written_.clear();
     pages_pending_.clear();
   }
-  for (auto& [uri, doc] : documents_) {
-    doc.roots_known = false;  // a file may have appeared or gone
-    Schedule(&doc, Clock::duration::zero());
-  }
+  structure_changed_ = true;  // a file may have appeared or gone
+  for (auto& [uri, doc] : documents_) Schedule(&doc, Clock::duration::zero());
   const json* ws = Find(client_capabilities_, "workspace");
   const json* diagnostics = ws ? Find(*ws, "diagnostics") : nullptr;
   if (pull_ && diagnostics && Find(*diagnostics, "refreshSupport")) Request("workspace/diagnostic/refresh", nullptr);
@@ -215,15 +227,16 @@ void Session::RunDue(Clock::time_point now, bool force) {
 }
 
 void Session::Refresh(bool publish, bool may_abort) {
-  // The roots of every changed document, and every document that shares one
-  // of them. Which roots include a file is looked up again only when include
-  // directives (or files on disk) may have changed, and then for every
-  // document: a keystroke in a value costs one lint per root.
-  std::set<std::string> touched;
+  // The roots to lint: those of every document whose text changed, roots
+  // never linted, roots that read a closed document's text, and after a
+  // change of the tree's shape (an include directive, a file that appeared
+  // or went, another configuration) every root, looked up again for every
+  // document. Other documents of a linted root are published only when
+  // their diagnostics changed: a keystroke in a value costs one lint per root.
+  std::set<std::string> touched = stale_roots_;
   std::set<const Document*> unrooted;  // no root holds it: it has no diagnostics
-  bool includes_changed = false;
+  const bool reshaped = structure_changed_;
   auto update = [&](Document& doc) {
-    touched.insert(doc.roots.begin(), doc.roots.end());
     // The classifier's roots, as `check` finds them: none for a file that is
     // not PostgreSQL configuration (it gets no diagnostics).
     doc.roots = workspace_->RootsIncluding(doc.path);
@@ -233,20 +246,19 @@ void Session::Refresh(bool publish, bool may_abort) {
       if (!doc.said_not_postgres) Log(kMessageLog, doc.uri + " is not PostgreSQL configuration: it is not checked");
     }
     doc.said_not_postgres = doc.roots.empty();
-    touched.insert(doc.roots.begin(), doc.roots.end());
   };
   for (auto& [uri, doc] : documents_) {
-    if (!doc.dirty) continue;
-    includes_changed = includes_changed || !doc.roots_known;
-    if (doc.roots_known) touched.insert(doc.roots.begin(), doc.roots.end());
-    else update(doc);
-  }
-  // A changed include directive may add any open file to a root, or take it out.
-  for (auto& [uri, doc] : documents_)
-    if (!doc.dirty && (includes_changed || Intersects(doc.roots, touched))) {
-      doc.dirty = true;
-      if (includes_changed) update(doc);
+    if (reshaped) {
+      touched.insert(doc.roots.begin(), doc.roots.end());  // it may have left them
+      update(doc);
+      touched.insert(doc.roots.begin(), doc.roots.end());
+      continue;
     }
+    if (!doc.dirty) continue;
+    if (!doc.roots_known) update(doc);
+    for (const std::string& root : doc.roots)
+      if (doc.text_changed || !roots_.count(root)) touched.insert(root);
+  }
   for (const std::string& root : touched) {
     if (may_abort && std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) {
           return d.second.dirty && stale_(d.first, d.second.generation);
@@ -258,15 +270,27 @@ void Session::Refresh(bool publish, bool may_abort) {
     if (!r.error.empty() && r.error != last_error_) Show(kMessageError, "pgconflint: " + r.error);
     last_error_ = r.error;
   }
-  for (auto& [uri, doc] : documents_) doc.dirty = false;
-  std::erase_if(roots_, [&](const auto& r) {
-    return std::none_of(documents_.begin(), documents_.end(),
-                        [&](const auto& d) { return Intersects(d.second.roots, {r.first}); });
-  });
+  structure_changed_ = false;
+  stale_roots_.clear();
+  std::vector<Document*> due;
+  for (auto& [uri, doc] : documents_) {
+    if (doc.dirty || Intersects(doc.roots, touched) || unrooted.count(&doc)) due.push_back(&doc);
+    doc.dirty = false;
+    doc.text_changed = false;
+  }
+  DropUnusedRoots();
   if (publish)
-    for (auto& [uri, doc] : documents_)
-      if (Intersects(doc.roots, touched) || unrooted.count(&doc)) Publish(doc);
+    for (Document* doc : due) {
+      Publish(*doc, doc->acknowledge);
+      doc->acknowledge = false;
+    }
   WritePendingPages();
+}
+
+void Session::DropUnusedRoots() {
+  std::set<std::string_view> used;
+  for (const auto& [uri, doc] : documents_) used.insert(doc.roots.begin(), doc.roots.end());
+  std::erase_if(roots_, [&](const auto& r) { return !used.count(r.first); });
 }
 
 void Session::Fresh(Document& doc) {
@@ -278,10 +302,15 @@ void Session::Fresh(Document& doc) {
   }
 }
 
-void Session::Publish(const Document& doc) {
+void Session::Publish(Document& doc, bool always) {
   if (stale_(doc.uri, doc.generation)) return;
-  Notify("textDocument/publishDiagnostics",
-         {{"uri", doc.uri}, {"version", doc.version}, {"diagnostics", DiagnosticsOf(doc)}});
+  // Serialised once: for the comparison and for the message.
+  std::string diagnostics = Dump(DiagnosticsOf(doc));
+  size_t hash = std::hash<std::string>()(diagnostics);
+  if (!always && doc.published == hash) return;
+  doc.published = hash;
+  out_->Send(R"({"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":)" + diagnostics +
+             R"(,"uri":)" + Dump(doc.uri) + R"(,"version":)" + std::to_string(doc.version) + "}}");
 }
 
 std::vector<Session::Finding> Session::Findings(const Document& doc) const {

@@ -38,8 +38,8 @@ std::string FactText(const json& v) {
 Session::Session(const ServerOptions& options, Output* out)
     : options_(options), out_(out), debounce_ms_(options.debounce_ms) {
   static const RealFileSystem disk;
-  overlay_ = std::make_unique<OverlayFileSystem>(options_.disk ? options_.disk : &disk,
-                                                 (options_.disk ? options_.disk : &disk)->CurrentDirectory());
+  disk_ = options_.disk ? options_.disk : &disk;
+  overlay_ = std::make_unique<OverlayFileSystem>(disk_, disk_->CurrentDirectory());
   stale_ = [](const std::string&, uint64_t) { return false; };
   cancelled_ = [](const json&) { return false; };
 }
@@ -275,10 +275,8 @@ void Session::Configure(const json& settings) {
   pages_written_.clear();
   pages_pending_.clear();
   last_error_.clear();
-  for (auto& [uri, doc] : documents_) {
-    doc.roots_known = false;
-    Schedule(&doc, Clock::duration::zero());
-  }
+  structure_changed_ = true;  // another workspace: every root is looked up and linted again
+  for (auto& [uri, doc] : documents_) Schedule(&doc, Clock::duration::zero());
 }
 
 void Session::Reply(const json& id, json result) {

@@ -74,11 +74,14 @@ class Session {
     std::string uri, path;  // the text is the overlay's file at `path`
     int64_t version = 0;
     uint64_t generation = 0;
-    bool dirty = true;               // changed since its roots were linted
+    bool dirty = true;               // to be looked at by the next refresh
+    bool text_changed = true;        // its text differs from what its roots' analyses read
+    bool acknowledge = true;         // opened or edited: its next diagnostics are published even if the same
     std::vector<std::string> roots;  // the roots it was last linted in
     bool roots_known = false;        // `roots` still hold: no include directive or file changed since
     std::string includes;            // its include directive lines, to tell when they change
     bool said_not_postgres = false;  // the log says it is not PostgreSQL configuration
+    std::optional<size_t> published;  // a hash of the diagnostics last published
   };
   struct Root {
     Analysis analysis;
@@ -126,8 +129,11 @@ class Session {
   bool Refuse(const std::string& uri, const std::string& path, uint64_t size, bool message = false);
   void Schedule(Document* doc, Clock::duration delay);
   void Refresh(bool publish, bool may_abort);
-  void Publish(const Document& doc);
+  /// Publishes the document's diagnostics; unless `always`, only when they
+  /// differ from those last published.
+  void Publish(Document& doc, bool always);
   void Fresh(Document& doc);  // a request needs the document's analysis up to date
+  void DropUnusedRoots();     // the analyses of roots no open document is in
   std::string TextOf(const Document& doc) const;
   std::vector<Finding> Findings(const Document& doc) const;
   json DiagnosticsOf(const Document& doc);
@@ -173,6 +179,12 @@ class Session {
   std::map<std::string, Root> roots_;          // by root path
   std::set<std::string> refused_;              // URIs of documents over the size limit
   std::optional<Clock::time_point> deadline_;
+  const FileSystem* disk_ = nullptr;  // under the overlay
+  // Work for the next refresh besides the dirty documents' own: the tree may
+  // have changed shape (an include line, a file appeared or went), and roots
+  // whose analyses read a text that is no longer there (a closed document's).
+  bool structure_changed_ = false;
+  std::set<std::string> stale_roots_;
 
   // Negotiated at initialize.
   ColumnUnit unit_ = ColumnUnit::kUtf16;

@@ -6,13 +6,18 @@
 //      initialized, didOpen, until publishDiagnostics arrives;
 //   2. re-lint and publish after a one-character edit in a 5,000-line file:
 //      didChange to the publishDiagnostics of that version;
-//   3. resident memory with 50 open documents.
+//   3. resident memory with 50 open documents;
+//   4. 50 roots of 5,000 lines (a postgresql.conf and 20 conf.d fragments
+//      each), every document open: the server's CPU time to open them against
+//      `pgconflint check` of each root once, resident memory, and how many
+//      documents a comment edit in one fragment publishes.
 //
 // Usage: pgconflint_lsp_bench --binary build/pgconflint [--edits 1000] [--starts 50]
-//                             [--debounce-ms 0] [--documents 50]
+//                             [--debounce-ms 0] [--documents 50] [--roots 50]
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +31,8 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -115,6 +122,20 @@ class ServerProcess {
     Notify("textDocument/didOpen", {{"textDocument", {{"uri", pgconflint::lsp::PathToUri(path)}, {"languageId", "pgconf"},
                                                       {"version", 1}, {"text", text}}}});
   }
+  // The process's user + system CPU time so far, in ms.
+  double CpuMs() const {
+    std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+    std::string all((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    std::istringstream rest(all.substr(all.rfind(')') + 2));
+    std::string field;
+    double utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && rest >> field; ++i) {
+      if (i == 14) utime = std::stod(field);
+      if (i == 15) stime = std::stod(field);
+    }
+    return (utime + stime) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
   // VmRSS and VmHWM of the process, in kB.
   std::pair<long, long> Memory() const {
     std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
@@ -183,7 +204,7 @@ void Print(const char* what, const Stats& s, size_t n) {
 
 int main(int argc, char** argv) {
   std::string binary = "build/pgconflint";
-  int edits = 1000, starts = 50, documents = 50;
+  int edits = 1000, starts = 50, documents = 50, roots = 50;
   std::string debounce = "0";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
@@ -192,6 +213,7 @@ int main(int argc, char** argv) {
     else if (k == "--starts") starts = std::atoi(v.c_str());
     else if (k == "--debounce-ms") debounce = v;
     else if (k == "--documents") documents = std::atoi(v.c_str());
+    else if (k == "--roots") roots = std::atoi(v.c_str());
   }
   signal(SIGPIPE, SIG_IGN);
   char tmpl[] = "/tmp/pgconflint-lsp-bench-XXXXXX";
@@ -260,6 +282,65 @@ int main(int argc, char** argv) {
     auto after = server.Memory();
     std::printf("resident memory: %ld kB after initialize; %ld kB with %d open documents (peak %ld kB)\n",
                 before.first, after.first, documents, after.second);
+  }
+
+  // 4. many roots of 5,000 lines, every document open.
+  {
+    const int kFragments = 20;
+    std::vector<std::pair<std::string, std::string>> docs;  // path, text
+    for (int r = 0; r < roots; ++r) {
+      const std::string dir = root + "/roots/r" + std::to_string(r);
+      fs::create_directories(dir + "/conf.d");
+      const std::string conf = "include_dir = 'conf.d'\n" + TypicalConf(4000 - 1);
+      std::ofstream(dir + "/postgresql.conf") << conf;
+      docs.push_back({dir + "/postgresql.conf", conf});
+      for (int f = 0; f < kFragments; ++f) {
+        const std::string path = dir + "/conf.d/" + std::to_string(10 + f) + "-part.conf";
+        const std::string text = TypicalConf(50);
+        std::ofstream(path) << text;
+        docs.push_back({path, text});
+      }
+    }
+    // `pgconflint check` of each root once: the children's CPU time.
+    rusage before{}, after{};
+    getrusage(RUSAGE_CHILDREN, &before);
+    for (int r = 0; r < roots; ++r) {
+      const std::string cmd = binary + " check --fail-on never --format concise " + root + "/roots/r" +
+                              std::to_string(r) + " > /dev/null 2>&1";
+      if (std::system(cmd.c_str()) < 0) return 1;
+    }
+    getrusage(RUSAGE_CHILDREN, &after);
+    auto ms = [](const timeval& t) { return t.tv_sec * 1000.0 + t.tv_usec / 1000.0; };
+    const double check_ms = ms(after.ru_utime) - ms(before.ru_utime) + ms(after.ru_stime) - ms(before.ru_stime);
+    ServerProcess server(binary, args);
+    server.Initialize(root + "/roots");
+    const double cpu0 = server.CpuMs();
+    auto t0 = Clock::now();
+    for (const auto& [path, text] : docs) server.Open(path, text);
+    for (const auto& [path, text] : docs) server.Published(pgconflint::lsp::PathToUri(path), 1);
+    const double open_ms = Ms(Clock::now() - t0), open_cpu = server.CpuMs() - cpu0;
+    auto memory = server.Memory();
+    // A comment edit in one fragment, then a request on it: the server answers
+    // after publishing what the edit changed, so what arrives before the
+    // answer is every publication the edit caused.
+    const std::string& fragment = docs[1].first;
+    const std::string uri = pgconflint::lsp::PathToUri(fragment);
+    server.Notify("textDocument/didChange",
+                  {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                   {"contentChanges", {{{"range", {{"start", {{"line", 0}, {"character", 1}}},
+                                                  {"end", {{"line", 0}, {"character", 1}}}}},
+                                        {"text", " edited"}}}}});
+    server.Send({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "textDocument/documentSymbol"},
+                 {"params", {{"textDocument", {{"uri", uri}}}}}});
+    int published = 0;
+    server.WaitFor([&](const json& m) {
+      if (m.value("method", "") == "textDocument/publishDiagnostics") ++published;
+      return m.contains("id") && m["id"] == 1 && !m.contains("method");
+    });
+    std::printf("%d roots of 5,000 lines, %zu open documents: opened in %.0f ms, %.0f ms of server CPU "
+                "(`check` of each root once: %.0f ms of CPU); resident %ld kB (peak %ld kB); a comment edit "
+                "in one fragment published %d document(s)\n",
+                roots, docs.size(), open_ms, open_cpu, check_ms, memory.first, memory.second, published);
   }
   fs::remove_all(root);
   return 0;

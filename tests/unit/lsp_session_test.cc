@@ -13,11 +13,31 @@
 namespace pgconflint::lsp {
 namespace {
 
+// The disk, counting the listings of each directory: a lint of a root lists
+// its include_dir each time (file texts are cached, listings are not).
+class CountingDisk : public FileSystem {
+ public:
+  explicit CountingDisk(const FileSystem* base) : base_(base) {}
+  ReadStatus Read(const std::string& path, std::string* text, std::string* error) const override {
+    return base_->Read(path, text, error);
+  }
+  FileInfo Stat(const std::string& path) const override { return base_->Stat(path); }
+  bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override {
+    ++lists[dir];
+    return base_->List(dir, out, error);
+  }
+  std::string CurrentDirectory() const override { return base_->CurrentDirectory(); }
+  mutable std::map<std::string, int> lists;
+
+ private:
+  const FileSystem* base_;
+};
+
 class Client {
  public:
   explicit Client(json init = json::object(), json caps = json::object()) {
     ServerOptions o;
-    o.disk = &disk.fs();
+    o.disk = &counting;
     o.threaded = false;
     server_ = std::make_unique<Server>(o, &out_);
     if (init.is_null()) return;
@@ -76,6 +96,7 @@ class Client {
   }
 
   FakeDisk disk;
+  CountingDisk counting{&disk.fs()};
   json initialize_result;
   std::vector<json> received;
 
@@ -166,6 +187,61 @@ TEST(LspSessionTest, AFragmentIsLintedWithinItsRoot) {
   // Alone, the fragment has no finding.
   c.Open("/project/other/a.conf", "port = 5433\n");
   EXPECT_TRUE(c.Codes("/project/other/a.conf").empty());
+}
+
+// How many publications `c` received, and of which documents, since `from`.
+std::vector<std::string> PublishedSince(const Client& c, size_t from) {
+  std::vector<std::string> out;
+  for (size_t i = from; i < c.received.size(); ++i)
+    if (c.received[i].value("method", "") == "textDocument/publishDiagnostics")
+      out.push_back(c.received[i]["params"]["uri"].get<std::string>().substr(std::string("file:///project/pg/").size()));
+  return out;
+}
+
+TEST(LspSessionTest, OpeningAndEditingPublishOnlyWhatChanged) {
+  Client c;
+  const std::string root_text = "include_dir 'conf.d'\nport = 5432\n";
+  c.disk.Write("pg/postgresql.conf", root_text);
+  std::vector<std::string> fragments;
+  for (int i = 0; i < 20; ++i) {
+    std::string name = "conf.d/f" + std::to_string(10 + i) + ".conf";
+    fragments.push_back(c.disk.Write("pg/" + name, "# fragment " + std::to_string(i) + "\nmyapp.x_" + std::to_string(i) + " = 1\n"));
+  }
+  c.Open("/project/pg/postgresql.conf", root_text);
+  // Opening a document whose text is the disk's, in a root already linted: no lint, and it alone is published.
+  const int lints = c.counting.lists["/project/pg/conf.d"];
+  EXPECT_GT(lints, 0);
+  size_t mark = c.received.size();
+  for (const std::string& f : fragments) {
+    std::string text = "# fragment " + std::to_string(&f - fragments.data()) + "\nmyapp.x_" +
+                       std::to_string(&f - fragments.data()) + " = 1\n";
+    c.Open(f, text);
+  }
+  EXPECT_EQ(PublishedSince(c, mark).size(), 20u);
+  // One listing more: the tree index, built when a file that is not a root is first classified.
+  EXPECT_LE(c.counting.lists["/project/pg/conf.d"], lints + 1);
+  // A comment edit in one fragment: the root is linted again, only that fragment is published.
+  mark = c.received.size();
+  c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(fragments[3])}, {"version", 2}}},
+                                      {"contentChanges", {{{"text", "# fragment three\nmyapp.x_3 = 1\n"}}}}});
+  EXPECT_EQ(PublishedSince(c, mark), std::vector<std::string>{"conf.d/f13.conf"});
+  EXPECT_EQ(c.Published(fragments[3])["version"], 2);
+  // A line of the root that overrides fragment 7: the root (edited) and fragment 7 (a new finding).
+  mark = c.received.size();
+  c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri("/project/pg/postgresql.conf")}, {"version", 2}}},
+                                      {"contentChanges", {{{"text", root_text + "myapp.x_7 = 2\n"}}}}});
+  std::vector<std::string> published = PublishedSince(c, mark);
+  std::sort(published.begin(), published.end());
+  EXPECT_EQ(published, (std::vector<std::string>{"conf.d/f17.conf", "postgresql.conf"}));
+  EXPECT_EQ(c.Codes(fragments[7]), std::vector<std::string>{Rule(RuleId::kSettingOverridden).code});
+  // Closing a document whose text is the disk's costs its roots nothing: no other publication.
+  mark = c.received.size();
+  c.Notify("textDocument/didClose", {{"textDocument", {{"uri", PathToUri(fragments[0])}}}});
+  EXPECT_EQ(PublishedSince(c, mark), std::vector<std::string>{"conf.d/f10.conf"});  // its diagnostics cleared
+  // Closing an edited one: the root reads the disk's text again; fragment 7 keeps its finding unpublished.
+  mark = c.received.size();
+  c.Notify("textDocument/didClose", {{"textDocument", {{"uri", PathToUri(fragments[3])}}}});
+  EXPECT_EQ(PublishedSince(c, mark), std::vector<std::string>{"conf.d/f13.conf"});
 }
 
 TEST(LspSessionTest, IncrementalEditsInUtf16FixAndRebreakAValue) {

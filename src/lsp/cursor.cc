@@ -53,4 +53,17 @@ const Setting* SettingAt(const Analysis& a, int file, uint32_t offset) {
   return nullptr;
 }
 
+bool IsIncludeDirective(std::string_view name) {
+  std::string lower = AsciiLower(name);
+  return lower == "include" || lower == "include_if_exists" || lower == "include_dir";
+}
+
+std::vector<int> IncludedBy(const Analysis& a, int file, uint32_t offset) {
+  std::vector<int> out;
+  for (size_t i = 0; i < a.files.size(); ++i)
+    if (a.files[i].included_from.file == file && a.files[i].included_from.offset == offset)
+      out.push_back(static_cast<int>(i));
+  return out;
+}
+
 }  // namespace pgconflint::lsp

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "core/model/analysis.h"
 #include "core/knowledge/extension_catalog.h"
@@ -36,6 +37,12 @@ const CommentLine* DirectiveAt(const LoadedFile& file, uint32_t offset);
 
 /// The setting of `a` on the line of file `file` that holds `offset`, or null.
 const Setting* SettingAt(const Analysis& a, int file, uint32_t offset);
+
+/// include, include_if_exists or include_dir, in any case.
+bool IsIncludeDirective(std::string_view name);
+/// The files the include directive at `offset` of `file` read, as the
+/// analysis followed it (none when the file is missing or the directory empty).
+std::vector<int> IncludedBy(const Analysis& a, int file, uint32_t offset);
 
 }  // namespace pgconflint::lsp
 

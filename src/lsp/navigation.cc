@@ -13,21 +13,6 @@ namespace {
 
 constexpr int kSymbolFile = 1, kSymbolProperty = 7;
 
-bool IsInclude(std::string_view name) {
-  std::string lower = AsciiLower(name);
-  return lower == "include" || lower == "include_if_exists" || lower == "include_dir";
-}
-
-// The files the include directive at `offset` of `file` read, as the
-// analysis followed it (none when the file is missing or the directory empty).
-std::vector<int> IncludedBy(const Analysis& a, int file, uint32_t offset) {
-  std::vector<int> out;
-  for (size_t i = 0; i < a.files.size(); ++i)
-    if (a.files[i].included_from.file == file && a.files[i].included_from.offset == offset)
-      out.push_back(static_cast<int>(i));
-  return out;
-}
-
 // Where an include directive links: the file, or for include_dir the directory.
 std::string IncludeTarget(const Analysis& a, const SourceFile& src, const SettingLine& s, int file) {
   std::vector<int> read = IncludedBy(a, file, s.name.begin);
@@ -70,7 +55,7 @@ json Session::Definition(const json& params) {
   const SourceFile& src = view.source();
   const uint32_t offset = OffsetOfPosition(src, Object(params, "position"), unit_);
   for (const SettingLine& s : view.loaded().parsed.settings) {
-    if (offset < s.value.begin || offset > s.value.end || !IsInclude(src.Slice(s.name))) continue;
+    if (offset < s.value.begin || offset > s.value.end || !IsIncludeDirective(src.Slice(s.name))) continue;
     std::vector<int> read = IncludedBy(a, view.file, s.name.begin);
     if (read.empty()) return nullptr;
     json out = json::array();
@@ -91,7 +76,7 @@ json Session::DocumentLink(const json& params) {
   if (!FreshView(params, &view)) return out;
   const SourceFile& src = view.source();
   for (const SettingLine& s : view.loaded().parsed.settings) {
-    if (!IsInclude(src.Slice(s.name))) continue;
+    if (!IsIncludeDirective(src.Slice(s.name))) continue;
     std::string target = IncludeTarget(*view.analysis, src, s, view.file);
     if (!target.empty())
       out.push_back({{"range", RangeJson(src, Unquoted(s), unit_)}, {"target", PathToUri(target)}, {"tooltip", target}});
@@ -112,7 +97,7 @@ json Session::DocumentSymbol(const json& params) {
     std::string detail(auth ? (view.loaded().kind == FileKind::kHba ? "record" : "mapping") : src.Slice(s.value));
     out.push_back({{"name", name},
                    {"detail", detail.empty() ? std::string("''") : detail},
-                   {"kind", IsInclude(src.Slice(s.name)) ? kSymbolFile : kSymbolProperty},
+                   {"kind", IsIncludeDirective(src.Slice(s.name)) ? kSymbolFile : kSymbolProperty},
                    {"range", RangeJson(src, whole, unit_)},
                    {"selectionRange", RangeJson(src, s.name, unit_)}});
   }

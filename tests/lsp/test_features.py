@@ -384,3 +384,36 @@ def test_formatting_gives_the_layout_of_pgconflint_format(start, tmp_path):
     c.change(conf, 3, "work_mem = = 4MB\n")
     error = c.request_error("textDocument/formatting", {"textDocument": {"uri": uri(conf)}, "options": {}})
     assert error["code"] == -32803 and "line 1" in error["message"] and "syntax error" in error["message"]
+
+
+def test_references_of_a_parameter_and_of_an_include_directive(start, tmp_path):
+    """A parameter: every line of the root that sets it, the winning one first (the declaration);
+    an include directive: the files it reads and every directive that reads them."""
+    c = start()
+    c.initialize()
+    conf = write(tmp_path, "postgresql.conf", "work_mem = '4MB'\ninclude_dir = 'conf.d'\n"
+                                              "include 'conf.d/10-memory.conf'\nWORK_MEM = '32MB'\n")
+    frag = write(tmp_path, "conf.d/10-memory.conf", "work_mem = '16MB'\nshared_buffers = '1GB'\n")
+    write(tmp_path, "postgresql.auto.conf", "work_mem = '64MB'\n")
+    c.open(frag)
+    c.diagnostics(frag, 1)
+
+    def refs(path, line, character, declarations=True):
+        found = c.request("textDocument/references", dict(at(path, line, character),
+                                                          context={"includeDeclaration": declarations}))
+        return [(r["uri"].rsplit("/", 1)[1], r["range"]["start"]["line"]) for r in found]
+
+    # postgresql.auto.conf wins; then the lines in the server's reading order.
+    winner = ("postgresql.auto.conf", 0)
+    uses = refs(frag, 0, 2)
+    assert uses[0] == winner
+    assert uses[1:] == [("postgresql.conf", 0), ("10-memory.conf", 0), ("postgresql.conf", 3)]
+    assert winner not in refs(frag, 0, 2, declarations=False)
+    assert refs(frag, 1, 3) == [("10-memory.conf", 1)]  # read twice: one place
+    # An include directive: the file it reads, then both directives that read it.
+    c.open(conf)
+    c.diagnostics(conf, 1)
+    assert refs(conf, 2, 12) == [("10-memory.conf", 0), ("postgresql.conf", 1), ("postgresql.conf", 2)]
+    assert refs(conf, 2, 12, declarations=False) == [("postgresql.conf", 1), ("postgresql.conf", 2)]
+    # Not on a name or a directive: nothing.
+    assert refs(conf, 0, 13) == []

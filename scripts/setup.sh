@@ -24,8 +24,8 @@ if [ "${1:-}" = "--tests" ]; then
   # locales-all gives the locale names the differential suite probes; the CI
   # suites need pre-commit (3.0.4 on Debian 12), jsonschema and yaml for
   # Python, and patch. The editor server's suites use a real JSON-RPC client
-  # (pylsp-jsonrpc, with pytest: both for /usr/bin/python3) and a headless
-  # Neovim. GNU time measures the peak memory and CPU time of runs (the
+  # (pylsp-jsonrpc, with pytest: both for /usr/bin/python3), a headless
+  # Neovim and Emacs in batch mode with eglot. GNU time measures the peak memory and CPU time of runs (the
   # hostile and cost-scaling suites, the sanitized build). clang-14 builds
   # the ASan+UBSan binaries and the libFuzzer harnesses (build-asan/). cmark
   # renders the markdown plans as GitHub would (CommonMark).
@@ -33,7 +33,8 @@ if [ "${1:-}" = "--tests" ]; then
   packages+=(python3)
   # file and lintian check the release archives (test_release.py).
   test_packages=(postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time file lintian
-                 python3-pytest python3-pylsp-jsonrpc neovim clang-14 libclang-rt-14-dev llvm-14 cmark)
+                 python3-pytest python3-pylsp-jsonrpc neovim emacs-nox elpa-eglot clang-14 libclang-rt-14-dev llvm-14
+                 cmark)
   command -v npm >/dev/null 2>&1 || test_packages+=(nodejs npm)
 fi
 updated=no

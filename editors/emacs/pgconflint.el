@@ -47,8 +47,6 @@
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("/postgresql\\(\\.auto\\)?\\.conf\\'" . pgconf-mode))
-;;;###autoload
-(add-to-list 'auto-mode-alist '("/postgresql/.*/conf\\.d/[^/]*\\.conf\\'" . pgconf-mode))
 
 ;; pg_hba.conf and pg_ident.conf: records of blank-separated fields, `#'
 ;; comments, double-quoted words, and (PostgreSQL 16 and later) include,
@@ -99,14 +97,80 @@
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("/pg_ident\\.conf\\'" . pgident-mode))
 
+;; Any other *.conf is PostgreSQL's by a first-line marker or by the data
+;; directory around it (the rules of editors/README.md, which the Neovim and
+;; VS Code integrations apply too):
+;;   "# pgconflint: file-type=conf|hba|ident" on the first line;
+;;   a .conf beside a postgresql.conf (its data or configuration directory);
+;;   a .conf in a directory that the postgresql.conf (or pg_hba.conf) of the
+;;   directory above names in an include line (conf.d/10-memory.conf with
+;;   `include_dir = 'conf.d'').
+;; Another program's conf.d (nginx's) has no such postgresql.conf: no match.
+
+(defun pgconflint--includes-p (conf name)
+  "Whether an include line of CONF names NAME as a component of its path."
+  (with-temp-buffer
+    (insert-file-contents conf nil 0 1048576)
+    (goto-char (point-min))
+    (catch 'found
+      (while (re-search-forward
+              "^[ \t]*include[A-Za-z0-9_]*\\(?:[ \t]*=[ \t]*\\|[ \t]+\\)'?\\([^'#\n]*\\)" nil t)
+        (when (member name (split-string (string-trim (match-string 1)) "/" t))
+          (throw 'found t)))
+      nil)))
+
+(defun pgconflint-file-mode (file)
+  "The major mode of FILE (a path) when it is PostgreSQL configuration, else nil.
+Reads the first line from the current buffer when it visits FILE."
+  (when (and file (string-suffix-p ".conf" file))
+    (let* ((name (file-name-nondirectory file))
+           (first (save-excursion
+                    (save-restriction
+                      (widen)
+                      (goto-char (point-min))
+                      (and (looking-at "[ \t]*#[ \t]*pgconflint:[ \t]*file-type[ \t]*=[ \t]*\\([a-z]+\\)")
+                           (match-string 1)))))
+           (dir (directory-file-name (file-name-directory (expand-file-name file))))
+           (parent (file-name-directory dir))
+           (sub (file-name-nondirectory dir)))
+      (cond
+       ((string-match-p "\\`postgresql\\(\\.auto\\)?\\.conf\\'" name) 'pgconf-mode)
+       ((equal name "pg_hba.conf") 'pghba-mode)
+       ((equal name "pg_ident.conf") 'pgident-mode)
+       (first (cdr (assoc first '(("conf" . pgconf-mode) ("hba" . pghba-mode) ("ident" . pgident-mode)))))
+       ((file-regular-p (expand-file-name "postgresql.conf" dir)) 'pgconf-mode)
+       ((and (file-regular-p (expand-file-name "postgresql.conf" parent))
+             (pgconflint--includes-p (expand-file-name "postgresql.conf" parent) sub))
+        'pgconf-mode)
+       ((and (file-regular-p (expand-file-name "pg_hba.conf" parent))
+             (pgconflint--includes-p (expand-file-name "pg_hba.conf" parent) sub))
+        'pghba-mode)))))
+
+(defun pgconflint--magic-p ()
+  "Whether the buffer visits a *.conf file that `pgconflint-file-mode' claims."
+  (and buffer-file-name (pgconflint-file-mode buffer-file-name) t))
+
+(defun pgconflint--set-mode ()
+  "Turn on the mode `pgconflint-file-mode' gives the visited file."
+  (funcall (pgconflint-file-mode buffer-file-name)))
+
+;; magic-mode-alist is consulted before auto-mode-alist: a claimed file is
+;; PostgreSQL's even where another entry (conf-mode) would take *.conf.
+;;;###autoload
+(add-to-list 'magic-mode-alist '(pgconflint--magic-p . pgconflint--set-mode))
+
 ;; eglot: one server for the three modes (it tells the files apart by their
 ;; names).  eglot sends the mode's name less its -mode suffix as the
-;; language id.
+;; language id.  The contact is a function, read when a server starts: the
+;; options set after this file is loaded apply, whether eglot was loaded
+;; before it or after.
+(defun pgconflint-eglot-contact (&optional _interactive)
+  "The command and initializationOptions eglot starts the server with."
+  `(,@pgconflint-command :initializationOptions ,pgconflint-initialization-options))
+
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs
-               `((pgconf-mode pghba-mode pgident-mode)
-                 . (,@pgconflint-command
-                    :initializationOptions ,pgconflint-initialization-options))))
+               '((pgconf-mode pghba-mode pgident-mode) . pgconflint-eglot-contact)))
 
 ;; lsp-mode
 (with-eval-after-load 'lsp-mode

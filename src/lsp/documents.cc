@@ -101,13 +101,17 @@ void Session::DidOpen(const json& params) {
   doc.version = Find(td, "version") ? Integer(td, "version") : 0;
   doc.generation = pending_generation_;
   doc.includes = IncludeLines(text);
-  // The analyses of its roots read the disk's text: the same text changes nothing in them.
+  // A text the workspace already read changes nothing in the analyses of its
+  // roots, nor does the disk's text of a file nothing read: then no root is
+  // linted again, and the tree indexes (which Forget drops) stay. A file the
+  // disk does not have, or has otherwise, may change what the roots read.
   std::string on_disk, error;
-  bool same = disk_->Read(path, &on_disk, &error) == ReadStatus::kOk && on_disk == text;
-  doc.text_changed = !same;
-  if (!same && IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
+  const bool as_on_disk = disk_->Read(path, &on_disk, &error) == ReadStatus::kOk && on_disk == text;
+  const Workspace::LastRead read = workspace_->Compare(path, text);
+  doc.text_changed = read == Workspace::LastRead::kOther || (read == Workspace::LastRead::kNotRead && !as_on_disk);
+  if (!as_on_disk && IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
   overlay_->Set(path, std::move(text));
-  if (!same) workspace_->Forget(path);
+  if (doc.text_changed) workspace_->Forget(path);
   Schedule(&doc, Clock::duration::zero());
 }
 
@@ -166,20 +170,26 @@ void Session::DidClose(const json& params) {
   if (it == documents_.end()) return;
   Document doc = std::move(it->second);
   documents_.erase(it);
-  // The roots it was part of read the file from the disk again: only a text
-  // that differs from the disk's changes their analyses, and only different
-  // include lines the tree.
-  std::string text = TextOf(doc), on_disk, error;
-  bool same = disk_->Read(doc.path, &on_disk, &error) == ReadStatus::kOk && on_disk == text;
+  // The roots it was part of read the file from the disk again: only when
+  // the disk's text (or its absence) is not what they read does that change
+  // their analyses, and the tree only when its include lines differ.
   overlay_->Remove(doc.path);
-  workspace_->Forget(doc.path);
+  std::string on_disk, error;
+  const bool exists = disk_->Read(doc.path, &on_disk, &error) == ReadStatus::kOk;
+  const Workspace::LastRead read = workspace_->Compare(doc.path, on_disk);
   if (!pull_) Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
-  if (!same) {
-    stale_roots_.insert(doc.roots.begin(), doc.roots.end());
-    if (IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
-    for (auto& [u, other] : documents_)
-      if (structure_changed_ || Intersects(other.roots, stale_roots_))
-        Schedule(&other, std::chrono::milliseconds(debounce_ms_));
+  if (!exists || read == Workspace::LastRead::kOther) {
+    workspace_->Forget(doc.path);
+    if (!exists || IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
+    for (auto& [u, other] : documents_) {
+      bool shares = false;
+      for (const std::string& r : other.roots)
+        if (std::find(doc.roots.begin(), doc.roots.end(), r) != doc.roots.end()) {
+          stale_roots_.insert(r);
+          shares = true;
+        }
+      if (structure_changed_ || shares) Schedule(&other, std::chrono::milliseconds(debounce_ms_));
+    }
   }
   DropUnusedRoots();
 }

@@ -244,6 +244,21 @@ TEST(LspSessionTest, OpeningAndEditingPublishOnlyWhatChanged) {
   EXPECT_EQ(PublishedSince(c, mark), std::vector<std::string>{"conf.d/f13.conf"});
 }
 
+TEST(LspSessionTest, AFileChangedOnDiskWithoutANotificationIsLintedAsItIsWhenOpened) {
+  Client c;
+  c.disk.Write("pg/postgresql.conf", "include_dir 'conf.d'\n");
+  const std::string fragment = c.disk.Write("pg/conf.d/a.conf", "work_mem = '4MB'\n");
+  c.Open("/project/pg/postgresql.conf", "include_dir 'conf.d'\n");
+  EXPECT_TRUE(c.Codes("/project/pg/postgresql.conf").empty());
+  // A `git pull` changes the fragment; the editor sends nothing until it opens it.
+  c.disk.Write("pg/conf.d/a.conf", "work_mem = 64 MB\n");
+  c.Open(fragment, "work_mem = 64 MB\n");
+  EXPECT_EQ(c.Codes(fragment), std::vector<std::string>{Rule(RuleId::kSyntaxError).code});
+  // Closed again: the root reads the disk, which says the same.
+  c.Notify("textDocument/didClose", {{"textDocument", {{"uri", PathToUri(fragment)}}}});
+  EXPECT_TRUE(c.Published(fragment)["diagnostics"].empty());
+}
+
 TEST(LspSessionTest, IncrementalEditsInUtf16FixAndRebreakAValue) {
   Client c;
   const std::string path = "/project/postgresql.conf";

@@ -27,6 +27,12 @@ std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_pa
   return entry;
 }
 
+const std::string* FileCache::Held(const std::string& abs_path) const {
+  if (auto e = entries_.find(abs_path); e != entries_.end()) return &e->second->text;
+  if (auto t = texts_.find(abs_path); t != texts_.end()) return t->second.get();
+  return nullptr;
+}
+
 std::shared_ptr<const std::string> FileCache::Text(const std::string& abs_path) {
   if (auto e = entries_.find(abs_path); e != entries_.end()) {
     std::shared_ptr<const Entry> entry = e->second;

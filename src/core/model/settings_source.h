@@ -40,6 +40,9 @@ class FileCache {
   /// lines of files it may never lint); read once, shared with Get. Null
   /// when it cannot be read.
   std::shared_ptr<const std::string> Text(const std::string& abs_path);
+  /// The text held for `abs_path`, as last read; null when it was not read
+  /// (or was forgotten since).
+  const std::string* Held(const std::string& abs_path) const;
   /// Drops one file (it changed) or every file.
   void Forget(const std::string& abs_path) {
     entries_.erase(abs_path);

@@ -470,6 +470,11 @@ void Workspace::Forget(const std::string& path) {
   }
 }
 
+Workspace::LastRead Workspace::Compare(const std::string& path, std::string_view text) const {
+  const std::string* held = cache_.Held(AbsolutePath(*fs_, path));
+  return !held ? LastRead::kNotRead : *held == text ? LastRead::kSame : LastRead::kOther;
+}
+
 void Workspace::ForgetAll() {
   cache_.Clear();
   indexes_.clear();

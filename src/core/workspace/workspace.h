@@ -159,6 +159,10 @@ class Workspace {
 
   /// Forgets what was read of `path` (it changed), or of every file.
   void Forget(const std::string& path);
+  /// What the last read of `path` gave, against `text`: the same text, another
+  /// one, or nothing (not read, or forgotten since).
+  enum class LastRead { kSame, kOther, kNotRead };
+  LastRead Compare(const std::string& path, std::string_view text) const;
   void ForgetAll();
 
   const FileSystem& fs() const { return *fs_; }

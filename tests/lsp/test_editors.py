@@ -247,7 +247,7 @@ def test_emacs_snippet_is_balanced_and_registers_the_server():
         assert mode in parents and derives_from_prog_mode(mode), mode
     # ... and every mode gets the server: one eglot entry for the three modes,
     # and lsp-mode's language id of each mode activates the client.
-    eglot_modes = re.search(r"eglot-server-programs\s+`\(\(([\w\s-]+)\)", text).group(1).split()
+    eglot_modes = re.search(r"eglot-server-programs\s+'\(\(([\w\s-]+)\)", text).group(1).split()
     assert sorted(eglot_modes) == ["pgconf-mode", "pghba-mode", "pgident-mode"]
     language_ids = dict(re.findall(r"""'lsp-language-id-configuration '\(([\w-]+) \. "(\w+)"\)""", text))
     assert language_ids == {"pgconf-mode": "pgconf", "pghba-mode": "pghba", "pgident-mode": "pgident"}

@@ -32,7 +32,8 @@ std::string Type(const StorageType& t) {
          "},\n     .scheduler = " + Lit(t.scheduler) + ", .mount = " + Lit(t.mount) + ", .notes = {" + notes +
          "},\n     .high_latency = " + (t.high_latency ? "true" : "false") +
          ", .io_workers_per_cpu = " + Num(t.io_workers_per_cpu) + ", .io_workers_why = " + Lit(t.io_workers_why) +
-         ", .io_workers_source = " + Lit(t.io_workers_source) +
+         ", .io_workers_source = " + Lit(t.io_workers_source) + ", .io_workers_min = " +
+         std::to_string(t.io_workers_min) + ", .io_workers_max = " + std::to_string(t.io_workers_max) +
          ",\n     .io_concurrency_far_above = " + std::to_string(t.io_concurrency_far_above) +
          ", .autovacuum_cost_limit = " + std::to_string(t.autovacuum_cost_limit) +
          ", .large_table_autovacuum_cost_limit = " + std::to_string(t.large_table_autovacuum_cost_limit) +

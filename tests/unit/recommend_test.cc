@@ -533,6 +533,35 @@ TEST(RecommendTest, IoUringOnlyWhereTheProfileAllowsIt) {
   }
 }
 
+// io_workers never below the server's default (each worker performs one I/O
+// at a time) unless the storage type's minimum comes from a measurement
+// (cloud-block: 1 worker on a t3.micro); network-block at most the 16 that
+// helped on 16 CPUs where 32 hurt.
+TEST(RecommendTest, IoWorkersBelowTheDefaultOnlyWhereMeasured) {
+  const Catalog& cat = *Catalog::ForMajor(18);
+  const int default_workers = std::atoi(cat.Find("io_workers")->boot_val);
+  for (const StorageType& t : BuiltinStorageFacts().types)
+    for (int cpus : {1, 2, 4, 8, 16, 32, 64}) {
+      Profile p = MakeProfile(16, cpus);
+      p.storage = S(t.name.c_str());
+      Recommendation r;
+      std::string error;
+      ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
+      const Cell* w = RecommendedCell(r, "io_workers");
+      ASSERT_NE(w, nullptr) << t.name;
+      const int workers = std::stoi(w->value);
+      if (t.name == "cloud-block") {
+        EXPECT_GE(workers, 1);
+      } else {
+        EXPECT_GE(workers, default_workers) << t.name << " on " << cpus << " CPUs";
+      }
+      if (t.name == "network-block") {
+        EXPECT_LE(workers, 16) << cpus << " CPUs";
+      }
+      EXPECT_LE(workers, 32);
+    }
+}
+
 // A grid over the small and unusual corners, reporting every cell outside its
 // own range at once (the property above stops at the first).
 TEST(RecommendTest, EveryCellWithinItsRangeOnAGrid) {

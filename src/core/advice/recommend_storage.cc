@@ -43,16 +43,25 @@ Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max)
   return c;
 }
 
-// io_workers: the storage type's workers per CPU, at least 1, at most one
-// per CPU and 32 (MAX_IO_WORKERS).
-Cell IoWorkersCell(const StorageType& t, int cpus) {
-  int high = std::clamp(cpus, 1, 32);
-  int workers = std::clamp(static_cast<int>(std::ceil(cpus * t.io_workers_per_cpu - 1e-9)), 1, high);
-  return {"io_workers", std::to_string(workers), "1", std::to_string(high), t.io_workers_why, t.io_workers_source};
+// io_workers: the storage type's workers per CPU, never below the server's
+// default unless the storage type's minimum comes from a measurement, at
+// most one per CPU above that minimum and the type's maximum (at most 32,
+// MAX_IO_WORKERS).
+Cell IoWorkersCell(const StorageType& t, const Catalog& cat, int cpus) {
+  int low = t.io_workers_min;
+  if (low == 0) {
+    const Parameter* p = cat.Find("io_workers");
+    low = p && p->has_boot_val ? std::atoi(p->boot_val) : 1;
+  }
+  low = std::clamp(low, 1, t.io_workers_max);
+  int high = std::clamp(cpus, low, t.io_workers_max);
+  int workers = std::clamp(static_cast<int>(std::ceil(cpus * t.io_workers_per_cpu - 1e-9)), low, high);
+  return {"io_workers", std::to_string(workers), std::to_string(low), std::to_string(high), t.io_workers_why,
+          t.io_workers_source};
 }
 
 // io_method, and io_workers when the workers run (18 and later).
-void AddIoMethod(const StorageType& t, const Profile& p, std::vector<Cell>* cells) {
+void AddIoMethod(const StorageType& t, const Catalog& cat, const Profile& p, std::vector<Cell>* cells) {
   Cell method = StartingCell(t, "io_method");
   bool uring = p.io_uring.value_or(false) && t.high_latency && (!p.os || *p.os == "linux");
   if (uring) {
@@ -61,7 +70,7 @@ void AddIoMethod(const StorageType& t, const Profile& p, std::vector<Cell>* cell
     method.why = "io_uring is available and the storage is high-latency: the candidate to measure, with worker as the rollback";
   }
   cells->push_back(method);
-  if (!uring) cells->push_back(IoWorkersCell(t, *p.cpus));
+  if (!uring) cells->push_back(IoWorkersCell(t, cat, *p.cpus));
 }
 
 // io_combine_limit within what the major allows, and io_max_combine_limit
@@ -110,7 +119,7 @@ StorageRow RowFor(Storage s, const Catalog& cat, const Recommendation& r, double
     row.cells.push_back(CappedIoConcurrency(t, param, io_max));
   row.cells.push_back(StartingCell(t, "random_page_cost"));
   row.cells.push_back(StartingCell(t, "seq_page_cost"));
-  if (cat.major() >= 18) AddIoMethod(t, p, &row.cells);
+  if (cat.major() >= 18) AddIoMethod(t, cat, p, &row.cells);
   if (cat.Find("io_combine_limit")) AddCombineLimit(t, cat, &row.cells);
   if (!r.data_in_memory.empty()) KeepIoDefaults(cat, r.data_in_memory, &row.cells);
   return row;

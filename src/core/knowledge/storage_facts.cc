@@ -75,6 +75,12 @@ bool ParseStorageType(const StorageFacts& facts, const toml::table& notes, const
   out->io_workers_per_cpu = row["io_workers"]["per_cpu"].value_or(0.0);
   out->io_workers_why = Text(row["io_workers"]["why"].node());
   out->io_workers_source = Text(row["io_workers"]["source"].node());
+  out->io_workers_min = static_cast<int>(row["io_workers"]["min"].value_or(int64_t{0}));
+  out->io_workers_max = static_cast<int>(row["io_workers"]["max"].value_or(int64_t{32}));
+  if (out->io_workers_min < 0 || out->io_workers_max < std::max(out->io_workers_min, 1) || out->io_workers_max > 32) {
+    *error = Where(row) + "storage type \"" + out->name + "\": io_workers min and max must satisfy 0 <= min <= max <= 32";
+    return false;
+  }
   if (!(out->io_workers_per_cpu > 0) || out->io_workers_why.empty() || !facts.sources.count(out->io_workers_source)) {
     *error = Where(row) + "storage type \"" + out->name +
              "\" needs io_workers = { per_cpu = N, why = \"...\", source = KEY of [sources] }";

@@ -34,9 +34,12 @@ struct StorageType {
   /// Requests wait on a network or a controller: io_uring's lower
   /// per-request overhead can pay (the io_method candidate where allowed).
   bool high_latency = false;
-  /// io_workers per CPU (at least 1, at most one per CPU and 32), why, source.
+  /// io_workers per CPU, within [io_workers_min, io_workers_max] (and at most
+  /// one per CPU above the minimum), why, source. io_workers_min 0: the
+  /// server's default, below which only a measurement may go.
   double io_workers_per_cpu = 0;
   std::string io_workers_why, io_workers_source;
+  int io_workers_min = 0, io_workers_max = 32;
   /// effective_io_concurrency beyond which PGC701 warns (far outside the
   /// useful range).
   int io_concurrency_far_above = 0;

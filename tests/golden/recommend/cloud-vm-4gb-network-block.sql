@@ -30,7 +30,7 @@ ALTER SYSTEM SET maintenance_io_concurrency = '16';  -- VACUUM streams compete w
 ALTER SYSTEM SET random_page_cost = '1.5';  -- flash-backed, but every request pays network latency
 ALTER SYSTEM SET seq_page_cost = '1.0';  -- the planner's unit; keep it at 1.0
 ALTER SYSTEM SET io_method = 'worker';  -- worker is the rollback; on high-latency storage io_uring is the candidate to measure where the kernel, the build and seccomp allow it (it was the best configuration measured on iSCSI)
-ALTER SYSTEM SET io_workers = '2';  -- one I/O worker per CPU: workers wait on the network; 16 helped on 16 CPUs and 32 hurt
+ALTER SYSTEM SET io_workers = '3';  -- one per CPU, from the server's default (3) up to 16: each I/O worker waits on the network for one I/O at a time; with io_method = worker on 16 CPUs, 16 workers helped and 32 hurt (fewer CPUs: one per CPU is an extrapolation)
 ALTER SYSTEM SET io_combine_limit = '128kB';  -- larger requests save round trips until the path's throughput cap
 ALTER SYSTEM SET io_max_combine_limit = '128kB';  -- must be at least io_combine_limit, or reads are silently capped (restart to change)
 

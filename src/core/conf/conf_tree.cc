@@ -219,7 +219,16 @@ class Loader {
       const SourceFile& src = a_->files[idx].source;
       std::string name(src.Slice(s.name));
       Site site{idx, {s.name.begin, s.value.end}, s.line, depth + 1, dir, false};
-      if (EqualsIgnoreCase(name, "include")) {
+      const bool include = EqualsIgnoreCase(name, "include");
+      if ((include || EqualsIgnoreCase(name, "include_if_exists")) && !a_->files[idx].auto_conf &&
+          s.value_text.substr(s.value_text.find_last_of('/') + 1) == "postgresql.auto.conf")
+        a_->Add(MakeDiagnostic(
+            Rule(RuleId::kAutoConfIncluded), {idx, site.range},
+            name + " of postgresql.auto.conf: PostgreSQL reads the data directory's postgresql.auto.conf on its "
+                   "own, after this file and everything it includes; this line reads a file of that name a second "
+                   "time, at this position, where any later line overrides its values",
+            "remove the line; ALTER SYSTEM's values are read last without it"));
+      if (include) {
         LoadFile(s.value_text, true, site);
       } else if (EqualsIgnoreCase(name, "include_if_exists")) {
         LoadFile(s.value_text, false, site);

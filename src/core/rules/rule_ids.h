@@ -37,6 +37,7 @@ enum class RuleId : int {
   kSettingOverridden,  // PGC303
   kOptionalIncludeMissing,  // PGC304
   kIncludeOutsideTree,  // PGC305
+  kAutoConfIncluded,  // PGC306
   kSettingOutsideRecommendedRange,  // PGC703
   kHbaLineRefused,  // PGC831
   kHbaNoRules,  // PGC832

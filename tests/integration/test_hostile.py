@@ -186,8 +186,10 @@ class HostileTest(unittest.TestCase):
         self.write("opt.conf", "include_if_exists 'postgresql.auto.conf'\n")
         for root in [self.dir, os.path.join(self.dir, "opt.conf")]:
             with self.subTest(root=root):
+                # --fail-on error: opt.conf's include of postgresql.auto.conf is also PGC306, a warning.
                 proc = subprocess.run(["runuser", "-u", "pgconflint-test", "--", PGCONFLINT, "check", "--no-config",
-                                       "--format", "concise", root], capture_output=True, text=True, timeout=TIMEOUT)
+                                       "--format", "concise", "--fail-on", "error", root], capture_output=True,
+                                      text=True, timeout=TIMEOUT)
                 self.assertEqual(proc.returncode, EXIT_OK, proc.stderr)
                 self.assertIn("skipping missing configuration file", proc.stdout)
                 self.assertIn("(Permission denied) [PGC304]", proc.stdout)

@@ -211,7 +211,7 @@ int RunCheck(CheckOptions& o) {
   std::vector<Target> targets;
   std::string error;
   if (!PlanTargets(&ws, &overlay,
-                   {o.paths, o.stdin_filename, o.force_exclude, o.verbose, o.common.config, o.common.no_config},
+                   {o.paths, o.stdin_filename, o.force_exclude, o.verbose},
                    &targets, &error)) {
     PrintError(error);
     return kExitUsage;

@@ -52,7 +52,7 @@ class Formatter {
     InputClass c = ws_->Classify(abs);
     switch (c.kind) {
       case InputKind::kMissing: return File(p, abs, *config);  // reading it says why
-      case InputKind::kDataDirectory: return Directory(abs);
+      case InputKind::kDataDirectory: return Directory(abs, *config);
       case InputKind::kConfRoot:
       case InputKind::kConfFragment:
       case InputKind::kAutoConf: return File(p, abs, *config);
@@ -66,7 +66,8 @@ class Formatter {
     }
   }
 
-  int Finish() const {
+  int Finish() {
+    if (!std::cout.flush()) tally_.Fail(kExitInternal);
     if (tally_.reformatted + tally_.unchanged > 0) {
       auto files = [](int n) { return std::to_string(n) + (n == 1 ? " file" : " files"); };
       std::cerr << "pgconflint: " << files(tally_.reformatted)
@@ -91,31 +92,16 @@ class Formatter {
       PrintError(error);
       return tally_.Fail(kExitUsage);
     }
-    FormatResult r = FormatConf(SourceFile("-", text), OptionsFor(*config));
-    if (!Formatted("-", r)) return;
-    if (o_.check || o_.diff) ++(r.edits.empty() ? tally_.unchanged : tally_.reformatted);
-    if (o_.check) {
-      if (!r.edits.empty()) std::cout << "Would reformat: -\n";
-    } else if (o_.diff) {
-      if (!r.edits.empty()) std::cout << MaskSecrets(UnifiedDiff("-", text, r.text));
-    } else {
-      std::cout << r.text;
-    }
-    if (!std::cout.flush()) tally_.Fail(kExitInternal);
+    Text("-", "", text, *config);
   }
 
-  void Directory(const std::string& abs) {
+  void Directory(const std::string& abs, const ProjectConfig& config) {
     Analysis a;
     if (int code = LintOne(ws_, abs, &a); code != kExitOk) return tally_.Fail(code);
-    const ProjectConfig* config = nullptr;
-    std::string error;
-    if (!ws_->ConfigFor(abs, &config, &error)) {
-      PrintError(error);
-      return tally_.Fail(kExitUsage);
-    }
-    // Only what the server reads inside the tree: an include outside it is never read, so never written.
+    // Only what the lint read: an include outside the tree is not read (unless a
+    // --config from outside allows it), so not written.
     for (const LoadedFile& f : a.files)
-      if (f.kind == FileKind::kConf) Text(f.source.path(), f.abs_path, f.source.text(), *config);
+      if (f.kind == FileKind::kConf) Text(f.source.path(), f.abs_path, f.source.text(), config);
   }
 
   void File(const std::string& shown, const std::string& abs, const ProjectConfig& config) {
@@ -128,10 +114,16 @@ class Formatter {
     Text(shown, abs, text, config);
   }
 
+  // Formats one text; `abs` "" is standard input, whose formatted text goes to
+  // standard output (and is not counted) unless --check or --diff.
   void Text(const std::string& shown, const std::string& abs, const std::string& text, const ProjectConfig& config) {
-    if (!done_.insert(abs).second) return;
+    if (!abs.empty() && !done_.insert(abs).second) return;
     FormatResult r = FormatConf(SourceFile(shown, text), OptionsFor(config));
     if (!Formatted(shown, r)) return;
+    if (abs.empty() && !o_.check && !o_.diff) {
+      std::cout << r.text;
+      return;
+    }
     if (r.edits.empty()) {
       ++tally_.unchanged;
       return;

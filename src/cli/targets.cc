@@ -18,16 +18,6 @@
 namespace pgconflint::cli {
 namespace {
 
-// The project configuration that applies to `abs`, as the workspace finds
-// it (--config, --no-config, else the nearest .pgconflint.toml).
-bool ConfigFor(const FileSystem& fs, const CheckInputs& in, const std::string& abs, ProjectConfig* out,
-               std::string* error) {
-  std::string path = in.config.empty() ? "" : AbsolutePath(fs, in.config);
-  if (path.empty() && !in.no_config) path = FindProjectConfig(fs, abs);
-  *out = ProjectConfig();
-  return path.empty() || LoadProjectConfig(fs, path, out, error);
-}
-
 // `dir` as the report shows a root: relative to the current directory.
 std::string Shown(const std::string& dir, const std::string& cwd) {
   if (dir == cwd) return ".";
@@ -80,9 +70,9 @@ bool PlanTargets(Workspace* ws, OverlayFileSystem* overlay, const CheckInputs& i
   for (const std::string& p : paths) {
     std::string abs = AbsolutePath(fs, p);
     if (in.force_exclude) {
-      ProjectConfig config;
-      if (!ConfigFor(fs, in, abs, &config, error)) return false;
-      if (MatchesGlobs(config, config.exclude, abs)) continue;
+      const ProjectConfig* config = nullptr;
+      if (!ws->ConfigFor(abs, &config, error)) return false;
+      if (MatchesGlobs(*config, config->exclude, abs)) continue;
     }
     // The classifier says what the file is and which roots read it.
     InputClass c = ws->Classify(abs);

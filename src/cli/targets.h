@@ -25,8 +25,6 @@ struct CheckInputs {
   std::string stdin_filename;  // lint standard input as this file; "" = none
   bool force_exclude = false;
   bool verbose = false;  // say what each file is and why (--verbose)
-  std::string config;  // --config
-  bool no_config = false;
 };
 
 /// One root to lint, and which of its files the user asked about.

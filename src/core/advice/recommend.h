@@ -86,6 +86,11 @@ bool Recommend(const Profile& profile, const Catalog& catalog, Recommendation* o
 /// (superuser_reserved_connections, and reserved_connections from 16 on).
 int ReservedSlots(const Catalog& catalog);
 
+/// The storage type's cell for effective_io_concurrency or
+/// maintenance_io_concurrency, its value and range capped at `io_max` (the
+/// resolved io_max_concurrency: more in flight gains nothing).
+Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max);
+
 /// The recommended cell for `parameter` under `r` (machine block, selected
 /// storage row, autovacuum, in that order); null if there is none.
 const Cell* RecommendedCell(const Recommendation& r, const std::string& parameter);

@@ -30,30 +30,13 @@ Cell StartingCell(const StorageType& t, const char* param) {
   return {param, s.start, s.min, s.max, s.why, s.source};
 }
 
-// effective_io_concurrency and maintenance_io_concurrency: more than the
-// resolved io_max_concurrency gains nothing (io-concurrency-above-max).
-Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max) {
-  Cell c = StartingCell(t, param);
-  if (strtod(c.value.c_str(), nullptr) > io_max) {
-    c.why += "; capped at the resolved io_max_concurrency (" + Num(io_max) + ")";
-    c.value = Num(io_max);
-  }
-  if (!c.max.empty() && strtod(c.max.c_str(), nullptr) > io_max) c.max = Num(io_max);
-  if (!c.min.empty() && strtod(c.min.c_str(), nullptr) > io_max) c.min = Num(io_max);
-  return c;
-}
-
 // io_workers: the storage type's workers per CPU, never below the server's
 // default unless the storage type's minimum comes from a measurement, at
 // most one per CPU above that minimum and the type's maximum (at most 32,
 // MAX_IO_WORKERS).
 Cell IoWorkersCell(const StorageType& t, const Catalog& cat, int cpus) {
-  int low = t.io_workers_min;
-  if (low == 0) {
-    const Parameter* p = cat.Find("io_workers");
-    low = p && p->has_boot_val ? std::atoi(p->boot_val) : 1;
-  }
-  low = std::clamp(low, 1, t.io_workers_max);
+  const int low = std::clamp(t.io_workers_min > 0 ? t.io_workers_min : static_cast<int>(BootValue(cat, "io_workers")),
+                             1, t.io_workers_max);
   int high = std::clamp(cpus, low, t.io_workers_max);
   int workers = std::clamp(static_cast<int>(std::ceil(cpus * t.io_workers_per_cpu - 1e-9)), low, high);
   return {"io_workers", std::to_string(workers), std::to_string(low), std::to_string(high), t.io_workers_why,
@@ -205,3 +188,20 @@ void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* 
 }
 
 }  // namespace pgconflint::recommend_internal
+
+namespace pgconflint {
+
+// effective_io_concurrency and maintenance_io_concurrency: more than the
+// resolved io_max_concurrency gains nothing (io-concurrency-above-max).
+Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max) {
+  Cell c = recommend_internal::StartingCell(t, param);
+  if (strtod(c.value.c_str(), nullptr) > io_max) {
+    c.why += "; capped at the resolved io_max_concurrency (" + recommend_internal::Num(io_max) + ")";
+    c.value = recommend_internal::Num(io_max);
+  }
+  if (!c.max.empty() && strtod(c.max.c_str(), nullptr) > io_max) c.max = recommend_internal::Num(io_max);
+  if (!c.min.empty() && strtod(c.min.c_str(), nullptr) > io_max) c.min = recommend_internal::Num(io_max);
+  return c;
+}
+
+}  // namespace pgconflint

@@ -3,12 +3,9 @@
 // (which does depend on the CPUs) is then left out.
 #include "core/checks/recommendation_hints.h"
 
-#include <algorithm>
-#include <cstdlib>
 #include <optional>
 #include <string_view>
 
-#include "core/base/quantity.h"
 #include "core/knowledge/storage_facts.h"
 #include "core/model/effective.h"
 #include "core/advice/recommend.h"
@@ -71,16 +68,8 @@ void AddRecommendationHints(const EngineOptions& o, Analysis* a) {
                                                  : std::nullopt;
   for (Cell c : rec.matrix[rec.selected].cells) {
     if (c.min.empty() || c.max.empty() || (c.parameter == "io_workers" && !cpus_known)) continue;
-    if (auto point = type.settings.find(c.parameter);
-        io_max && point != type.settings.end() &&
-        (c.parameter == "effective_io_concurrency" || c.parameter == "maintenance_io_concurrency")) {
-      const double cap = io_max->value.number;
-      auto capped = [&](const std::string& v) { return FormatNumber(std::min(std::strtod(v.c_str(), nullptr), cap)); };
-      c.value = capped(point->second.start);
-      c.min = capped(point->second.min);
-      c.max = capped(point->second.max);
-      c.why = point->second.why + "; under this file's io_max_concurrency (" + FormatNumber(cap) + ")";
-    }
+    if (io_max && (c.parameter == "effective_io_concurrency" || c.parameter == "maintenance_io_concurrency"))
+      c = CappedIoConcurrency(type, c.parameter.c_str(), io_max->value.number);
     const Setting* s = eff.SettingFor(c.parameter);
     if (!s || !s->param || !s->value || ValueRefused(*a, *s->param)) continue;
     if (!Outside(*a->catalog, *s, c) || AlreadyReported(*a, *rule, *s)) continue;

@@ -55,7 +55,8 @@ Command AddServer(CLI::App* app, bool full) {
   AddCommonOptions(server, &o->common);
   server->add_flag("--stdio", o->stdio, "Talk over stdin and stdout (the default and only transport)");
   server->add_option("--debounce-ms", o->debounce_ms,
-                     "Milliseconds without a change before a changed document is linted")
+                     "In a burst of changes, milliseconds without a change before the document is linted "
+                     "(a change alone is linted at once)")
       ->check(CLI::Range(0, 60000))
       ->capture_default_str();
   server->add_option("--docs-dir", o->docs_dir,

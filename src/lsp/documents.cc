@@ -110,7 +110,9 @@ void Session::DidOpen(const json& params) {
   const Workspace::LastRead read = workspace_->Compare(path, text);
   doc.text_changed = read == Workspace::LastRead::kOther || (read == Workspace::LastRead::kNotRead && !as_on_disk);
   if (!as_on_disk && IncludeLines(on_disk) != doc.includes) structure_changed_ = true;
-  overlay_->Set(path, std::move(text));
+  // The text the workspace holds already is held once, by both.
+  if (read == Workspace::LastRead::kSame) overlay_->Set(path, workspace_->LastText(path));
+  else overlay_->Set(path, std::move(text));
   if (doc.text_changed) workspace_->Forget(path);
   Schedule(&doc, Clock::duration::zero());
 }
@@ -159,8 +161,9 @@ void Session::DidChange(const json& params) {
   if (doc.roots.empty()) doc.roots_known = false;
   overlay_->Set(path, std::move(text));
   workspace_->Forget(path);
+  // Debounced only in a burst: when a lint is due already, not yet run.
   if (on_save_) doc.dirty = true;
-  else Schedule(&doc, std::chrono::milliseconds(debounce_ms_));
+  else Schedule(&doc, deadline_ ? std::chrono::milliseconds(debounce_ms_) : Clock::duration::zero());
 }
 
 void Session::DidClose(const json& params) {
@@ -269,12 +272,22 @@ void Session::Refresh(bool publish, bool may_abort) {
     for (const std::string& root : doc.roots)
       if (doc.text_changed || !roots_.count(root)) touched.insert(root);
   }
+  // A document to publish is published with the findings of all its roots:
+  // those whose analyses were dropped (Idle) are linted again too.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [uri, doc] : documents_)
+      if (doc.dirty || Intersects(doc.roots, touched))
+        for (const std::string& root : doc.roots)
+          if (!roots_.count(root) && touched.insert(root).second) grew = true;
+  }
   for (const std::string& root : touched) {
     if (may_abort && std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) {
           return d.second.dirty && stale_(d.first, d.second.generation);
         }))
       return;  // a newer change is queued: its refresh does this work
     Root& r = roots_[root];
+    r.used = ++use_clock_;
     r.error.clear();
     if (!workspace_->Lint(root, &r.analysis, &r.error)) r.analysis = Analysis();
     if (!r.error.empty() && r.error != last_error_) Show(kMessageError, "pgconflint: " + r.error);
@@ -303,6 +316,14 @@ void Session::DropUnusedRoots() {
   std::erase_if(roots_, [&](const auto& r) { return !used.count(r.first); });
 }
 
+void Session::Idle() {
+  if (roots_.size() <= options_.retained_analyses) return;
+  std::vector<std::pair<uint64_t, std::string>> by_use;
+  for (const auto& [path, root] : roots_) by_use.push_back({root.used, path});
+  std::sort(by_use.begin(), by_use.end());
+  for (size_t i = 0; i + options_.retained_analyses < by_use.size(); ++i) roots_.erase(by_use[i].second);
+}
+
 void Session::Fresh(Document& doc) {
   bool missing = (doc.roots.empty() && !doc.roots_known) ||
                  std::any_of(doc.roots.begin(), doc.roots.end(), [&](const std::string& r) { return !roots_.count(r); });
@@ -310,6 +331,8 @@ void Session::Fresh(Document& doc) {
     doc.dirty = true;
     Refresh(!pull_ && !on_save_, false);
   }
+  for (const std::string& r : doc.roots)
+    if (auto it = roots_.find(r); it != roots_.end()) it->second.used = ++use_clock_;
 }
 
 void Session::Publish(Document& doc, bool always) {

@@ -2,6 +2,7 @@
 #include "lsp/server.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -10,6 +11,10 @@ namespace {
 
 // Ids of cancelled requests that were never seen again are forgotten past this.
 constexpr size_t kMaxCancelled = 1024;
+// Free heap memory the idle server keeps before it returns it to the system.
+constexpr size_t kTrimAbove = size_t{4} << 20;
+// How long nothing must arrive before the server does its idle work.
+constexpr auto kIdleAfter = std::chrono::milliseconds(100);
 
 // The document a text-synchronisation notification is about, or "".
 std::string ChangedDocument(const json& message) {
@@ -74,6 +79,7 @@ void Server::Push(Queued item) {
     if (item.skipped) session_->Skipped(item.event);
     else session_->Handle(item.message, item.generation);
     session_->RunDue(Clock::now(), true);
+    if (!session_->done()) Idle();
     return;
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -85,7 +91,7 @@ void Server::Push(Queued item) {
 void Server::WorkerLoop() {
   for (;;) {
     Queued item;
-    bool have = false;
+    bool have = false, more = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
       for (;;) {
@@ -93,12 +99,15 @@ void Server::WorkerLoop() {
           item = std::move(queue_.front());
           queue_.pop_front();
           have = true;
+          more = !queue_.empty();
           break;
         }
         if (closing_) return;
         std::optional<Clock::time_point> deadline = session_->Deadline();
         if (deadline && Clock::now() >= *deadline) break;
+        if (!deadline && idle_at_ && Clock::now() >= *idle_at_) break;
         if (deadline) wake_.wait_until(lock, *deadline);
+        else if (idle_at_) wake_.wait_until(lock, *idle_at_);
         else wake_.wait(lock);
       }
     }
@@ -107,8 +116,27 @@ void Server::WorkerLoop() {
       else session_->Handle(item.message, item.generation);
       if (session_->done()) return;
     }
+    // What is queued is handled first: a burst of changes (or of opened
+    // documents) is linted once, after its last message.
+    if (more) continue;
+    const bool due = session_->Deadline().has_value();
     session_->RunDue(Clock::now(), false);
+    // After work, once nothing has come for a moment: the idle work, never on
+    // the way of an answer or of a change's diagnostics.
+    if (have || due) {
+      idle_at_ = Clock::now() + kIdleAfter;
+    } else if (idle_at_ && Clock::now() >= *idle_at_) {
+      idle_at_.reset();
+      Idle();
+    }
   }
+}
+
+void Server::Idle() {
+  session_->Idle();
+  // The freed memory of a burst (message texts, dropped analyses) goes back
+  // to the system once it is worth a call: glibc keeps it otherwise.
+  if (mallinfo2().fordblks > kTrimAbove) malloc_trim(0);
 }
 
 bool Server::Stale(const std::string& uri, uint64_t generation) {
@@ -138,6 +166,14 @@ int RunServer(const ServerOptions& options, int in_fd, int out_fd) {
   // A client that goes away must not kill the server with SIGPIPE mid-write:
   // the write fails and the session ends at the end of its input.
   signal(SIGPIPE, SIG_IGN);
+  // Memory that stays small with many documents open: the reader's and the
+  // worker's allocations share one arena (a second one kept the pages of the
+  // reader's small allocations, scattered among freed message texts), and
+  // large texts get their own mappings, returned to the system when freed
+  // (glibc raises the threshold past them otherwise). 50 roots of 5,000
+  // lines: 30.5 MB resident before, 26.3 MB after (docs/benchmarks.md).
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, 128 << 10);
   FdOutput out(out_fd);
   Server server(options, &out);
   MessageReader reader;

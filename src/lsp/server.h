@@ -3,10 +3,11 @@
 // Two threads. The reader parses each message, records $/cancelRequest and
 // counts the changes of every document (its generation), and queues the
 // rest in order. One worker owns the Session (documents, workspace, lints):
-// it handles the queue, and lints a changed document only once no change
-// has arrived for the debounce interval; before publishing it checks that no
-// newer change of the document is queued, so only the latest version is
-// ever published. With `threaded` false everything runs in the caller's
+// it handles what is queued, then lints what changed: a change alone at
+// once, a burst of changes once no change has arrived for the debounce
+// interval; before publishing it checks that no newer change of the
+// document is queued, so only the latest version is ever published. Idle,
+// it drops the analyses beyond the retained ones and returns free memory. With `threaded` false everything runs in the caller's
 // thread, message by message (tests, the fuzzer).
 #ifndef PGCONFLINT_LSP_SERVER_H_
 #define PGCONFLINT_LSP_SERVER_H_
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -55,6 +57,7 @@ class Server {
   };
   void Push(Queued item);
   void WorkerLoop();
+  void Idle();  // nothing queued nor due: the session's Idle, then free memory goes back
   bool Stale(const std::string& uri, uint64_t generation);
   bool Cancelled(const json& id);
 
@@ -72,6 +75,7 @@ class Server {
   uint64_t next_generation_ = 0;
   bool closing_ = false;
   std::thread worker_;
+  std::optional<Clock::time_point> idle_at_;  // when the idle work is due (the worker's own)
 };
 
 /// Serves one client over `in_fd` and `out_fd` until `exit` or the end of

@@ -36,7 +36,14 @@ struct ServerOptions {
   WorkspaceOptions workspace;
   const FileSystem* disk = nullptr;  // under the open documents; null = the real disk
   bool threaded = true;              // false: each message is handled when it arrives (tests, fuzzing)
-  int debounce_ms = 20;              // wait after the last change before linting (initializationOptions "debounce-ms")
+  /// A change that arrives while a lint is already due (a burst: changes
+  /// faster than they are linted) waits this long after the last one before
+  /// linting; a change alone is linted at once (initializationOptions "debounce-ms").
+  int debounce_ms = 20;
+  /// The analyses kept once the server is idle, the most recently used first;
+  /// a document whose root's analysis was dropped has it computed again when
+  /// a request or a change needs it. Bounds memory with many roots open.
+  size_t retained_analyses = 8;
   std::string docs_dir;              // rule pages are written here for codeDescription.href; "" = none
   std::string version = "0.0.0";    // serverInfo.version
 };
@@ -60,6 +67,9 @@ class Session {
   std::optional<Clock::time_point> Deadline() const { return deadline_; }
   /// Lints and publishes what is due at `now` (everything pending if `force`).
   void RunDue(Clock::time_point now, bool force);
+  /// Nothing is queued nor due: drops the analyses beyond the retained ones,
+  /// the least recently used first.
+  void Idle();
   /// A message the reader skipped (over the size limit): answers it when the
   /// start of its body names a request, and stops checking the document it
   /// carried.
@@ -85,7 +95,8 @@ class Session {
   };
   struct Root {
     Analysis analysis;
-    std::string error;  // a configuration error (bad .pgconflint.toml, rule file): no analysis
+    std::string error;   // a configuration error (bad .pgconflint.toml, rule file): no analysis
+    uint64_t used = 0;   // use_clock_ when last linted or read by a request
   };
   /// A diagnostic of a root's analysis that belongs to a document.
   struct Finding {
@@ -177,6 +188,7 @@ class Session {
   std::unique_ptr<Workspace> workspace_;
   std::map<std::string, Document> documents_;  // by URI
   std::map<std::string, Root> roots_;          // by root path
+  uint64_t use_clock_ = 0;                     // counts the uses of roots_
   std::set<std::string> refused_;              // URIs of documents over the size limit
   std::optional<Clock::time_point> deadline_;
   const FileSystem* disk_ = nullptr;  // under the overlay

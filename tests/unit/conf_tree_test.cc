@@ -58,6 +58,10 @@ TEST(ConfTreeTest, FanOutIsBoundedAndEachFileReadOnce) {
   class Counting : public OverlayFileSystem {
    public:
     Counting() : OverlayFileSystem(nullptr, "/project") {}
+    // Reads through Read (the overlay would share its text without calling it).
+    ReadStatus ReadShared(const std::string& p, SharedText* t, std::string* e) const override {
+      return FileSystem::ReadShared(p, t, e);
+    }
     ReadStatus Read(const std::string& p, std::string* t, std::string* e) const override {
       ++reads[p];
       return OverlayFileSystem::Read(p, t, e);
@@ -214,6 +218,10 @@ TEST(ConfTreeTest, UnreadableFilesAreSkippedOnlyWhereOptional) {
   class Unreadable : public OverlayFileSystem {
    public:
     Unreadable() : OverlayFileSystem(nullptr, "/project") {}
+    // Reads through Read (the overlay would share its text without calling it).
+    ReadStatus ReadShared(const std::string& p, SharedText* t, std::string* e) const override {
+      return FileSystem::ReadShared(p, t, e);
+    }
     ReadStatus Read(const std::string& p, std::string* t, std::string* e) const override {
       if (p.find("locked") == std::string::npos) return OverlayFileSystem::Read(p, t, e);
       *e = "Permission denied";
@@ -234,6 +242,10 @@ TEST(ConfTreeTest, UnreadableFilesAreSkippedOnlyWhereOptional) {
   class AutoConfLocked : public OverlayFileSystem {
    public:
     explicit AutoConfLocked(const FileSystem* base) : OverlayFileSystem(base, "/project") {}
+    // Reads through Read (the overlay would share its text without calling it).
+    ReadStatus ReadShared(const std::string& p, SharedText* t, std::string* e) const override {
+      return FileSystem::ReadShared(p, t, e);
+    }
     ReadStatus Read(const std::string& p, std::string* t, std::string* e) const override {
       if (p.find("auto.conf") == std::string::npos) return OverlayFileSystem::Read(p, t, e);
       *e = "Permission denied";

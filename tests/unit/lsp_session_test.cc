@@ -35,10 +35,11 @@ class CountingDisk : public FileSystem {
 
 class Client {
  public:
-  explicit Client(json init = json::object(), json caps = json::object()) {
+  explicit Client(json init = json::object(), json caps = json::object(), size_t retained_analyses = 8) {
     ServerOptions o;
     o.disk = &counting;
     o.threaded = false;
+    o.retained_analyses = retained_analyses;
     server_ = std::make_unique<Server>(o, &out_);
     if (init.is_null()) return;
     initialize_result = Request("initialize", {{"rootUri", "file:///project"},
@@ -242,6 +243,34 @@ TEST(LspSessionTest, OpeningAndEditingPublishOnlyWhatChanged) {
   mark = c.received.size();
   c.Notify("textDocument/didClose", {{"textDocument", {{"uri", PathToUri(fragments[3])}}}});
   EXPECT_EQ(PublishedSince(c, mark), std::vector<std::string>{"conf.d/f13.conf"});
+}
+
+TEST(LspSessionTest, DroppedAnalysesAreComputedAgainWhenNeeded) {
+  Client c(json::object(), json::object(), 1);  // one analysis kept when idle
+  // conf.d/shared.conf is read by two roots, each overriding another of its lines.
+  const std::string root = c.disk.Write("pg/postgresql.conf", "include_dir 'conf.d'\nport = 5432\n");
+  c.disk.Write("pg/replica.conf", "include_dir 'conf.d'\nmax_connections = 10\n");
+  const std::string shared = c.disk.Write("pg/conf.d/shared.conf", "port = 5433\nmax_connections = 20\n");
+  const std::string other = c.disk.Write("other/postgresql.conf", "port = 5432\n");
+  const std::string overridden = Rule(RuleId::kSettingOverridden).code;
+  c.Open(root, "include_dir 'conf.d'\nport = 5432\n");
+  c.Open(shared, "port = 5433\nmax_connections = 20\n");
+  EXPECT_EQ(c.Codes(shared), (std::vector<std::string>{overridden, overridden}));
+  // Another root: the two analyses of pg/ are dropped once the server is idle.
+  c.Open(other, "port = 5432\n");
+  const int lints = c.counting.lists["/project/pg/conf.d"];
+  // A comment edit at the end of the root: shared.conf, in both roots, keeps both findings (unchanged: not
+  // published; an edit above the overriding line would move the line its notes name).
+  size_t mark = c.received.size();
+  c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(root)}, {"version", 2}}},
+                                      {"contentChanges", {{{"text", "include_dir 'conf.d'\nport = 5432\n# edited\n"}}}}});
+  EXPECT_EQ(PublishedSince(c, mark), std::vector<std::string>{"postgresql.conf"});
+  EXPECT_EQ(c.Codes(shared), (std::vector<std::string>{overridden, overridden}));
+  EXPECT_GT(c.counting.lists["/project/pg/conf.d"], lints);  // the dropped roots were linted again
+  // A request on a document whose analysis was dropped computes it again.
+  c.Open(other, "port = 5432\n", 2);
+  json hover = c.Request("textDocument/hover", Client::At(shared, 1, 3));
+  EXPECT_NE(hover["result"]["contents"]["value"].get<std::string>().find("max_connections"), std::string::npos);
 }
 
 TEST(LspSessionTest, AFileChangedOnDiskWithoutANotificationIsLintedAsItIsWhenOpened) {

@@ -285,6 +285,10 @@ TEST(WorkspaceTest, EachFileIsReadOnceAcrossRootsAndAgainAfterForget) {
   class CountingFs : public OverlayFileSystem {
    public:
     CountingFs() : OverlayFileSystem(nullptr, "/p") {}
+    // Reads through Read (the overlay would share its text without calling it).
+    ReadStatus ReadShared(const std::string& p, SharedText* t, std::string* e) const override {
+      return FileSystem::ReadShared(p, t, e);
+    }
     ReadStatus Read(const std::string& path, std::string* text, std::string* error) const override {
       ++reads[path];
       return OverlayFileSystem::Read(path, text, error);

@@ -182,6 +182,13 @@ std::string RealFileSystem::RealPath(const std::string& path) const {
   }
 }
 
+ReadStatus FileSystem::ReadShared(const std::string& path, SharedText* text, std::string* error) const {
+  std::string read;
+  ReadStatus status = Read(path, &read, error);
+  if (status == ReadStatus::kOk) *text = std::make_shared<const std::string>(std::move(read));
+  return status;
+}
+
 // --- OverlayFileSystem ----------------------------------------------------------
 
 OverlayFileSystem::OverlayFileSystem(const FileSystem* base, std::string cwd)
@@ -192,7 +199,16 @@ std::string OverlayFileSystem::Absolute(const std::string& path) const {
   return CanonicalizePath(cwd_ + "/" + path);
 }
 
-void OverlayFileSystem::Set(const std::string& path, std::string text) { files_[Absolute(path)] = std::move(text); }
+void OverlayFileSystem::Set(const std::string& path, std::string text) {
+  Set(path, std::make_shared<const std::string>(std::move(text)));
+}
+
+void OverlayFileSystem::Set(const std::string& path, SharedText text) { files_[Absolute(path)] = std::move(text); }
+
+SharedText OverlayFileSystem::Get(const std::string& path) const {
+  auto it = files_.find(Absolute(path));
+  return it == files_.end() ? nullptr : it->second;
+}
 
 void OverlayFileSystem::Remove(const std::string& path) { files_.erase(Absolute(path)); }
 
@@ -204,11 +220,11 @@ bool OverlayFileSystem::IsOverlayDirectory(const std::string& dir) const {
   return it != files_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
 }
 
-ReadStatus OverlayFileSystem::Read(const std::string& path, std::string* text, std::string* error) const {
-  std::string abs = Absolute(path);
+std::optional<ReadStatus> OverlayFileSystem::Overlaid(const std::string& abs, SharedText* text,
+                                                     std::string* error) const {
   auto it = files_.find(abs);
   if (it != files_.end()) {
-    if (it->second.size() > kMaxFileSize) {
+    if (it->second->size() > kMaxFileSize) {
       *error = TooLargeMessage();
       return ReadStatus::kTooLarge;
     }
@@ -219,15 +235,30 @@ ReadStatus OverlayFileSystem::Read(const std::string& path, std::string* text, s
     *error = "is a directory";
     return ReadStatus::kIsDirectory;
   }
-  if (base_) return base_->Read(abs, text, error);
+  if (base_) return std::nullopt;
   *error = strerror(ENOENT);
   return ReadStatus::kNotFound;
+}
+
+ReadStatus OverlayFileSystem::Read(const std::string& path, std::string* text, std::string* error) const {
+  const std::string abs = Absolute(path);
+  SharedText shared;
+  std::optional<ReadStatus> status = Overlaid(abs, &shared, error);
+  if (!status) return base_->Read(abs, text, error);
+  if (*status == ReadStatus::kOk) *text = *shared;
+  return *status;
+}
+
+ReadStatus OverlayFileSystem::ReadShared(const std::string& path, SharedText* text, std::string* error) const {
+  const std::string abs = Absolute(path);
+  std::optional<ReadStatus> status = Overlaid(abs, text, error);
+  return status ? *status : base_->ReadShared(abs, text, error);
 }
 
 FileInfo OverlayFileSystem::Stat(const std::string& path) const {
   std::string abs = Absolute(path);
   auto it = files_.find(abs);
-  if (it != files_.end()) return {FileInfo::Type::kRegular, it->second.size(), ""};
+  if (it != files_.end()) return {FileInfo::Type::kRegular, it->second->size(), ""};
   if (IsOverlayDirectory(abs)) return {FileInfo::Type::kDirectory, 0, ""};
   if (base_) return base_->Stat(abs);
   return {FileInfo::Type::kMissing, 0, strerror(ENOENT)};

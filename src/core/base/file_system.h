@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct FileInfo {
   std::string error;  // strerror text for kMissing/kError
 };
 
+/// A file's text, immutable and shared by its holders (an editor's buffer,
+/// the file cache, the source files of analyses) instead of copied.
+using SharedText = std::shared_ptr<const std::string>;
+
 struct DirEntry {
   std::string name;  // no directory part; never "." or ".."
 };
@@ -43,6 +48,10 @@ class FileSystem {
   /// Reads a regular file of at most kMaxFileSize bytes. On failure returns
   /// the status and sets *error to the cause ("No such file or directory").
   virtual ReadStatus Read(const std::string& path, std::string* text, std::string* error) const = 0;
+  /// Read, giving the text as a SharedText: a file system that holds the
+  /// text already (the overlay) shares it instead of copying it. A subclass
+  /// that overrides Read of such a file system overrides this too.
+  virtual ReadStatus ReadShared(const std::string& path, SharedText* text, std::string* error) const;
   /// Follows symbolic links, as stat(2).
   virtual FileInfo Stat(const std::string& path) const = 0;
   /// The entries of a directory, in no particular order. False with *error
@@ -75,11 +84,16 @@ class OverlayFileSystem : public FileSystem {
   explicit OverlayFileSystem(const FileSystem* base = nullptr, std::string cwd = "/");
   /// Adds or replaces the file at `path` (absolute or relative to the cwd).
   void Set(const std::string& path, std::string text);
+  /// The same, sharing `text`. REQUIRES: `text` is not null.
+  void Set(const std::string& path, SharedText text);
+  /// The text overlaid at `path`; null when none is.
+  SharedText Get(const std::string& path) const;
   /// Forgets an overlaid file (the base's file shows again).
   void Remove(const std::string& path);
   bool Has(const std::string& path) const;
 
   ReadStatus Read(const std::string& path, std::string* text, std::string* error) const override;
+  ReadStatus ReadShared(const std::string& path, SharedText* text, std::string* error) const override;
   FileInfo Stat(const std::string& path) const override;
   bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override;
   std::string CurrentDirectory() const override;
@@ -89,9 +103,12 @@ class OverlayFileSystem : public FileSystem {
  private:
   std::string Absolute(const std::string& path) const;
   bool IsOverlayDirectory(const std::string& dir) const;
+  /// What the overlay answers for `abs`: its file, or a directory it holds
+  /// files in; nullopt when the base answers.
+  std::optional<ReadStatus> Overlaid(const std::string& abs, SharedText* text, std::string* error) const;
   const FileSystem* base_;
   std::string cwd_;
-  std::map<std::string, std::string> files_;  // absolute path -> text
+  std::map<std::string, SharedText> files_;  // absolute path -> text (never null)
 };
 
 /// Reads only files inside some directories ("trees"): a file whose real path

@@ -83,16 +83,20 @@ uint32_t ColumnWidth(std::string_view s, ColumnUnit unit) {
   return w;
 }
 
-SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)) {
+SourceFile::SourceFile(std::string path, std::string text)
+    : SourceFile(std::move(path), std::make_shared<const std::string>(std::move(text))) {}
+
+SourceFile::SourceFile(std::string path, std::shared_ptr<const std::string> text) : path_(std::move(path)) {
   auto contents = std::make_shared<Contents>();
   contents->text = std::move(text);
   std::vector<uint32_t>& starts = contents->line_starts;
   starts.push_back(0);
-  const char* p = contents->text.data();
-  const char* end = p + contents->text.size();
+  const char* begin = contents->text->data();
+  const char* p = begin;
+  const char* end = p + contents->text->size();
   while ((p = static_cast<const char*>(memchr(p, '\n', end - p))) != nullptr) {
     ++p;
-    starts.push_back(static_cast<uint32_t>(p - contents->text.data()));
+    starts.push_back(static_cast<uint32_t>(p - begin));
   }
   contents_ = std::move(contents);
 }
@@ -109,7 +113,7 @@ SourceFile::SourceFile(std::string path, std::string text, std::vector<uint32_t>
 SourceFile SourceFile::WithText(std::string text) const {
   SourceFile copy(path_, *this);
   auto contents = std::make_shared<Contents>(*contents_);
-  contents->text = std::move(text);
+  contents->text = std::make_shared<const std::string>(std::move(text));
   copy.contents_ = std::move(contents);
   return copy;
 }
@@ -137,14 +141,14 @@ uint32_t SourceFile::LineStart(uint32_t line) const {
 }
 
 Position SourceFile::PositionOf(uint32_t offset, ColumnUnit unit) const {
-  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(contents_->text.size()));
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(contents_->text->size()));
   uint32_t physical = PhysicalLineOf(offset);
   uint32_t start = contents_->line_starts[physical - 1];
-  return {LineOf(offset), 1 + ColumnWidth(std::string_view(contents_->text).substr(start, offset - start), unit)};
+  return {LineOf(offset), 1 + ColumnWidth(std::string_view(*contents_->text).substr(start, offset - start), unit)};
 }
 
 uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
-  if (position.line > line_count()) return static_cast<uint32_t>(contents_->text.size());
+  if (position.line > line_count()) return static_cast<uint32_t>(contents_->text->size());
   uint32_t start = LineStart(position.line);
   std::string_view line = LineText(std::max<uint32_t>(position.line, 1));
   uint32_t target = position.column > 0 ? position.column - 1 : 0;
@@ -161,7 +165,7 @@ uint32_t SourceFile::OffsetOf(Position position, ColumnUnit unit) const {
 
 std::string_view SourceFile::LineText(uint32_t line) const {
   const std::vector<uint32_t>& starts = contents_->line_starts;
-  const std::string& text = contents_->text;
+  const std::string& text = *contents_->text;
   if (line == 0 || line > line_count()) return {};
   const uint32_t physical = PhysicalLine(line);
   if (physical == 0 || LineOf(starts[physical - 1]) != line) return {};  // a line between the rows

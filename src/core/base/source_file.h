@@ -65,6 +65,9 @@ uint32_t ColumnWidth(std::string_view s, ColumnUnit unit);
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text);
+  /// The same, sharing `text` (an editor's buffer, a cached read) instead of
+  /// copying it. REQUIRES: `text` is not null.
+  SourceFile(std::string path, std::shared_ptr<const std::string> text);
   /// A file that holds some lines of another: physical line i of `text` is
   /// line `line_numbers[i]` (strictly increasing, from 1), the lines between
   /// them are empty. A snapshot's files are rebuilt so: a row at line
@@ -81,9 +84,11 @@ class SourceFile {
   SourceFile WithText(std::string text) const;
 
   const std::string& path() const { return path_; }
-  const std::string& text() const { return contents_->text; }
+  const std::string& text() const { return *contents_->text; }
+  /// The text itself, to share with another holder.
+  const std::shared_ptr<const std::string>& shared_text() const { return contents_->text; }
   std::string_view Slice(Range r) const {
-    return std::string_view(contents_->text).substr(r.begin, r.end - r.begin);
+    return std::string_view(*contents_->text).substr(r.begin, r.end - r.begin);
   }
 
   /// Position of byte `offset` (clamped to the text), the column counted in
@@ -109,7 +114,7 @@ class SourceFile {
 
  private:
   struct Contents {
-    std::string text;
+    std::shared_ptr<const std::string> text;  // never null; may be shared beyond the file
     std::vector<uint32_t> line_starts;   // byte offset of each physical line's first byte
     std::vector<uint32_t> line_numbers;  // the number of each physical line; empty: 1, 2, 3...
   };

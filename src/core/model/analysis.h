@@ -147,6 +147,10 @@ struct Analysis {
   /// Nothing named the major (MajorChoice::assumed): a fix that depends on
   /// it, such as a rename, needs a reader.
   bool major_assumed = false;
+  /// The operating system the server runs on (the profile's --os: "linux",
+  /// "windows"...), for the defaults and limits that differ by platform
+  /// (core/knowledge/platform.h); nullopt: not said, the catalog's hold.
+  std::optional<std::string> os;
   std::vector<LoadedFile> files;
   std::vector<Setting> settings;        // in PostgreSQL's reading order
   std::vector<Diagnostic> diagnostics;  // sorted by file, position, code

@@ -12,13 +12,13 @@ std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_pa
     *status = ReadStatus::kOk;
     return it->second;
   }
-  std::string text;
+  SharedText text;
   if (auto t = texts_.find(abs_path); t != texts_.end()) {
-    text = *t->second;
+    text = std::move(t->second);
     texts_.erase(t);
     *status = ReadStatus::kOk;
   } else {
-    *status = fs_.Read(abs_path, &text, error);
+    *status = fs_.ReadShared(abs_path, &text, error);
     if (*status != ReadStatus::kOk) return nullptr;
   }
   auto entry = std::make_shared<Entry>(SourceFile(abs_path, std::move(text)));
@@ -27,21 +27,18 @@ std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_pa
   return entry;
 }
 
-const std::string* FileCache::Held(const std::string& abs_path) const {
-  if (auto e = entries_.find(abs_path); e != entries_.end()) return &e->second->text;
-  if (auto t = texts_.find(abs_path); t != texts_.end()) return t->second.get();
+SharedText FileCache::Held(const std::string& abs_path) const {
+  if (auto e = entries_.find(abs_path); e != entries_.end()) return e->second->source.shared_text();
+  if (auto t = texts_.find(abs_path); t != texts_.end()) return t->second;
   return nullptr;
 }
 
-std::shared_ptr<const std::string> FileCache::Text(const std::string& abs_path) {
-  if (auto e = entries_.find(abs_path); e != entries_.end()) {
-    std::shared_ptr<const Entry> entry = e->second;
-    return std::shared_ptr<const std::string>(entry, &entry->text);
-  }
-  if (auto t = texts_.find(abs_path); t != texts_.end()) return t->second;
-  std::string text, error;
-  if (fs_.Read(abs_path, &text, &error) != ReadStatus::kOk) return nullptr;
-  return texts_[abs_path] = std::make_shared<const std::string>(std::move(text));
+SharedText FileCache::Text(const std::string& abs_path) {
+  if (SharedText held = Held(abs_path)) return held;
+  SharedText text;
+  std::string error;
+  if (fs_.ReadShared(abs_path, &text, &error) != ReadStatus::kOk) return nullptr;
+  return texts_[abs_path] = std::move(text);
 }
 
 }  // namespace pgconflint

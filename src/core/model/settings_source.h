@@ -39,10 +39,10 @@ class FileCache {
   /// The text of `abs_path` without parsing it (the classifier looks at the
   /// lines of files it may never lint); read once, shared with Get. Null
   /// when it cannot be read.
-  std::shared_ptr<const std::string> Text(const std::string& abs_path);
+  SharedText Text(const std::string& abs_path);
   /// The text held for `abs_path`, as last read; null when it was not read
   /// (or was forgotten since).
-  const std::string* Held(const std::string& abs_path) const;
+  SharedText Held(const std::string& abs_path) const;
   /// Drops one file (it changed) or every file.
   void Forget(const std::string& abs_path) {
     entries_.erase(abs_path);
@@ -57,7 +57,7 @@ class FileCache {
  private:
   const FileSystem& fs_;
   std::map<std::string, std::shared_ptr<const Entry>> entries_;
-  std::map<std::string, std::shared_ptr<const std::string>> texts_;  // read by Text, not parsed yet
+  std::map<std::string, SharedText> texts_;  // read by Text, not parsed yet
 };
 
 struct CollectContext {

@@ -388,6 +388,7 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
   // A script is a whole configuration only over the cluster it runs against.
   a.whole_configuration = script ? !cluster.empty() : whole && type == RootFileType::kConf;
   a.major_assumed = major.assumed();
+  a.os = project->config.profile.os;
   // Sources and collect.
   CollectContext ctx(&cache_, options_.display_base);
   ctx.trees = project->trees;
@@ -471,9 +472,11 @@ void Workspace::Forget(const std::string& path) {
 }
 
 Workspace::LastRead Workspace::Compare(const std::string& path, std::string_view text) const {
-  const std::string* held = cache_.Held(AbsolutePath(*fs_, path));
+  SharedText held = LastText(path);
   return !held ? LastRead::kNotRead : *held == text ? LastRead::kSame : LastRead::kOther;
 }
+
+SharedText Workspace::LastText(const std::string& path) const { return cache_.Held(AbsolutePath(*fs_, path)); }
 
 void Workspace::ForgetAll() {
   cache_.Clear();

@@ -163,6 +163,10 @@ class Workspace {
   /// one, or nothing (not read, or forgotten since).
   enum class LastRead { kSame, kOther, kNotRead };
   LastRead Compare(const std::string& path, std::string_view text) const;
+  /// The text the last read of `path` gave, shared; null when it was not
+  /// read (or was forgotten since). An editor's buffer with the same text
+  /// can hold this one instead of a copy.
+  SharedText LastText(const std::string& path) const;
   void ForgetAll();
 
   const FileSystem& fs() const { return *fs_; }

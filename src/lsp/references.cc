@@ -3,7 +3,8 @@
 // files of the root (included files too), as the server pairs them.
 // References of a parameter: every line of the root that sets it, the one
 // that wins first; of an include directive: every directive of the root that
-// reads the same file.
+// reads the same file; of an included file (anywhere but on a setting): the
+// directives that read it.
 #include <algorithm>
 #include <set>
 
@@ -58,9 +59,20 @@ bool PlainMapName(const std::string& name) {
   });
 }
 
+// Every include directive of the root that reads one of `paths`, in file order.
+void AppendIncludeSites(const Analysis& a, const std::set<std::string>& paths, std::vector<Use>* out) {
+  std::set<std::pair<int, uint32_t>> sites;
+  for (const LoadedFile& f : a.files)
+    if (f.included_from.file >= 0 && paths.count(f.abs_path)) sites.insert({f.included_from.file, f.included_from.offset});
+  for (const auto& [f, at] : sites)
+    for (const SettingLine& s : a.files[f].parsed.settings)
+      if (s.name.begin == at) out->push_back({f, {s.name.begin, s.value.end}, false});
+}
+
 // The lines of the root that set the parameter named at `offset` of `file`
 // (the winning one first, marked as the declaration), or the include
-// directives that read what the directive at `offset` reads.
+// directives that read what the directive at `offset` reads; elsewhere in
+// an included file (a comment, a blank line), the directives that read it.
 std::vector<Use> ConfUses(const Analysis& a, int file, uint32_t offset) {
   std::vector<Use> out;
   for (const SettingLine& line : a.files[file].parsed.settings) {
@@ -68,18 +80,13 @@ std::vector<Use> ConfUses(const Analysis& a, int file, uint32_t offset) {
     const SourceFile& src = a.files[file].source;
     if (IsIncludeDirective(src.Slice(line.name))) {
       // The files it reads (their first line: the declarations), then every
-      // directive of the root that reads one of them, in file order.
+      // directive of the root that reads one of them.
       std::set<std::string> paths;
       for (int f : IncludedBy(a, file, line.name.begin)) {
         out.push_back({f, {0, 0}, true});
         paths.insert(a.files[f].abs_path);
       }
-      std::set<std::pair<int, uint32_t>> sites;
-      for (const LoadedFile& f : a.files)
-        if (f.included_from.file >= 0 && paths.count(f.abs_path)) sites.insert({f.included_from.file, f.included_from.offset});
-      for (const auto& [f, at] : sites)
-        for (const SettingLine& s : a.files[f].parsed.settings)
-          if (s.name.begin == at) out.push_back({f, {s.name.begin, s.value.end}, false});
+      AppendIncludeSites(a, paths, &out);
       return out;
     }
     if (!Within(offset, line.name) || !a.catalog) return out;
@@ -95,6 +102,10 @@ std::vector<Use> ConfUses(const Analysis& a, int file, uint32_t offset) {
       else out.push_back(use);
     }
     return out;
+  }
+  if (a.files[file].included_from.file >= 0) {
+    out.push_back({file, {0, 0}, true});
+    AppendIncludeSites(a, {a.files[file].abs_path}, &out);
   }
   return out;
 }

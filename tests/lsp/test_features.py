@@ -388,12 +388,13 @@ def test_formatting_gives_the_layout_of_pgconflint_format(start, tmp_path):
 
 def test_references_of_a_parameter_and_of_an_include_directive(start, tmp_path):
     """A parameter: every line of the root that sets it, the winning one first (the declaration);
-    an include directive: the files it reads and every directive that reads them."""
+    an include directive: the files it reads and every directive that reads them; an included
+    file, from a line that is not a setting: the directives that read it."""
     c = start()
     c.initialize()
     conf = write(tmp_path, "postgresql.conf", "work_mem = '4MB'\ninclude_dir = 'conf.d'\n"
                                               "include 'conf.d/10-memory.conf'\nWORK_MEM = '32MB'\n")
-    frag = write(tmp_path, "conf.d/10-memory.conf", "work_mem = '16MB'\nshared_buffers = '1GB'\n")
+    frag = write(tmp_path, "conf.d/10-memory.conf", "work_mem = '16MB'\nshared_buffers = '1GB'\n# memory\n")
     write(tmp_path, "postgresql.auto.conf", "work_mem = '64MB'\n")
     c.open(frag)
     c.diagnostics(frag, 1)
@@ -415,5 +416,7 @@ def test_references_of_a_parameter_and_of_an_include_directive(start, tmp_path):
     c.diagnostics(conf, 1)
     assert refs(conf, 2, 12) == [("10-memory.conf", 0), ("postgresql.conf", 1), ("postgresql.conf", 2)]
     assert refs(conf, 2, 12, declarations=False) == [("postgresql.conf", 1), ("postgresql.conf", 2)]
-    # Not on a name or a directive: nothing.
+    # Elsewhere in an included file (its comment): the file, then the directives that read it.
+    assert refs(frag, 2, 3) == [("10-memory.conf", 0), ("postgresql.conf", 1), ("postgresql.conf", 2)]
+    # Not on a name or a directive of the root: nothing.
     assert refs(conf, 0, 13) == []

@@ -11,6 +11,7 @@ versions editors/vscode/package.json pins.
 
 Run: /usr/bin/python3 -m pytest tests/lsp/test_editors.py
 """
+import importlib.util
 import json
 import os
 import re
@@ -53,6 +54,34 @@ def node_modules():
     return CACHE / "node_modules"
 
 
+# The attach rules of the integrations that decide by the data directory around a file (VS Code's
+# src/detect.ts, Sublime Text's plugin; Neovim and Emacs are run on a tree of their own): a fragment
+# its data directory includes, a file beside a postgresql.conf, a first-line marker; not nginx's or
+# another program's conf.d.
+DETECTION_TREE = {
+    "deploy/db/postgresql.conf": "max_connections = 100\ninclude_dir = 'conf.d'\n",
+    "deploy/db/conf.d/10-memory.conf": "work_mem = '64MB'\n",
+    "deploy/db/tuning.conf": "work_mem = '8MB'\n",
+    "deploy/db/hba/pg_hba.conf": "include_dir hba.d\n", "deploy/db/hba/hba.d/10-app.conf": "local all all peer\n",
+    "deploy/nginx/conf.d/default.conf": "server { listen 80; }\n",
+    "deploy/web/app.conf": "include conf.d/*.conf\n", "deploy/web/conf.d/site.conf": "x = 1\n",
+    "deploy/db/unrelated/x.conf": "a = 1\n",
+    "deploy/db/d/y.conf": "a = 1\n",  # "d" is in `include_dir = 'conf.d'`, not a component of it
+    "auth/clients.conf": "# pgconflint: file-type=hba\nhost all all 0.0.0.0/0 trust\n",
+    "auth/users.conf": "# pgconflint: file-type=ident\nmymap alice alice\n",
+}
+DETECTED = {"deploy/db/conf.d/10-memory.conf": "pgconf", "deploy/db/tuning.conf": "pgconf",
+            "deploy/db/hba/hba.d/10-app.conf": "pghba", "deploy/nginx/conf.d/default.conf": None,
+            "deploy/web/conf.d/site.conf": None, "deploy/db/unrelated/x.conf": None, "deploy/db/d/y.conf": None,
+            "deploy/web/app.conf": None, "auth/clients.conf": "pghba", "auth/users.conf": "pgident"}
+
+
+def write_tree(root, tree):
+    for name, text in tree.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def test_the_vscode_extension_compiles_with_tsc(node_modules, tmp_path):
     work = tmp_path / "vscode"
     shutil.copytree(VSCODE, work, ignore=shutil.ignore_patterns("node_modules", "out"))
@@ -62,32 +91,17 @@ def test_the_vscode_extension_compiles_with_tsc(node_modules, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     compiled = (work / "out" / "extension.js").read_text()
     assert "vscode-languageclient/node" in compiled and ("'server'" in compiled or '"server"' in compiled)
-    # The compiled detection (it needs no VS Code): a fragment its data directory includes, a file
-    # beside a postgresql.conf, a first-line marker; not nginx's or another program's conf.d.
-    tree = {"deploy/db/postgresql.conf": "max_connections = 100\ninclude_dir = 'conf.d'\n",
-            "deploy/db/conf.d/10-memory.conf": "work_mem = '64MB'\n",
-            "deploy/db/tuning.conf": "work_mem = '8MB'\n",
-            "deploy/db/hba/pg_hba.conf": "include_dir hba.d\n", "deploy/db/hba/hba.d/10-app.conf": "local all all peer\n",
-            "deploy/nginx/conf.d/default.conf": "server { listen 80; }\n",
-            "deploy/web/app.conf": "include conf.d/*.conf\n", "deploy/web/conf.d/site.conf": "x = 1\n",
-            "deploy/db/conf.d/../unrelated/x.conf": "a = 1\n",
-            "deploy/db/d/y.conf": "a = 1\n",  # "d" is in `include_dir = 'conf.d'`, not a component of it
-            "auth/clients.conf": "# pgconflint: file-type=hba\nhost all all 0.0.0.0/0 trust\n"}
-    for name, text in tree.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    # The compiled detection (it needs no VS Code): DETECTION_TREE's files.
+    write_tree(tmp_path, DETECTION_TREE)
     probe = ("const d = require(process.argv[1]); const out = {};"
              "for (const f of process.argv.slice(2)) out[f] = d.postgresLanguage(f) ?? null;"
              "console.log(JSON.stringify(out));")
-    files = [str(tmp_path / name) for name in tree if not name.endswith(("postgresql.conf", "pg_hba.conf"))]
+    files = [str(tmp_path / name) for name in DETECTED]
     run = subprocess.run(["node", "-e", probe, str(work / "out" / "detect.js"), *files], capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     found = {os.path.relpath(f, tmp_path): language for f, language in json.loads(run.stdout).items()}
-    assert found == {"deploy/db/conf.d/10-memory.conf": "pgconf", "deploy/db/tuning.conf": "pgconf",
-                     "deploy/db/hba/hba.d/10-app.conf": "pghba", "deploy/nginx/conf.d/default.conf": None,
-                     "deploy/web/conf.d/site.conf": None, "deploy/db/unrelated/x.conf": None, "deploy/db/d/y.conf": None,
-                     "deploy/web/app.conf": None, "auth/clients.conf": "pghba"}
+    assert found == DETECTED
 
 
 def test_the_vscode_manifest(node_modules):
@@ -282,6 +296,28 @@ def test_sublime_files():
     comment = syntaxes["pgauth.sublime-syntax"]["contexts"]["main"][0]
     assert re.fullmatch(comment["match"], "# TYPE  DATABASE  USER  ADDRESS  METHOD")
     assert comment["scope"].startswith("comment.line.")
+
+
+def test_the_sublime_plugin_detects_by_the_data_directory(tmp_path):
+    """pgconflint_detect.py's rules (imported without Sublime Text) give the same languages as
+    VS Code's on the same tree; the syntaxes' first_line_match take the markers."""
+    spec = importlib.util.spec_from_file_location("pgconflint_detect", EDITORS / "sublime/pgconflint_detect.py")
+    detect = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(detect)
+    write_tree(tmp_path, DETECTION_TREE)
+    found = {name: detect.postgres_language(str(tmp_path / name)) for name in DETECTED}
+    assert found == DETECTED
+    assert detect.postgres_language(str(tmp_path / "deploy/db/missing.conf")) == "pgconf"  # beside postgresql.conf
+    assert detect.postgres_language(str(tmp_path / "deploy/db/postgresql.conf.bak")) is None
+    assert set(detect.SYNTAXES.values()) == {"Packages/User/" + p.name for p in (EDITORS / "sublime").glob("*.sublime-syntax")}
+    syntaxes = {path.name: yaml.safe_load(path.read_text()) for path in (EDITORS / "sublime").glob("*.sublime-syntax")}
+    marker = {"pgconf.sublime-syntax": ["conf"], "pgauth.sublime-syntax": ["hba", "ident"]}
+    for name, kinds in marker.items():
+        first_line = re.compile(syntaxes[name]["first_line_match"])
+        for kind in ("conf", "hba", "ident"):
+            for line in (f"# pgconflint: file-type={kind}", f"  #pgconflint:file-type = {kind}  "):
+                assert bool(first_line.search(line)) == (kind in kinds), (name, line)
+        assert not first_line.search("# pgconflint: file-type=confx")
 
 
 def test_the_readme_says_how_to_use_each_editor():

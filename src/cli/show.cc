@@ -14,6 +14,7 @@
 #include "cli/common.h"
 #include "core/model/effective.h"
 #include "core/model/secrets.h"
+#include "core/knowledge/platform.h"
 #include "core/knowledge/value.h"
 #include "report/text.h"
 
@@ -46,6 +47,9 @@ void ShowParameter(const Analysis& a, const EffectiveConfig& eff, const Paramete
   if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone)
     shown = FormatWithUnit(strtod(configured.c_str(), nullptr), p);
   std::string source = s ? a.files[s->file].source.path() + ":" + std::to_string(s->line) : "default";
+  if (!s && a.os)
+    if (const PlatformFact* f = FindPlatformFact(p, *a.os, a.catalog->major(), PlatformFact::Kind::kBootValue))
+      source = "default on " + *a.os + ", " + f->basis;
   if (s && s->origin.scoped()) source += ", " + Scope{s->origin.database, s->origin.role}.Describe();
   std::optional<DerivedValue> d = eff.Derived(p.name);
   std::string effective = d ? d->value.Display() : shown;

@@ -395,7 +395,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
                           (p.nodes_per_query == 1 ? "" : "s") + " per backend, " + Num(p.headroom * 100) +
                           "% of RAM kept for the OS (--nodes-per-query, --headroom)");
   if (!p.storage) r.assumptions.push_back("storage not given: showing every storage row (--storage)");
-  recommend_internal::ClampCells(cat, &r);
+  recommend_internal::ClampCells(cat, p.os, &r);
   for (const auto& [key, text] : facts.sources) r.sources.push_back(key + ": " + text);
   return true;
 }

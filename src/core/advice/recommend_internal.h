@@ -4,6 +4,7 @@
 #define PGCONFLINT_CORE_ADVICE_RECOMMEND_INTERNAL_H_
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "core/knowledge/catalog.h"
@@ -38,13 +39,13 @@ void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* 
 double BootValue(const Catalog& cat, const char* name);
 
 /// The largest size parameter `name` accepts, in whole MB (infinity when
-/// this major has no such memory parameter).
-double MaxSize(const Catalog& cat, const char* name);
+/// this major has no such memory parameter), on `os` when the profile says.
+double MaxSize(const Catalog& cat, const char* name, const std::optional<std::string>& os = std::nullopt);
 
 /// Lowers every value and range bound of r's cells (machine, matrix,
 /// autovacuum) that its parameter refuses as too large to the largest one it
 /// accepts, and says so in r->assumptions (recommend_limits.cc).
-void ClampCells(const Catalog& cat, Recommendation* r);
+void ClampCells(const Catalog& cat, const std::optional<std::string>& os, Recommendation* r);
 
 /// Without --storage: caps effective_io_concurrency and
 /// maintenance_io_concurrency in r->machine where their defaults exceed

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/knowledge/hooks.h"
+#include "core/knowledge/platform.h"
 #include "core/knowledge/unit_spelling.h"
 #include "core/conf/passes.h"
 #include "core/conf/process_counts.h"
@@ -187,6 +188,7 @@ void CheckValues(Analysis* a, const HostFacts& host, std::span<const std::string
     if (!CheckSettable(a, s)) continue;
     ParsedValue v = CheckValue(cat, host, p, s.text);
     RefuseHidden(p, s, &v);
+    if (v.ok() && a->os) ApplyPlatformLimit(p, *a->os, cat.major(), &v);
     if (v.ok() && !s.ignored) counts.Check(p, &v, true);
     if (v.ok() && !s.ignored && s.origin.cluster_wide()) targets.Check(s, &v);
     if (v.ok() && !s.ignored && s.origin.cluster_wide()) stats.Check(s, &v);

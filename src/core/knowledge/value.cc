@@ -76,6 +76,8 @@ std::string UnitSuffix(const Parameter& param) {
   return param.unit[0] ? std::string(" ") + param.unit : std::string();
 }
 
+
+
 // Shared by integers and reals once the number is read (parse_int and
 // parse_real do the same): rejects what strtol/strtod could not read, then
 // converts an optional unit to the base unit. `end` is where the number ended.
@@ -101,7 +103,7 @@ bool FinishNumber(const Parameter& param, const std::string& text, const char* e
   return true;
 }
 
-void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* out) {
+void ParseInteger(int major, const Parameter& param, const std::string& text, ParsedValue* out) {
   const char* s = text.c_str();
   char* end = nullptr;
   errno = 0;
@@ -130,15 +132,13 @@ void ParseInteger(const Parameter& param, const std::string& text, ParsedValue* 
   out->rounded = val != out->exact;
   if (val < param.min || val > param.max) {
     out->problem = ValueProblem::kOutOfRange;
-    std::string u = UnitSuffix(param);
-    out->message = FormatWhole(val) + u + " is outside the valid range for parameter " +
-                   DoubleQuoted(param.name) + " (" + param.min_val + u + " .. " + param.max_val + u + ")";
+    out->message = OutOfRangeMessage(major, param, FormatWhole(val), param.min_val, param.max_val);
     return;
   }
   out->normalized = FormatWhole(val);
 }
 
-void ParseRealValue(const Parameter& param, const std::string& text, ParsedValue* out) {
+void ParseRealValue(int major, const Parameter& param, const std::string& text, ParsedValue* out) {
   const char* s = text.c_str();
   char* end = nullptr;
   errno = 0;
@@ -148,10 +148,7 @@ void ParseRealValue(const Parameter& param, const std::string& text, ParsedValue
   out->number = val;
   if (val < param.min || val > param.max) {
     out->problem = ValueProblem::kOutOfRange;
-    std::string u = UnitSuffix(param);
-    out->message = FormatReal(val) + u + " is outside the valid range for parameter " +
-                   DoubleQuoted(param.name) + " (" + FormatReal(param.min) + u + " .. " +
-                   FormatReal(param.max) + u + ")";
+    out->message = OutOfRangeMessage(major, param, FormatReal(val), FormatReal(param.min), FormatReal(param.max));
     return;
   }
   out->normalized = FormatReal(val);
@@ -253,6 +250,13 @@ std::string FormatWithUnit(double value, const Parameter& param) {
   return FormatExactUnit(v, BaseAmount(param), UnitDim(param));
 }
 
+std::string OutOfRangeMessage(int major, const Parameter& param, const std::string& value, const std::string& min,
+                              const std::string& max) {
+  const std::string unit = UnitSuffix(param), bound = major >= 17 ? unit : "";
+  return value + unit + " is outside the valid range for parameter " + DoubleQuoted(param.name) + " (" + min + bound +
+         " .. " + max + bound + ")";
+}
+
 ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::string_view value) {
   ParsedValue out;
   std::string text(value);
@@ -267,8 +271,8 @@ ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::stri
       }
       break;
     }
-    case VarType::kInteger: ParseInteger(param, text, &out); break;
-    case VarType::kReal: ParseRealValue(param, text, &out); break;
+    case VarType::kInteger: ParseInteger(catalog.major(), param, text, &out); break;
+    case VarType::kReal: ParseRealValue(catalog.major(), param, text, &out); break;
     case VarType::kEnum: ParseEnum(param, text, &out); break;
     case VarType::kString: out.normalized = text; break;
   }

@@ -47,6 +47,13 @@ struct ParsedValue {
 /// are applied on top by CheckValue (core/knowledge/hooks.h).
 ParsedValue ParseValue(const Catalog& catalog, const Parameter& param, std::string_view value);
 
+/// The server's refusal of `value` (in the base unit) outside [min, max]:
+/// "10 kB is outside the valid range for parameter "work_mem" (64 kB ..
+/// 2147483647 kB)"; the bounds carry the unit from 17 on, not before
+/// (checked on real 16, 17 and 18 servers).
+std::string OutOfRangeMessage(int major, const Parameter& param, const std::string& value, const std::string& min,
+                              const std::string& max);
+
 /// PostgreSQL's boolean spelling rules (parse_bool_with_len). Sets *result.
 bool ParseBool(std::string_view value, bool* result);
 

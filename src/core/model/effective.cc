@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/base/quantity.h"
+#include "core/knowledge/platform.h"
 #include "core/knowledge/value.h"
 
 namespace pgconflint {
@@ -76,7 +77,7 @@ std::optional<std::string> EffectiveConfig::Configured(std::string_view name) co
   if (const Setting* s = SettingFor(name)) return s->value;
   const Parameter* p = catalog().Find(name);
   if (!p) return std::nullopt;
-  return std::string(p->boot_val);
+  return std::string(analysis_.os ? PlatformBootValue(*p, *analysis_.os, catalog().major()) : p->boot_val);
 }
 
 ExprValue EffectiveConfig::Typed(std::string_view name) const {

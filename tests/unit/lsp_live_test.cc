@@ -306,6 +306,32 @@ TEST(LspLiveTest, ADownServerIsSaidOnceAndLintingGoesOn) {
   for (const json& m : c.received) EXPECT_EQ(m.dump().find("hunter2"), std::string::npos) << m.dump();
 }
 
+// workspace/didChangeConfiguration turns the live server on and off as
+// initializationOptions do; a change of another setting reads nothing again.
+TEST(LspLiveTest, DidChangeConfigurationTurnsItOnAndOff) {
+  FakeLive live;
+  Editor c(&live, json::object());
+  const std::string conf = "/project/data/postgresql.conf";
+  c.Open(conf, kConf);
+  EXPECT_TRUE(live.asked.empty());
+  auto configure = [&](json settings) {
+    c.Notify("workspace/didChangeConfiguration", {{"settings", {{"pgconflint", std::move(settings)}}}});
+  };
+  auto hover = [&] {
+    json r = c.Request("textDocument/hover", Editor::At(conf, 1, 3));
+    return r["result"]["contents"]["value"].get<std::string>();
+  };
+  EXPECT_EQ(hover().find("**Running**"), std::string::npos);
+  configure({{"live", {{"conninfo", kConninfo}}}});
+  EXPECT_EQ(live.asked.size(), 1u);
+  EXPECT_NE(hover().find("**Running**"), std::string::npos);
+  configure({{"live", {{"conninfo", kConninfo}}}, {"debounce-ms", 5}});
+  EXPECT_EQ(live.asked.size(), 1u);
+  configure(json::object());
+  EXPECT_EQ(hover().find("**Running**"), std::string::npos);
+  EXPECT_EQ(live.asked.size(), 1u);
+}
+
 TEST(LspLiveTest, ABadSettingIsReportedAndIgnored) {
   FakeLive live;
   Editor c(&live, {{"conninfo", 5}});

@@ -10,7 +10,8 @@
 // must be answered "Run" before the statement is sent. Without it only
 // the snapshot's read-only transaction reaches the server. The connection
 // string is never shown: messages name the server as it names itself
-// (user@host:port/dbname), or the connection string masked.
+// (user@host:port/dbname), or the connection string masked; a statement's
+// value is shown with its passwords masked (primary_conninfo's).
 #include "core/model/secrets.h"
 #include "core/server/server_state.h"
 #include "core/sql/sql_quote.h"
@@ -151,9 +152,11 @@ void Session::LiveAnswered(uint64_t epoch, const LiveWrite& write, const LiveRep
 }
 
 void Session::AfterWrite(const LiveWrite& write, const LiveReply& reply) {
-  const std::string& statement = write.request.statement;
+  // A value may hold a password (primary_conninfo): shown masked, as the editor shows any.
+  const std::string statement = MaskSecrets(write.request.statement);
   if (!reply.executed) {
-    Show(kMessageError, "pgconflint: " + statement + " failed on " + reply.label + ": " + reply.statement_error);
+    Show(kMessageError, "pgconflint: " + statement + " failed on " + reply.label + ": " +
+                            ScrubSecrets(reply.statement_error, SecretsIn(write.request.statement)));
     return;
   }
   std::string what = write.meaning;
@@ -175,7 +178,7 @@ void Session::LiveActions(const FileView& view, Range range, const json* only, j
     for (const Setting& s : view.analysis->settings) {
       if (s.file != view.file || s.name_range.end < range.begin || s.name_range.begin > range.end) continue;
       if (!s.param || !s.applied || s.param->context == Context::kInternal) continue;
-      const std::string statement = AlterSystemStatement(*s.param, s.text);
+      const std::string statement = MaskSecrets(AlterSystemStatement(*s.param, s.text));
       actions->push_back({{"title", "Apply with ALTER SYSTEM" + on + ": " + statement},
                           {"command",
                            {{"title", statement},
@@ -217,13 +220,13 @@ json Session::LiveCommand(const std::string& command, const json& args) {
   write.request.statement = statement;
   Request("window/showMessageRequest",
           {{"type", kMessageWarning},
-           {"message", "Run on " + live_.label + "?\n\n" + statement},
+           {"message", "Run on " + live_.label + "?\n\n" + MaskSecrets(statement)},
            {"actions", {{{"title", kRun}}, {{"title", "Cancel"}}}}},
           [this, epoch, write](const json& answer) {
             // Only an explicit "Run" for the same server sends it; no answer, an
             // error or Cancel sends nothing.
             if (epoch != live_.epoch || !answer.is_object() || StringOr(answer, "title", "") != kRun) {
-              Log(kMessageLog, "pgconflint: not run: " + write.request.statement);
+              Log(kMessageLog, "pgconflint: not run: " + MaskSecrets(write.request.statement));
               return;
             }
             live_.writes.push_back(write);

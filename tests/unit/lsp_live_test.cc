@@ -285,6 +285,30 @@ TEST(LspLiveTest, AWriteRunsOnlyAfterTheUserSaysRun) {
       << asks[2].dump();
 }
 
+// A value with a password (primary_conninfo) runs as written and is shown masked.
+TEST(LspLiveTest, AStatementsPasswordIsShownMasked) {
+  FakeLive live;
+  Editor c(&live, {{"conninfo", kConninfo}, {"allowWrites", true}});
+  const std::string conf = "/project/data/postgresql.conf";
+  c.Open(conf, "primary_conninfo = 'host=primary password=replpass'\n");
+  json actions = c.Actions(conf, 0);
+  json command;
+  for (const json& a : actions) {
+    const std::string title = a["title"];
+    EXPECT_EQ(title.find("replpass"), std::string::npos) << title;
+    if (title.find("ALTER SYSTEM SET primary_conninfo = 'host=primary password=*****';") != std::string::npos)
+      command = a["command"];
+  }
+  ASSERT_TRUE(command.is_object()) << actions.dump();
+  c.Request("workspace/executeCommand", {{"command", command["command"]}, {"arguments", command["arguments"]}});
+  std::vector<json> asks = c.Sent("window/showMessageRequest");
+  ASSERT_EQ(asks.size(), 1u);
+  c.Answer(asks[0]["id"], {{"title", "Run"}});
+  EXPECT_EQ(live.asked.back().statement, "ALTER SYSTEM SET primary_conninfo = 'host=primary password=replpass';");
+  for (const char* method : {"window/showMessageRequest", "window/showMessage", "window/logMessage"})
+    for (const json& m : c.Sent(method)) EXPECT_EQ(m.dump().find("replpass"), std::string::npos) << m.dump();
+}
+
 TEST(LspLiveTest, ADownServerIsSaidOnceAndLintingGoesOn) {
   FakeLive live;
   live.error = "cannot connect to host=db user=postgres password=***** dbname=postgres: connection refused (hunter2)";

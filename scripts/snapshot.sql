@@ -27,6 +27,7 @@ SELECT (SELECT coalesce(json_agg(json_build_object('sourcefile', sourcefile, 'so
 SELECT (SELECT coalesce(json_agg(json_build_object('database', d.datname, 'role', r.rolname, 'settings', s.setconfig) ORDER BY d.datname NULLS FIRST, r.rolname NULLS FIRST), '[]') FROM pg_catalog.pg_db_role_setting s LEFT JOIN pg_catalog.pg_database d ON d.oid = s.setdatabase LEFT JOIN pg_catalog.pg_roles r ON r.oid = s.setrole) AS pgc_db_role_settings \gset
 SELECT (SELECT coalesce(json_agg(json_build_object('name', spcname, 'options', spcoptions) ORDER BY spcname), '[]') FROM pg_catalog.pg_tablespace) AS pgc_tablespaces \gset
 SELECT (SELECT coalesce(json_agg(json_build_object('name', d.datname, 'tablespace', t.spcname) ORDER BY d.datname), '[]') FROM pg_catalog.pg_database d JOIN pg_catalog.pg_tablespace t ON t.oid = d.dattablespace WHERE d.datallowconn) AS pgc_databases \gset
+SELECT (SELECT coalesce(json_agg(json_build_object('name', rolname, 'login', rolcanlogin) ORDER BY rolname), '[]') FROM pg_catalog.pg_roles) AS pgc_roles \gset
 SELECT (SELECT has_table_privilege('pg_catalog.pg_hba_file_rules', 'SELECT') AND has_function_privilege('pg_catalog.pg_hba_file_rules()', 'EXECUTE')) AS pgc_visible \gset
 \if :pgc_visible
 SELECT (SELECT coalesce(json_agg(row_to_json(h)), '[]') FROM pg_catalog.pg_hba_file_rules h) AS pgc_hba_rules \gset
@@ -41,4 +42,4 @@ SELECT (SELECT coalesce(json_agg(row_to_json(m)), '[]') FROM pg_catalog.pg_ident
 \endif
 COMMIT;
 -- The server as libpq names it: user@host:port/database.
-SELECT json_build_object('pgconflint_snapshot', 1, 'server', :'USER' || '@' || :'HOST' || ':' || :'PORT' || '/' || :'DBNAME', 'info', :'pgc_info'::json, 'settings', :'pgc_settings'::json, 'file_settings', :'pgc_file_settings'::json, 'db_role_settings', :'pgc_db_role_settings'::json, 'tablespaces', :'pgc_tablespaces'::json, 'databases', :'pgc_databases'::json, 'hba_rules', :'pgc_hba_rules'::json, 'ident_mappings', :'pgc_ident_mappings'::json);
+SELECT json_build_object('pgconflint_snapshot', 1, 'server', :'USER' || '@' || :'HOST' || ':' || :'PORT' || '/' || :'DBNAME', 'info', :'pgc_info'::json, 'settings', :'pgc_settings'::json, 'file_settings', :'pgc_file_settings'::json, 'db_role_settings', :'pgc_db_role_settings'::json, 'tablespaces', :'pgc_tablespaces'::json, 'databases', :'pgc_databases'::json, 'roles', :'pgc_roles'::json, 'hba_rules', :'pgc_hba_rules'::json, 'ident_mappings', :'pgc_ident_mappings'::json);

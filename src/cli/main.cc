@@ -18,6 +18,7 @@
 #include "cli/common.h"
 #include "core/knowledge/catalog.h"
 #include "core/knowledge/storage_facts.h"
+#include "live/helper.h"
 
 #ifndef PGCONFLINT_VERSION
 #define PGCONFLINT_VERSION "0.0.0"
@@ -67,6 +68,9 @@ std::string VersionText() {
 }
 
 int Main(int argc, char** argv) {
+  // The editor server's child for one request to a running server
+  // (live/helper.h): not a user's command, and not registered.
+  if (argc == 2 && argv[1] == live::kLiveHelperCommand) return live::RunLiveHelper(STDIN_FILENO, STDOUT_FILENO);
   // Left to the operating system at exit, as check leaves its workspace:
   // tearing down the option tree cost more than building it (a static
   // reference keeps it reachable for leak checkers).

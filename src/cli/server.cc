@@ -1,6 +1,7 @@
 // `pgconflint server`: the language server over stdin and stdout
 // (src/lsp). The command line's options configure the workspace; a client's
-// initializationOptions add to them.
+// initializationOptions add to them. A live server (live.conninfo) is read
+// through src/live's child processes.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -8,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "live/child_process.h"
 #include "lsp/server.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -43,6 +45,9 @@ int RunServer(const ServerCommandOptions& o) {
   options.debounce_ms = o.debounce_ms;
   options.docs_dir = o.docs_dir == "none" ? "" : o.docs_dir.empty() ? DefaultDocsDir() : o.docs_dir;
   options.version = PGCONFLINT_VERSION;
+  // live.conninfo: each request to the server runs in a child process (live/child_process.h).
+  static const live::ChildProcessLiveClient live_client;
+  options.live = &live_client;
   return lsp::RunServer(options, STDIN_FILENO, STDOUT_FILENO);
 }
 

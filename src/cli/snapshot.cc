@@ -1,28 +1,14 @@
 // `pgconflint snapshot CONNINFO`: a running server's configuration as JSON
 // (core/server/snapshot.h), for `check --snapshot` later or elsewhere.
-#include <nlohmann/json.hpp>
-
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/model/secrets.h"
 #include "live/live.h"
 
 namespace pgconflint::cli {
 namespace {
-
-// The document with every password masked (primary_conninfo's, an
-// extension's conninfo parameter's): a snapshot is written to files and logs.
-void MaskStrings(nlohmann::ordered_json* v) {
-  if (v->is_string()) {
-    std::string masked = MaskSecrets(v->get_ref<const std::string&>());
-    if (masked != v->get_ref<const std::string&>()) *v = masked;
-  } else if (v->is_structured()) {
-    for (auto& e : *v) MaskStrings(&e);
-  }
-}
 
 struct SnapshotOptions {
   std::string conninfo;
@@ -36,14 +22,11 @@ int RunSnapshot(const SnapshotOptions& o) {
     PrintError(error);
     return kExitInternal;
   }
-  try {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json);
-    MaskStrings(&doc);
-    std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } catch (const std::exception& e) {
-    PrintError(label + ": the server's answer is not valid JSON: " + e.what());
+  if (!live::MaskSnapshotSecrets(&json, 2, &error)) {
+    PrintError(label + ": " + error);
     return kExitInternal;
   }
+  std::cout << json << "\n";
   return std::cout.flush() ? kExitOk : kExitInternal;
 }
 

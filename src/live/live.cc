@@ -5,10 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <memory>
 
 #include "core/model/secrets.h"
 #include "live/libpq.h"
@@ -20,6 +22,16 @@ namespace {
 // A JSON string literal of `s` (invalid UTF-8 replaced).
 std::string JsonString(const std::string& s) {
   return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Every string of `v` with its passwords masked.
+void MaskStrings(nlohmann::ordered_json* v) {
+  if (v->is_string()) {
+    std::string masked = MaskSecrets(v->get_ref<const std::string&>());
+    if (masked != v->get_ref<const std::string&>()) *v = masked;
+  } else if (v->is_structured()) {
+    for (auto& e : *v) MaskStrings(&e);
+  }
 }
 
 // libpq messages end with a newline.
@@ -114,6 +126,28 @@ class Connection {
   int answer_ms_;
 };
 
+// A connection with pgconflint's timeouts: the connection string may set
+// connect_timeout (later keywords win), but application_name is always
+// pgconflint's. Null with *error (the label, then libpq's reason).
+std::unique_ptr<Connection> Connect(const std::string& conninfo, const LiveOptions& options, std::string* label,
+                                    std::string* error) {
+  *label = MaskSecrets(conninfo);
+  const Libpq* pq = LoadLibpq(error);
+  if (!pq) return nullptr;
+  const std::string timeout = std::to_string(options.connect_timeout_s);
+  const char* keys[] = {"connect_timeout", "dbname", "application_name", nullptr};
+  const char* values[] = {timeout.c_str(), conninfo.c_str(), "pgconflint", nullptr};
+  auto c = std::make_unique<Connection>(*pq, pq->connectdb_params(keys, values, 1),
+                                        options.statement_timeout_ms + kAnswerMarginMs);
+  std::string message;
+  if (!c->Connected(&message)) {
+    *error = "cannot connect to " + *label + ": " + message;
+    return nullptr;
+  }
+  *label = c->Label();
+  return c;
+}
+
 }  // namespace
 
 bool LibpqSnapshotTaker::ThreadSafe() const { return !LibpqOnSecondCLibrary(); }
@@ -129,25 +163,13 @@ bool LibpqSnapshotTaker::Take(const std::string& conninfo, std::string* json, st
 
 bool LibpqSnapshotTaker::TakeUnscrubbed(const std::string& conninfo, std::string* json, std::string* label,
                                         std::string* error) const {
-  *label = MaskSecrets(conninfo);
-  const Libpq* pq = LoadLibpq(error);
-  if (!pq) return false;
-  // Later keywords win: the connection string may set connect_timeout, but
-  // application_name is always pgconflint's.
-  const std::string timeout = std::to_string(options_.connect_timeout_s);
-  const char* keys[] = {"connect_timeout", "dbname", "application_name", nullptr};
-  const char* values[] = {timeout.c_str(), conninfo.c_str(), "pgconflint", nullptr};
-  Connection c(*pq, pq->connectdb_params(keys, values, 1), options_.statement_timeout_ms + kAnswerMarginMs);
+  std::unique_ptr<Connection> c = Connect(conninfo, options_, label, error);
+  if (!c) return false;
   std::string message;
-  if (!c.Connected(&message)) {
-    *error = "cannot connect to " + *label + ": " + message;
-    return false;
-  }
-  *label = c.Label();
   const std::string begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = " +
                             std::to_string(options_.statement_timeout_ms) +
                             "; SET LOCAL default_transaction_read_only = on";
-  if (!c.Run(begin.c_str(), &message)) {
+  if (!c->Run(begin.c_str(), &message)) {
     *error = *label + ": " + message;
     return false;
   }
@@ -155,16 +177,55 @@ bool LibpqSnapshotTaker::TakeUnscrubbed(const std::string& conninfo, std::string
   for (const SnapshotQuery& q : SnapshotQueries()) {
     std::string value, visible = "t";
     bool null = false;
-    if ((q.visibility && !c.Value(q.visibility, &visible, &null, &message)) ||
-        (visible == "t" && !c.Value(q.sql, &value, &null, &message))) {
+    if ((q.visibility && !c->Value(q.visibility, &visible, &null, &message)) ||
+        (visible == "t" && !c->Value(q.sql, &value, &null, &message))) {
       *error = *label + ": " + q.key + ": " + message;
       return false;
     }
     doc += std::string(", \"") + q.key + "\": " + (visible == "t" && !null ? value : "null");
   }
-  c.Run("COMMIT", &message);
+  c->Run("COMMIT", &message);
   *json = doc + "}";
   return true;
+}
+
+bool MaskSnapshotSecrets(std::string* json, int indent, std::string* error) {
+  try {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(*json);
+    MaskStrings(&doc);
+    *json = doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  } catch (const std::exception& e) {
+    *error = std::string("the server's answer is not valid JSON: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+bool ExecuteStatement(const std::string& conninfo, const std::string& statement, const LiveOptions& options,
+                      std::string* label, std::string* error) {
+  std::unique_ptr<Connection> c = Connect(conninfo, options, label, error);
+  std::string message, before, now;
+  bool null = false;
+  // ALTER SYSTEM refuses to run in a transaction block: the statement runs
+  // alone, after the session's statement_timeout.
+  const std::string timeout = "SET statement_timeout = " + std::to_string(options.statement_timeout_ms);
+  const bool reload = statement.find("pg_reload_conf()") != std::string::npos;
+  bool ok = c && c->Run(timeout.c_str(), &message) &&
+            (!reload || c->Value("SELECT pg_conf_load_time()", &before, &null, &message)) &&
+            c->Run(statement.c_str(), &message);
+  // pg_reload_conf() only signals the postmaster. It signals every backend,
+  // this one too, once it has read the files again, and this backend then
+  // rereads them itself before its next statement: a new load time here
+  // means a connection made now sees the new configuration. Two seconds at
+  // most (a file the server cannot parse keeps the old time).
+  for (int i = 0; ok && reload && i < 100; ++i) {
+    ok = c->Value("SELECT pg_conf_load_time()", &now, &null, &message);
+    if (!ok || now != before) break;
+    usleep(20 * 1000);
+  }
+  if (c && !ok) *error = message;
+  if (!ok) *error = ScrubSecrets(*error, SecretsIn(conninfo));
+  return ok;
 }
 
 }  // namespace pgconflint::live

@@ -36,6 +36,22 @@ class LibpqSnapshotTaker : public SnapshotTaker {
   LiveOptions options_;
 };
 
+/// Masks every password in a snapshot's JSON (primary_conninfo's, an
+/// extension's conninfo parameter's: a snapshot is written to files, logs and
+/// editors), written again with `indent` (-1: one line). False with *error
+/// when it is not JSON.
+bool MaskSnapshotSecrets(std::string* json, int indent, std::string* error);
+
+/// Runs `statement`, one statement that changes the server (ALTER SYSTEM,
+/// SELECT pg_reload_conf()), on a connection of its own, outside any
+/// transaction block (ALTER SYSTEM refuses one), after
+/// SET statement_timeout. After SELECT pg_reload_conf() it waits (2 s at
+/// most) until the server has read its files again, so that a snapshot
+/// taken next sees them. *label as LibpqSnapshotTaker::Take gives it;
+/// *error holds no secret of `conninfo`. Thread-safe as Take is.
+bool ExecuteStatement(const std::string& conninfo, const std::string& statement, const LiveOptions& options,
+                      std::string* label, std::string* error);
+
 }  // namespace pgconflint::live
 
 #endif  // PGCONFLINT_LIVE_LIVE_H_

@@ -40,6 +40,11 @@ constexpr SnapshotQuery kQueries[] = {
      "ORDER BY d.datname), '[]') FROM pg_catalog.pg_database d "
      "JOIN pg_catalog.pg_tablespace t ON t.oid = d.dattablespace WHERE d.datallowconn",
      nullptr},
+    // pg_roles is readable by every role (passwords show as ********).
+    {"roles",
+     "SELECT coalesce(json_agg(json_build_object('name', rolname, 'login', rolcanlogin) ORDER BY rolname), '[]') "
+     "FROM pg_catalog.pg_roles",
+     nullptr},
     // The views list the lines in the order the server reads them, included
     // files in place (16+): no ORDER BY, which line_number would break.
     {"hba_rules", "SELECT coalesce(json_agg(row_to_json(h)), '[]') FROM pg_catalog.pg_hba_file_rules h",

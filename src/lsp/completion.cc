@@ -4,7 +4,7 @@
 // number, file and directory names after include/include_if_exists/include_dir,
 // and directive keywords, rule codes and names in `# pgconflint:` comments;
 // in pg_hba.conf and pg_ident.conf the words of the field at the cursor
-// (core's CompleteAuthPosition).
+// (core's CompleteAuthPosition), with a live server's databases and roles.
 #include <algorithm>
 #include <set>
 
@@ -128,12 +128,12 @@ json DirectiveItems(const SourceFile& src, const RuleSet& rules, std::string_vie
 // pg_hba.conf / pg_ident.conf: the candidates replace the token typed so
 // far (fields are separated by blanks, list items by commas).
 json AuthItems(const Analysis& a, int file, const SourceFile& src, uint32_t line_start, uint32_t offset,
-               ColumnUnit unit) {
+               ColumnUnit unit, const AuthNames* names) {
   uint32_t begin = offset;
   auto separator = [](char c) { return c == ' ' || c == '\t' || c == ','; };
   while (begin > line_start && !separator(src.text()[begin - 1])) --begin;
   Items items(src, {begin, offset}, unit);
-  for (const AuthCompletion& c : CompleteAuthPosition(a, file, offset)) items.Add(c.label, kKindKeyword, c.detail);
+  for (const AuthCompletion& c : CompleteAuthPosition(a, file, offset, names)) items.Add(c.label, kKindKeyword, c.detail);
   return items.Take();
 }
 
@@ -152,8 +152,16 @@ json Session::Completion(const json& params) {
     json items = DirectiveItems(src, workspace_->rules(), before.substr(hash), offset, unit_);
     return items.is_null() ? none : items;
   }
-  if (view.loaded().kind != FileKind::kConf)
-    return AuthItems(*view.analysis, view.file, src, line_start, offset, unit_);
+  if (view.loaded().kind != FileKind::kConf) {
+    // A live server's databases and roles.
+    AuthNames names;
+    if (const Snapshot* live = LiveSnapshot()) {
+      names.server = live->server;
+      for (const SnapshotDatabase& d : live->databases) names.databases.push_back(d.name);
+      for (const SnapshotRole& r : live->roles) names.roles.push_back({r.name, r.login});
+    }
+    return AuthItems(*view.analysis, view.file, src, line_start, offset, unit_, LiveSnapshot() ? &names : nullptr);
+  }
   const ExtensionSet extensions = workspace_->extensions(view.analysis->catalog->major());
   // name [=] value, as far as the cursor.
   size_t name_begin = before.find_first_not_of(" \t");

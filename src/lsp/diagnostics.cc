@@ -1,6 +1,6 @@
 // Diagnostics as LSP sees them (notes -> relatedInformation, tags, the rule's
-// page as codeDescription), code actions from their fixes and suppressions,
-// and the "show documentation" command.
+// page as codeDescription), code actions from their fixes and suppressions
+// (and a live server's, live.cc), and the "show documentation" command.
 #include <filesystem>
 
 #include "core/base/atomic_write.h"
@@ -178,6 +178,7 @@ json Session::CodeAction(const json& params) {
     actions.push_back(quickfix(title, diag, false));
     actions.back()["command"] = {{"title", title}, {"command", kShowDocumentation}, {"arguments", {d.rule->code}}};
   }
+  LiveActions(view, range, only, &actions);
   if (Wanted(only, kFixAll)) {
     // Every safe fix of this file that `check --fix` would apply.
     std::vector<const Fix*> safe;
@@ -196,6 +197,8 @@ json Session::CodeAction(const json& params) {
 
 json Session::ExecuteCommand(const json& params) {
   std::string command = String(params, "command");
+  if (command.starts_with("pgconflint.live."))
+    return LiveCommand(command, Find(params, "arguments") ? Array(params, "arguments") : json::array());
   if (command != kShowDocumentation) throw RpcError(kInvalidParams, "unknown command " + command);
   const json& args = Array(params, "arguments");
   const RuleInfo* rule = args.empty() || !args[0].is_string() ? nullptr : workspace_->rules().Find(args[0].get<std::string>());

@@ -115,6 +115,7 @@ void Session::DidOpen(const json& params) {
   else overlay_->Set(path, std::move(text));
   if (doc.text_changed) workspace_->Forget(path);
   Schedule(&doc, Clock::duration::zero());
+  RefreshLive();
 }
 
 void Session::DidChange(const json& params) {
@@ -198,7 +199,9 @@ void Session::DidClose(const json& params) {
 }
 
 void Session::DidSave(const json& params) {
-  if (on_save_) Schedule(DocumentOf(params), Clock::duration::zero());
+  Document* doc = DocumentOf(params);
+  if (on_save_) Schedule(doc, Clock::duration::zero());
+  RefreshLive();  // the server may read the saved file at its next reload: its view is worth reading again
 }
 
 void Session::DidChangeWatchedFiles(const json& params) {

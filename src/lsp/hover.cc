@@ -1,7 +1,8 @@
 // textDocument/hover: a parameter's facts from the catalog (type, unit,
 // range or values, default, context, majors) with what the files make of it
 // (the value here, the line that overrides it, the effective value and its
-// derivation); a rule's summary on a code in a `# pgconflint:` directive; in
+// derivation), and with a live server its running value and a pending
+// restart (live.cc); a rule's summary on a code in a `# pgconflint:` directive; in
 // pg_hba.conf and pg_ident.conf, what the field and its word mean (core's
 // DescribeAuthPosition).
 #include <sstream>
@@ -32,15 +33,9 @@ std::string ContextMeaning(Context c, int major) {
   return "";
 }
 
-std::string Code(std::string_view s) {
-  std::string out = "`";  // appended, not `"`" + std::string(s)`: GCC 12 -O3 warns falsely on that (stringop-overflow)
-  out.append(s);
-  return out += '`';
-}
-
 // A number of the parameter's base unit, with its unit: "4096 (4MB)".
 std::string WithUnit(const Parameter& p, const char* value) {
-  std::string out = Code(value);
+  std::string out = MarkdownCode(value);
   if (p.type == VarType::kInteger && p.unit_kind != UnitKind::kNone && value[0] && value[0] != '-')
     out += " (" + FormatWithUnit(strtod(value, nullptr), p) + ")";
   return out;
@@ -49,7 +44,7 @@ std::string WithUnit(const Parameter& p, const char* value) {
 // Which module defines the parameter and whether this configuration loads it.
 void ModuleFacts(const Analysis& a, const ExtensionModule& module, std::ostringstream& o) {
   ModuleLoad load = LoadOf(a, module.name);
-  o << "Defined by the module " << Code(module.name) << ", ";
+  o << "Defined by the module " << MarkdownCode(module.name) << ", ";
   if (load.shared_preload) o << "which `shared_preload_libraries` loads at server start.\n\n";
   else if (load.session_preload) o << "which `session_preload_libraries` loads in each session.\n\n";
   else if (load.archive_library) o << "which `archive_library` loads in the archiver.\n\n";
@@ -58,17 +53,17 @@ void ModuleFacts(const Analysis& a, const ExtensionModule& module, std::ostrings
 
 void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o) {
   o << "- **type**: " << VarTypeName(p.type);
-  if (p.unit[0]) o << ", unit " << Code(p.unit);
+  if (p.unit[0]) o << ", unit " << MarkdownCode(p.unit);
   o << "\n";
   if ((p.type == VarType::kInteger || p.type == VarType::kReal) && p.min_val[0])
-    o << "- **range**: " << Code(p.min_val) << " to " << Code(p.max_val) << (p.unit[0] ? std::string(" (") + p.unit + ")" : "")
+    o << "- **range**: " << MarkdownCode(p.min_val) << " to " << MarkdownCode(p.max_val) << (p.unit[0] ? std::string(" (") + p.unit + ")" : "")
       << "\n";
   if (p.type == VarType::kEnum) {
     o << "- **values**:";
     std::string needs;
     for (const EnumChoice& c : EnumChoices(p)) {
-      o << " " << Code(c.value);
-      if (c.needs) needs += std::string(needs.empty() ? "" : "; ") + Code(c.value) + " needs a server built with " + c.needs->name;
+      o << " " << MarkdownCode(c.value);
+      if (c.needs) needs += std::string(needs.empty() ? "" : "; ") + MarkdownCode(c.value) + " needs a server built with " + c.needs->name;
     }
     if (!needs.empty()) o << " (" << needs << ")";
     o << "\n";
@@ -89,21 +84,21 @@ void ConfiguredFacts(const Analysis& a, const Parameter& p, const Setting* here,
   o << "\n";
   if (here && here->overridden_by >= 0) {
     const Setting& later = a.settings[here->overridden_by];
-    o << "**Overridden** by " << a.Describe({later.file, later.name_range}) << " (" << Code(later.raw)
+    o << "**Overridden** by " << a.Describe({later.file, later.name_range}) << " (" << MarkdownCode(later.raw)
       << "): this line has no effect.\n";
     return;
   }
   if (here && !here->problem.empty()) o << "**Refused** by the server: " << here->problem << "\n\n";
   if (here && here->applied && here->value)
-    o << "**This line**: " << Code(here->raw) << (*here->value != here->raw ? " (the server reads " + Code(*here->value) + ")" : "")
+    o << "**This line**: " << MarkdownCode(here->raw) << (*here->value != here->raw ? " (the server reads " + MarkdownCode(*here->value) + ")" : "")
       << "\n";
   else if (!here && deciding)
-    o << "**Set** at " << a.Describe({deciding->file, deciding->name_range}) << " to " << Code(deciding->raw) << "\n";
+    o << "**Set** at " << a.Describe({deciding->file, deciding->name_range}) << " to " << MarkdownCode(deciding->raw) << "\n";
   else if (!here || !deciding)
     o << "**Not set**: the default applies\n";
   if (here && deciding != here) return;
   if (std::optional<DerivedValue> d = eff.Adjusted(p.name))
-    o << "\n**Effective**: " << Code(d->value.Display()) << ", " << d->explanation << "\n";
+    o << "\n**Effective**: " << MarkdownCode(d->value.Display()) << ", " << d->explanation << "\n";
 }
 
 }  // namespace
@@ -119,7 +114,7 @@ json Session::Hover(const json& params) {
     word = WordAround(src.text(), offset, IsRuleChar);
     const RuleInfo* rule = workspace_->rules().Find(src.Slice(word));
     if (!rule || word.begin == word.end) return nullptr;
-    o << "**" << rule->code << "** " << Code(rule->name) << " (" << SeverityName(rule->severity) << ", " << rule->category
+    o << "**" << rule->code << "** " << MarkdownCode(rule->name) << " (" << SeverityName(rule->severity) << ", " << rule->category
       << ")\n\n" << rule->summary << "\n";
     if (std::string page = RulePage(*rule, true); !page.empty()) o << "\n[Documentation](" << page << ")\n";
   } else if (view.loaded().kind != FileKind::kConf) {
@@ -137,12 +132,15 @@ json Session::Hover(const json& params) {
     const Setting* here = SettingAt(*view.analysis, view.file, offset);
     if (here && (here->name_range.begin > word.begin || here->name_range.end < word.end)) here = nullptr;
     o << "### " << p->name << "\n\n";
-    if (old_name) o << Code(src.Slice(word)) << " is an old name for " << Code(p->name) << ".\n\n";
+    if (old_name) o << MarkdownCode(src.Slice(word)) << " is an old name for " << MarkdownCode(p->name) << ".\n\n";
     o << p->short_desc << "\n\n";
     if (p->extra_desc[0]) o << p->extra_desc << "\n\n";
     if (module) ModuleFacts(*view.analysis, *module, o);
     CatalogFacts(*view.analysis->catalog, *p, o);
     ConfiguredFacts(*view.analysis, *p, here, o);
+    std::string running;
+    LiveHover(*p, &running);
+    o << running;
   }
   return {{"contents", {{"kind", "markdown"}, {"value", o.str()}}}, {"range", RangeJson(src, word, unit_)}};
 }

@@ -1,7 +1,8 @@
 // Going places in a configuration tree: the line that decides a parameter
 // (definition), the files an include directive reads (document links), the
 // settings of a file (document symbols), and inlay hints for the effective
-// value and for lines that another line overrides.
+// value, for lines that another line overrides, and for a live server's
+// value where it is not the line's.
 #include <algorithm>
 
 #include "core/model/effective.h"
@@ -114,23 +115,21 @@ json Session::InlayHint(const json& params) {
   EffectiveConfig eff(a);
   for (const Setting& s : a.settings) {
     if (s.file != view.file || s.value_range.end < range.begin || s.name_range.begin > range.end) continue;
-    std::string label, tooltip;
+    auto hint = [&](const std::string& label, const std::string& tooltip) {
+      out.push_back({{"position", PositionJson(src, s.value_range.end, unit_)},
+                     {"label", label},
+                     {"tooltip", tooltip},
+                     {"paddingLeft", true}});
+    };
     if (s.overridden_by >= 0) {
       const Setting& later = a.settings[s.overridden_by];
-      label = "overridden by " + a.Describe({later.file, later.name_range});
-      tooltip = later.name + " = " + later.raw;
+      hint("overridden by " + a.Describe({later.file, later.name_range}), later.name + " = " + later.raw);
     } else if (s.param && eff.SettingFor(s.param->name) == &s) {
-      std::optional<DerivedValue> d = eff.Adjusted(s.param->name);
-      if (!d) continue;
-      label = d->value.Display() + " effective";
-      tooltip = d->explanation;
-    } else {
-      continue;
+      if (std::optional<DerivedValue> d = eff.Adjusted(s.param->name))
+        hint(d->value.Display() + " effective", d->explanation);
+      // What a live server runs, when it is not what this deciding line says.
+      if (auto live = LiveHint(s, *a.catalog)) hint(live->first, live->second);
     }
-    out.push_back({{"position", PositionJson(src, s.value_range.end, unit_)},
-                   {"label", label},
-                   {"tooltip", tooltip},
-                   {"paddingLeft", true}});
   }
   return out;
 }

@@ -33,6 +33,11 @@ Server::Server(const ServerOptions& options, Output* out)
   if (!threaded_) return;
   session_->SetStaleCheck([this](const std::string& uri, uint64_t generation) { return Stale(uri, generation); });
   session_->SetCancelCheck([this](const json& id) { return Cancelled(id); });
+  session_->SetPoster([this](std::function<void()> task) {
+    Queued item;
+    item.task = std::move(task);
+    Push(std::move(item));
+  });
   worker_ = std::thread([this] { WorkerLoop(); });
 }
 
@@ -112,7 +117,8 @@ void Server::WorkerLoop() {
       }
     }
     if (have) {
-      if (item.skipped) session_->Skipped(item.event);
+      if (item.task) item.task();
+      else if (item.skipped) session_->Skipped(item.event);
       else session_->Handle(item.message, item.generation);
       if (session_->done()) return;
     }
@@ -159,6 +165,7 @@ void Server::Finish() {
     }
     if (worker_.joinable()) worker_.join();
   }
+  session_->StopLive();  // what it would post is dropped: the queue is closed
   exit_code_ = session_->exit_code();
 }
 

@@ -7,13 +7,16 @@
 // once, a burst of changes once no change has arrived for the debounce
 // interval; before publishing it checks that no newer change of the
 // document is queued, so only the latest version is ever published. Idle,
-// it drops the analyses beyond the retained ones and returns free memory. With `threaded` false everything runs in the caller's
+// it drops the analyses beyond the retained ones and returns free memory. A
+// third kind of thread, the live server's (lsp/live.cc), hands its answers to
+// the worker through the same queue. With `threaded` false everything runs in the caller's
 // thread, message by message (tests, the fuzzer).
 #ifndef PGCONFLINT_LSP_SERVER_H_
 #define PGCONFLINT_LSP_SERVER_H_
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,6 +57,7 @@ class Server {
     uint64_t generation = 0;
     bool skipped = false;  // `event` holds a skipped frame
     ReaderEvent event;
+    std::function<void()> task;  // work another thread handed back to the session (a live server's answer)
   };
   void Push(Queued item);
   void WorkerLoop();

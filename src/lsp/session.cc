@@ -44,7 +44,7 @@ Session::Session(const ServerOptions& options, Output* out)
   cancelled_ = [](const json&) { return false; };
 }
 
-Session::~Session() = default;
+Session::~Session() { StopLive(); }
 
 void Session::SetStaleCheck(std::function<bool(const std::string&, uint64_t)> check) { stale_ = std::move(check); }
 void Session::SetCancelCheck(std::function<bool(const json&)> check) { cancelled_ = std::move(check); }
@@ -65,8 +65,15 @@ void Session::Handle(const json& message, uint64_t generation) {
   if (method_it == message.end()) {
     // A response to one of our requests (registerCapability, showDocument):
     // nothing waits for it; an error is logged.
+    const bool answer = has_id && (message.contains("error") || message.contains("result"));
+    auto waiting = answer && id.is_string() ? answers_.find(id.get<std::string>()) : answers_.end();
+    if (waiting != answers_.end()) {
+      std::function<void(const json&)> answered = std::move(waiting->second);
+      answers_.erase(waiting);
+      answered(message.contains("result") ? message["result"] : json(nullptr));
+    }
     if (has_id && message.contains("error")) Log(kMessageLog, "the client answered with an error: " + Dump(message["error"]));
-    else if (!has_id || !message.contains("result")) ReplyError(id, kInvalidRequest, "a message without a method");
+    else if (!answer) ReplyError(id, kInvalidRequest, "a message without a method");
     return;
   }
   if (!method_it->is_string()) {
@@ -173,7 +180,10 @@ json Session::Initialize(const json& params) {
       {"completionProvider", {{"triggerCharacters", {"=", " ", "'", ",", "/"}}, {"resolveProvider", false}}},
       {"codeActionProvider",
        {{"codeActionKinds", {"quickfix", "source.fixAll.pgconflint"}}, {"resolveProvider", false}}},
-      {"executeCommandProvider", {{"commands", {"pgconflint.showDocumentation"}}}},
+      {"executeCommandProvider",
+       {{"commands",
+         {"pgconflint.showDocumentation", "pgconflint.live.refresh", "pgconflint.live.alterSystem",
+          "pgconflint.live.reload"}}}},
       {"inlayHintProvider", true},
       {"documentLinkProvider", {{"resolveProvider", false}}},
       {"definitionProvider", true},
@@ -266,6 +276,8 @@ void Session::Configure(const json& settings) {
     else
       problems.push_back("debounce-ms: expected 0 to " + std::to_string(kMaxDebounceMs));
   }
+  ConfigureLive(settings, &problems);
+  o.server = live_.conninfo.empty() ? nullptr : &live_.snapshot;
   std::string list;
   for (const std::string& p : problems) list += (list.empty() ? "" : "; ") + p;
   if (!list.empty()) Show(kMessageWarning, "pgconflint: ignored settings: " + list);
@@ -291,9 +303,11 @@ void Session::Notify(const std::string& method, json params) {
   out_->Send(Dump({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}));
 }
 
-void Session::Request(const std::string& method, json params) {
+void Session::Request(const std::string& method, json params, std::function<void(const json&)> answered) {
+  const std::string id = "pgconflint-" + std::to_string(++next_request_);
+  if (answered) answers_[id] = std::move(answered);
   out_->Send(Dump({{"jsonrpc", "2.0"},
-                   {"id", "pgconflint-" + std::to_string(++next_request_)},
+                   {"id", id},
                    {"method", method},
                    {"params", std::move(params)}}));
 }

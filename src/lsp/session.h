@@ -6,18 +6,22 @@
 #ifndef PGCONFLINT_LSP_SESSION_H_
 #define PGCONFLINT_LSP_SESSION_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/model/analysis.h"
 #include "core/base/file_system.h"
+#include "core/server/snapshot.h"
 #include "core/workspace/workspace.h"
 #include "lsp/protocol.h"
 #include "lsp/transport.h"
@@ -46,6 +50,10 @@ struct ServerOptions {
   size_t retained_analyses = 8;
   std::string docs_dir;              // rule pages are written here for codeDescription.href; "" = none
   std::string version = "0.0.0";    // serverInfo.version
+  /// Talks to a running server when the client sets live.conninfo (src/live:
+  /// a child process per request); null: live mode is not available.
+  /// REQUIRES: outlives the session.
+  const LiveClient* live = nullptr;
 };
 
 class Session {
@@ -59,6 +67,14 @@ class Session {
   /// cancelled. Both default to "no".
   void SetStaleCheck(std::function<bool(const std::string& uri, uint64_t generation)> check);
   void SetCancelCheck(std::function<bool(const json& id)> check);
+  /// How work done on another thread (a live server's answer) is handed
+  /// back to the thread that owns the session: `post(task)` runs `task`
+  /// there later. Unset: that work runs in the caller's thread at once
+  /// (the unthreaded server of tests and the fuzzer).
+  void SetPoster(std::function<void(std::function<void()>)> post);
+  /// Cancels the request to a live server under way, if any, and waits for
+  /// its thread; what it would have posted is dropped. Idempotent.
+  void StopLive();
 
   /// Handles one message: a request, a notification or a response.
   /// `generation` numbers the document changes (didOpen/didChange/didClose).
@@ -124,7 +140,9 @@ class Session {
   void Reply(const json& id, json result);
   void ReplyError(const json& id, int code, const std::string& message);
   void Notify(const std::string& method, json params);
-  void Request(const std::string& method, json params);
+  /// Sends a request to the client; `answered` (optional) receives its
+  /// result, or null for an error answer.
+  void Request(const std::string& method, json params, std::function<void(const json& result)> answered = {});
   void Log(int type, const std::string& message);
   void Show(int type, const std::string& message);
 
@@ -178,6 +196,23 @@ class Session {
   json PrepareRename(const json& params);
   // formatting.cc: the layout of `pgconflint format`.
   json Formatting(const json& params);
+  // live.cc: a running server (live.conninfo): its snapshot, read on open,
+  // save and command in a thread of its own, and the writes it allows.
+  void ConfigureLive(const json& settings, std::vector<std::string>* problems);
+  void RefreshLive();  // asks for a new snapshot (one at a time; requests meanwhile make one more)
+  void NextLiveRequest();
+  /// A statement the user confirmed, and what its success means (shown with the answer).
+  struct LiveWrite {
+    LiveRequest request;
+    std::string meaning;
+  };
+  void LiveAnswered(uint64_t epoch, const LiveWrite& write, const LiveReply& reply);
+  const Snapshot* LiveSnapshot() const { return live_.have ? &live_.snapshot : nullptr; }
+  void LiveActions(const FileView& view, Range range, const json* only, json* actions);
+  json LiveCommand(const std::string& command, const json& args);
+  void AfterWrite(const LiveWrite& write, const LiveReply& reply);
+  void LiveHover(const Parameter& p, std::string* markdown) const;
+  std::optional<std::pair<std::string, std::string>> LiveHint(const Setting& s, const Catalog& catalog) const;
 
   ServerOptions options_;
   Output* out_;
@@ -215,6 +250,24 @@ class Session {
   std::string last_error_;               // the last configuration error shown
   std::set<std::string> pages_written_;  // rule pages written to docs_dir, by rule name
   std::set<std::string> pages_pending_;  // linked to, written after publishing
+  std::map<std::string, std::function<void(const json&)>> answers_;  // our requests' ids -> who waits
+
+  // A running server (live.cc).
+  struct Live {
+    std::string conninfo;         // "": off
+    bool allow_writes = false;
+    uint64_t epoch = 0;           // changes with the configuration: older answers are dropped
+    bool have = false;            // `snapshot` is the server's last answer
+    Snapshot snapshot;            // WorkspaceOptions::server points here
+    std::string label;            // the server, without secrets
+    std::string error;            // the last failure, shown once
+    bool busy = false;            // a request is under way
+    bool refresh = false;         // a snapshot was asked for meanwhile
+    std::deque<LiveWrite> writes;  // statements confirmed by the user, in order
+    std::thread thread;
+    std::atomic<bool> cancel{false};
+  } live_;
+  std::function<void(std::function<void()>)> post_;
 };
 
 }  // namespace pgconflint::lsp

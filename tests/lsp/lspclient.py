@@ -56,6 +56,8 @@ class Dispatcher:
     def __getitem__(self, method):
         def handler(params):
             self.client._record(method, params)
+            if method in self.client.answers:
+                return self.client.answers[method](params)
             if method == "window/showDocument":
                 return {"success": True}
             return None
@@ -66,13 +68,16 @@ class Client:
     """One server process and its conversation.
 
     `messages` holds every message the server sent, in order (dicts);
-    `notifications` the (method, params) of its notifications and requests.
+    `notifications` the (method, params) of its notifications and requests;
+    `answers` maps a method of the server's requests to a function of its params
+    that gives the client's result (window/showMessageRequest: the button chosen).
     """
 
     def __init__(self, root, args=(), env=None, cache=None):
         self.root = Path(root)
         self.messages = []
         self.notifications = []
+        self.answers = {}
         self._cond = threading.Condition()
         environment = dict(os.environ)
         # Rule pages are written to the cache: keep them out of the project.

@@ -67,6 +67,36 @@ TEST(HbaDocsTest, CompletionByField) {
   EXPECT_FALSE(HasLabel(CompleteAuthPosition(old, FileNamed(old, "pg_hba.conf"), 0), "include"));
 }
 
+// A live server's names: its databases in the database field, its roles in
+// the user field (a group role as +name) and its login roles in
+// pg_ident.conf's third field; none without a server.
+TEST(HbaDocsTest, CompletionWithAServersNames) {
+  const std::string hba = "host all all all scram-sha-256\n";
+  const std::string ident = "sso alice \n";
+  Analysis a = LintAuthDir("# file: pg_hba.conf\n" + hba + "# file: pg_ident.conf\n" + ident);
+  const int f = FileNamed(a, "pg_hba.conf"), g = FileNamed(a, "pg_ident.conf");
+  ASSERT_GE(f, 0);
+  ASSERT_GE(g, 0);
+  AuthNames names;
+  names.server = "postgres@db:5432/postgres";
+  names.databases = {"app", "postgres"};
+  names.roles = {{"alice", true}, {"readers", false}};
+  const uint32_t database = static_cast<uint32_t>(hba.find("all")) + 1;
+  const uint32_t user = static_cast<uint32_t>(hba.find("all", database + 2)) + 1;
+  EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, database, &names), "app"));
+  EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, database, &names), "replication"));
+  EXPECT_FALSE(HasLabel(CompleteAuthPosition(a, f, database, &names), "alice"));
+  EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, user, &names), "alice"));
+  EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, f, user, &names), "+readers"));
+  EXPECT_FALSE(HasLabel(CompleteAuthPosition(a, f, user, &names), "app"));
+  EXPECT_FALSE(HasLabel(CompleteAuthPosition(a, f, database), "app"));
+  EXPECT_FALSE(HasLabel(CompleteAuthPosition(a, f, user), "alice"));
+  const uint32_t pg_user = static_cast<uint32_t>(ident.size()) - 1;  // after "sso alice "
+  EXPECT_TRUE(HasLabel(CompleteAuthPosition(a, g, pg_user, &names), "alice"));
+  EXPECT_FALSE(HasLabel(CompleteAuthPosition(a, g, pg_user, &names), "+readers"));
+  EXPECT_FALSE(HasLabel(CompleteAuthPosition(a, g, 1, &names), "alice"));  // the map name
+}
+
 TEST(HbaDocsTest, VocabularyHasEveryMethodTheParserKnows) {
   int methods = 0;
   for (const AuthWord& w : AuthVocabulary()) methods += w.kind == AuthWordKind::kMethod;

@@ -45,6 +45,27 @@ TEST(SnapshotTest, ReadsWhatARoleCouldSee) {
   EXPECT_EQ(s.Setting("work_mem")->setting, "4096");
 }
 
+// pg_roles: every role, and whether it can log in; a snapshot of an older
+// pgconflint without the section has none.
+TEST(SnapshotTest, ReadsTheRoles) {
+  Snapshot s;
+  std::string error;
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 180004},
+      "roles": [{"name": "app", "login": true}, {"name": "readers", "login": false}]})",
+                           &s, &error))
+      << error;
+  ASSERT_EQ(s.roles.size(), 2u);
+  EXPECT_EQ(s.roles[0].name, "app");
+  EXPECT_TRUE(s.roles[0].login);
+  EXPECT_FALSE(s.roles[1].login);
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 180004}})", &s, &error));
+  EXPECT_TRUE(s.roles.empty());
+  EXPECT_FALSE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 180004},
+      "roles": [{"name": "app", "login": "yes"}]})",
+                            &s, &error));
+  EXPECT_NE(error.find("roles[0].login"), std::string::npos) << error;
+}
+
 // pg_hba_file_rules and pg_ident_file_mappings rows are read as the CLI's
 // --server-hba / --server-ident rows are; rows that are not objects are an
 // error that names the section.

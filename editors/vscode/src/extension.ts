@@ -2,8 +2,9 @@
 // (postgresql.conf, postgresql.auto.conf, conf.d/*.conf), pghba (pg_hba.conf)
 // and pgident (pg_ident.conf) documents, passes the pgconflint.* settings as
 // initializationOptions, and restarts it when they change. Everything else
-// (diagnostics, hover, completion, code actions, inlay hints, links) comes
-// from the server.
+// (diagnostics, hover, completion, code actions, inlay hints, links, the
+// live server's commands, which vscode-languageclient registers from the
+// server's executeCommandProvider) comes from the server.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { postgresLanguage } from './detect';
@@ -40,6 +41,10 @@ function initializationOptions(config: vscode.WorkspaceConfiguration): Record<st
   const major = config.get<number | null>('pgVersion', null);
   if (major) {
     options['pg-version'] = major;
+  }
+  const conninfo = config.get<string>('live.conninfo', '');
+  if (conninfo) {
+    options.live = { conninfo, allowWrites: config.get<boolean>('live.allowWrites', false) };
   }
   return options;
 }

@@ -176,7 +176,7 @@ std::optional<AuthHover> DescribeAuthPosition(const Analysis& a, int file, uint3
   return std::nullopt;
 }
 
-std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, uint32_t offset) {
+std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, uint32_t offset, const AuthNames* names) {
   std::vector<AuthCompletion> out;
   if (!a.auth) return out;
   const int major = a.auth->options.major;
@@ -186,7 +186,15 @@ std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, ui
   };
   Place p = LineAt(*a.auth, file, offset);
   bool ident_file = file >= 0 && a.files[file].kind == FileKind::kIdent;
+  auto roles = [&](bool groups) {
+    if (!names) return;
+    for (const AuthNames::Role& r : names->roles) {
+      if (r.login) out.push_back({r.name, "a role of " + names->server + " that can log in"});
+      else if (groups) out.push_back({"+" + r.name, "the members of the group role " + r.name + " on " + names->server});
+    }
+  };
   if (ident_file) {
+    if (p.line && FieldIndex(*p.line, offset) == 2) roles(false);
     if (p.line && FieldIndex(*p.line, offset) > 0) return out;
     std::set<std::string> maps;
     for (const IdentMap& m : a.auth->ident)
@@ -200,10 +208,18 @@ std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, ui
   }
   size_t index = FieldIndex(*p.line, offset);
   std::string field = AuthFieldName(AuthFileKind::kHba, p.rule, p.line, index);
-  if (field == "database") words(K::kDatabaseKeyword);
-  else if (field == "user") words(K::kUserKeyword);
-  else if (field == "client address") words(K::kAddressKeyword);
-  else if (field == "authentication method" || (p.rule && p.rule->method.empty() && index >= 3)) words(K::kMethod);
+  if (field == "database") {
+    words(K::kDatabaseKeyword);
+    if (names)
+      for (const std::string& d : names->databases) out.push_back({d, "a database of " + names->server});
+  } else if (field == "user") {
+    words(K::kUserKeyword);
+    roles(true);
+  } else if (field == "client address") {
+    words(K::kAddressKeyword);
+  } else if (field == "authentication method" || (p.rule && p.rule->method.empty() && index >= 3)) {
+    words(K::kMethod);
+  }
   if (field != "option" || !p.rule) return out;
   // map=: the maps pg_ident.conf defines.
   const AuthField& f = p.line->fields[std::min(index, p.line->fields.size() - 1)];

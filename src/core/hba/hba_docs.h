@@ -55,10 +55,25 @@ struct AuthCompletion {
   std::string label;   // what to insert
   std::string detail;  // a short description
 };
+/// The names a running server has (the editor's live mode), for completion.
+struct AuthNames {
+  std::string server;                  // its label, for the descriptions
+  std::vector<std::string> databases;  // those that allow connections
+  struct Role {
+    std::string name;
+    bool login = false;  // else a group role, matched as +name
+  };
+  std::vector<Role> roles;
+};
+
 /// Candidates at byte `offset` of file `file`: by the field the offset is
 /// in: connection types, keywords, methods, the options of the line's
-/// method, and after `map=` the maps pg_ident.conf defines.
-std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, uint32_t offset);
+/// method, and after `map=` the maps pg_ident.conf defines. With `names`,
+/// also the server's databases in the database field, its roles in the user
+/// field (a group role as +name, which matches its members) and its login
+/// roles in pg_ident.conf's PostgreSQL user name field.
+std::vector<AuthCompletion> CompleteAuthPosition(const Analysis& a, int file, uint32_t offset,
+                                                 const AuthNames* names = nullptr);
 
 }  // namespace pgconflint
 

@@ -7,6 +7,7 @@
 
 #include "core/model/effective.h"
 #include "core/model/secrets.h"
+#include "core/server/server_state.h"
 #include "core/server/snapshot_source.h"
 #include "core/conf/classify.h"
 #include "core/sql/sql_quote.h"
@@ -195,13 +196,8 @@ void CompareWithServer(const Snapshot& server, Analysis* repo) {
   CompareClusterValues(server, eff, repo);
   CompareScopedValues(server, eff, repo);
   if (!server.file_settings) return;
-  for (const SnapshotFileSetting& f : *server.file_settings) {
-    if (!server.Refused(f)) continue;
-    repo->Add(MakeDiagnostic(Rule(RuleId::kServerRefusedSetting), {},
-                             server.server + " did not apply " + f.sourcefile + ":" + std::to_string(f.sourceline) +
-                                 (f.name.empty() ? "" : " (" + f.name + ")") + ": " + f.error,
-                             "fix the server's file, then reload", f.name));
-  }
+  for (const SnapshotFileSetting& f : *server.file_settings)
+    if (server.Refused(f)) repo->Add(RefusedLineFinding(server, f, {}));
 }
 
 }  // namespace pgconflint

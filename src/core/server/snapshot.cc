@@ -147,6 +147,11 @@ void ReadObjects(const json& doc, Snapshot* s, std::string* error) {
       Fields f(*(*rows)[i], Row("databases", i), error);
       s->databases.push_back({f.Str("name"), f.Str("tablespace")});
     }
+  if (auto rows = Section(doc, "roles", error))
+    for (size_t i = 0; i < rows->size(); ++i) {
+      Fields f(*(*rows)[i], Row("roles", i), error);
+      s->roles.push_back({f.Str("name"), f.Bool("login")});
+    }
   if (!error->empty()) return;
   auto it = doc.find("hba_rules");
   if (it != doc.end() && !it->is_null() && !ReadServerHbaRules(*it, &s->hba_rules.emplace(), error)) {

@@ -2,7 +2,7 @@
 // snapshot` (libpq, src/live) and scripts/snapshot.sql (psql alone) write as
 // JSON, and what `check --snapshot`, `check --live` and the drift comparison
 // read. Each section is the result of one catalog query (pg_settings,
-// pg_file_settings, pg_db_role_setting, pg_tablespace, pg_database,
+// pg_file_settings, pg_db_role_setting, pg_tablespace, pg_database, pg_roles,
 // pg_hba_file_rules, pg_ident_file_mappings); a section the connecting role
 // cannot read is null, and
 // the privileges say why. New sections are added as new keys; readers ignore
@@ -10,6 +10,7 @@
 #ifndef PGCONFLINT_CORE_SERVER_SNAPSHOT_H_
 #define PGCONFLINT_CORE_SERVER_SNAPSHOT_H_
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,12 @@ struct SnapshotDatabase {
   std::string name, tablespace;  // its default tablespace
 };
 
+/// One pg_roles row: a role, or a group role when it cannot log in.
+struct SnapshotRole {
+  std::string name;
+  bool login = false;  // rolcanlogin
+};
+
 struct Snapshot {
   static constexpr int kFormat = 1;
   std::string server;    // a label without secrets: user@host:port/dbname
@@ -60,7 +67,8 @@ struct Snapshot {
   std::optional<std::vector<SnapshotFileSetting>> file_settings;  // nullopt: not visible
   std::vector<SnapshotDbRoleSetting> db_role_settings;
   std::vector<SnapshotTablespace> tablespaces;
-  std::vector<SnapshotDatabase> databases;
+  std::vector<SnapshotDatabase> databases;  // those that allow connections
+  std::vector<SnapshotRole> roles;          // empty in a snapshot taken before roles were read
   std::optional<std::vector<ServerHbaRule>> hba_rules;  // nullopt: not visible
   // pg_ident_file_mappings (15+). nullopt: not visible, or before 15.
   std::optional<std::vector<ServerIdentMapping>> ident_mappings;
@@ -79,7 +87,7 @@ struct Snapshot {
 /// Reads a snapshot's JSON:
 ///   {"pgconflint_snapshot": 1, "server": LABEL, "info": {...},
 ///    "settings": [...], "file_settings": [...] | null, "db_role_settings": [...],
-///    "tablespaces": [...], "databases": [...], "hba_rules": [...] | null,
+///    "tablespaces": [...], "databases": [...], "roles": [...], "hba_rules": [...] | null,
 ///    "ident_mappings": [...] | null}
 /// where each section is the output of its query (src/live/queries.cc,
 /// scripts/snapshot.sql). False with *error when it is not a snapshot, or
@@ -102,6 +110,36 @@ class SnapshotTaker {
   /// False when Take may only run on the main thread: a fleet is then taken one server
   /// after the other (the static release binary, whose libpq runs on a second C library).
   virtual bool ThreadSafe() const { return true; }
+};
+
+/// What the editor server asks of a running server: its snapshot, after
+/// one statement that changes it when `statement` is given (ALTER SYSTEM,
+/// SELECT pg_reload_conf()), whether the statement ran or not. No secret of
+/// the conninfo is in any field of the reply.
+struct LiveRequest {
+  std::string conninfo;
+  std::string statement;             // "": read only
+  int connect_timeout_s = 5;         // libpq's connect_timeout unless the connection string sets it
+  int statement_timeout_ms = 5000;   // each statement's statement_timeout
+};
+
+struct LiveReply {
+  bool executed = false;         // `statement` ran
+  std::string statement_error;   // why it did not ("" when it ran, or there was none)
+  std::string label;             // the server without secrets: user@host:port/dbname, else the masked conninfo
+  std::string error;             // why the snapshot could not be taken; "" when it was
+  std::string snapshot;   // the snapshot's JSON (ReadSnapshot); "" when it could not be taken
+};
+
+/// Talks to running servers for the editor server. Core defines it and
+/// never connects itself: src/live implements it (libpq in a child
+/// process, so that a slow or hung server or name lookup can be abandoned).
+class LiveClient {
+ public:
+  virtual ~LiveClient() = default;
+  /// Blocks until the server answered, failed, the client's own deadline
+  /// passed, or `cancel` became true. Thread-safe.
+  virtual LiveReply Ask(const LiveRequest& request, const std::atomic<bool>& cancel) const = 0;
 };
 
 }  // namespace pgconflint

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/conf/classify.h"
+#include "core/server/server_state.h"
 #include "core/sql/sql_quote.h"
 #include "core/base/strings.h"
 #include "core/knowledge/sql_knowledge.h"
@@ -277,13 +278,7 @@ class Builder {
     }
   }
 
-  // A running value as SHOW spells it: pg_settings' 16384 in units of 8kB is
-  // 128MB. A parameter the catalog does not know keeps the server's unit apart.
-  std::string Running(const SnapshotSetting& r) const {
-    const Parameter* p = a_->catalog->Find(r.name);
-    if (p) return ShownWithUnit(*p, r.setting);
-    return r.unit.empty() ? r.setting : r.setting + " (in units of " + r.unit + ")";
-  }
+  std::string Running(const SnapshotSetting& r) const { return RunningText(*a_->catalog, r); }
 
   void Add(RuleId rule, Location where, std::string message, std::string help, std::string parameter = "") {
     a_->Add(MakeDiagnostic(Rule(rule), where, std::move(message), std::move(help), std::move(parameter)));
@@ -292,22 +287,7 @@ class Builder {
   void Complaints() {
     for (const auto& e : hba_errors_) {
       const Placed& p = placed_.at("hba " + e.path);
-      // A rule that "cannot match" (hostssl without ssl, hostgssenc without
-      // GSSAPI) is loaded and skipped; any other error keeps the file from
-      // loading: pg_hba.conf then stops the next start, pg_ident.conf is not loaded.
-      if (e.error.find("cannot match") != std::string::npos) {
-        Add(RuleId::kHbaFileError, {p.file, p.LineAt(e.line)}, "the server skips this pg_hba.conf rule: " + e.error,
-            "remove the rule, or give the server what it needs (ssl = on, a build with GSSAPI)");
-        a_->diagnostics.back().Set(Outcome::kIgnoresLine, Severity::kWarning);
-        continue;
-      }
-      Add(RuleId::kHbaFileError, {p.file, p.LineAt(e.line)},
-          std::string("the server cannot load this ") + (e.ident ? "pg_ident.conf mapping" : "pg_hba.conf rule") +
-              ": " + e.error,
-          e.ident ? "fix the line and reload; until then the server keeps the mappings it loaded before"
-                  : "fix the rule and reload; until then the server keeps the rules it loaded before, and a "
-                    "restart fails");
-      a_->diagnostics.back().Set(e.ident ? Outcome::kRefusesReload : Outcome::kRefusesStart, Severity::kError);
+      a_->Add(AuthLoadFinding(e.error, e.ident, {p.file, p.LineAt(e.line)}));
     }
     FileComplaints();
     Visibility();
@@ -328,8 +308,6 @@ class Builder {
 
   void FileComplaints() {
     if (!s_.file_settings) return PendingWithoutFiles();
-    const bool none_applied = std::none_of(s_.file_settings->begin(), s_.file_settings->end(),
-                                           [](const SnapshotFileSetting& f) { return f.applied; });
     std::set<std::string> pending;
     for (const SnapshotSetting& r : s_.settings)
       if (r.pending_restart) pending.insert(AsciiLower(r.name));
@@ -349,11 +327,7 @@ class Builder {
                 "with " + QuoteLiteral(Running(*r)) + " until it restarts (context " + r->context + ")",
             "restart the server to apply it, or put the running value back in the file", r->name);
       } else if (s_.Refused(f)) {
-        Add(RuleId::kServerRefusedSetting, {p.file, at},
-            "the server did not apply this line: " + f.error +
-                (f.error == "setting could not be applied" ? " (the value was refused: no restart is pending for " + f.name + ")" : "") +
-                (none_applied ? "; because of it the last reload applied nothing from any configuration file" : ""),
-            "fix or remove the line, then reload and check pg_file_settings", f.name);
+        a_->Add(RefusedLineFinding(s_, f, {p.file, at}));
       }
     }
   }

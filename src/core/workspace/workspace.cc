@@ -13,6 +13,7 @@
 #include "core/conf/passes.h"
 #include "core/checks/recommendation_hints.h"
 #include "core/checks/rule_engine.h"
+#include "core/server/server_state.h"
 #include "core/server/snapshot_source.h"
 #include "core/base/spelling.h"
 #include "core/checks/sql_checks.h"
@@ -82,6 +83,7 @@ struct CheckInputs {
   bool server_auth = false;           // a snapshot: lint the pg_hba.conf it rebuilt from the server's rows
   bool report_defaults = true;        // EngineOptions::report_defaults
   const Snapshot* compare = nullptr;  // a server to compare the configuration with (drift)
+  const Snapshot* server = nullptr;   // WorkspaceOptions::server: its complaints about its files
   bool reach_only = false;            // only read the authentication files (the tree index)
 };
 
@@ -112,6 +114,7 @@ void RunChecks(const std::string& root, bool conf_root, const CollectContext& ct
   if (in.lint_auth) LintAuthFiles(ctx, root, in.auth, *in.profile, a);
   if (in.server_auth) LintServerAuthRows(ctx, *in.profile, a);
   if (a->failure != Analysis::Failure::kNone) return;
+  if (in.server && a->catalog) AddServerComplaints(*in.server, a);
   if (conf_root) AddExtensionAdvice(in.extensions, *in.profile, a);
   ApplySuppressions(*in.rules, a);
 }
@@ -434,6 +437,7 @@ bool Workspace::LintRequest(const Request& r, Analysis* out, std::string* error)
   // A script alone holds no cluster: findings about defaults are not its own.
   in.report_defaults = !script || !cluster.empty() || r.snapshot;
   in.compare = r.compare;
+  in.server = r.snapshot || script ? nullptr : options_.server;
   in.reach_only = r.reach_only;
   RunChecks(r.root, conf_root, ctx, in, &a);
   if (a.failure != Analysis::Failure::kNone || r.reach_only) return Done(r, project, major, true);

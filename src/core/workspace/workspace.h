@@ -48,6 +48,11 @@ struct WorkspaceOptions {
   /// compare with the files (PGC845); null: not compared.
   const std::vector<ServerHbaRule>* server_hba = nullptr;
   const std::vector<ServerIdentMapping>* server_ident = nullptr;
+  /// The running server the files are checked for (the editor's live
+  /// mode): what it says of its own files, the lines it did not apply and the
+  /// authentication lines it cannot load, are findings (AddServerComplaints).
+  /// Null: none. REQUIRES: outlives the workspace; may change between lints.
+  const Snapshot* server = nullptr;
   /// Paths below this directory (absolute) are shown relative to it; "" = as given.
   std::string display_base;
   /// Read includes outside the tree being checked (the root's directory and

@@ -21,7 +21,7 @@
 namespace pgconflint {
 namespace {
 
-Analysis Analyzed(int major, const std::string& text) {
+Analysis ShmemAnalyzed(int major, const std::string& text) {
   static FakeDisk disk;
   AnalyzeOptions o;
   o.catalog = Catalog::ForMajor(major);
@@ -30,7 +30,7 @@ Analysis Analyzed(int major, const std::string& text) {
 }
 
 std::map<std::string, double> Counts(int major, const std::string& text) {
-  Analysis a = Analyzed(major, text);
+  Analysis a = ShmemAnalyzed(major, text);
   std::map<std::string, double> out;
   for (const ShmemTerm& t : SharedMemoryTerms(EffectiveConfig(a))) out[t.name] = t.count;
   return out;
@@ -94,16 +94,16 @@ TEST(HugePages, AsTheServerCountsThem) {
 
 TEST(HugePages, PageSizeFromTheParameterElseTheProfile) {
   Profile p;
-  Analysis none = Analyzed(18, "");
+  Analysis none = ShmemAnalyzed(18, "");
   EXPECT_EQ(HugePageSizeOf(EffectiveConfig(none), p), kDefaultHugePageSize);
   p.huge_page_size_bytes = 1024.0 * 1024 * 1024;
   EXPECT_EQ(HugePageSizeOf(EffectiveConfig(none), p), 1024.0 * 1024 * 1024);
-  Analysis set = Analyzed(18, "huge_page_size = 64kB\n");
+  Analysis set = ShmemAnalyzed(18, "huge_page_size = 64kB\n");
   EXPECT_EQ(HugePageSizeOf(EffectiveConfig(set), p), 65536);
 }
 
 TEST(SharedMemory, LibrariesMakeALowerBound) {
-  Analysis a = Analyzed(18, "shared_preload_libraries = 'pg_stat_statements'\n");
+  Analysis a = ShmemAnalyzed(18, "shared_preload_libraries = 'pg_stat_statements'\n");
   std::optional<SharedMemorySize> s = ComputeSharedMemory(EffectiveConfig(a));
   ASSERT_TRUE(s.has_value());
   EXPECT_TRUE(s->lower_bound());
@@ -113,7 +113,7 @@ TEST(SharedMemory, LibrariesMakeALowerBound) {
 }
 
 TEST(SharedMemory, OutsideLinuxTheServerShowsMinusOne) {
-  Analysis a = Analyzed(18, "");
+  Analysis a = ShmemAnalyzed(18, "");
   EffectiveConfig eff(a);
   Profile p;
   p.os = "macos";
@@ -138,7 +138,7 @@ TEST(SharedMemory, MatchesEveryHarvestedPoint) {
       std::ostringstream text;
       for (const auto& [name, value] : point["settings"].items())
         text << name << " = '" << (value.is_string() ? value.get<std::string>() : value.dump()) << "'\n";
-      Analysis a = Analyzed(major, text.str());
+      Analysis a = ShmemAnalyzed(major, text.str());
       std::optional<SharedMemorySize> s = ComputeSharedMemory(EffectiveConfig(a));
       ASSERT_TRUE(s.has_value());
       const double measured = point["bytes"];

@@ -58,7 +58,7 @@ constexpr double kSlruMin16 = 4;
 // and 1024.
 constexpr double kFastPathSlotsPerGroup = 16, kFastPathGroupsMax = 1024;
 
-constexpr const char* kInputs[] = {
+constexpr const char* kShmemInputs[] = {
     "autovacuum_max_workers",       "autovacuum_worker_slots",      "commit_timestamp_buffers",
     "hot_standby",                  "huge_page_size",               "io_max_combine_limit",
     "io_max_concurrency",           "io_method",                    "max_active_replication_origins",
@@ -267,6 +267,6 @@ std::optional<double> SharedMemoryFact(std::string_view name, const EffectiveCon
   return HugePagesMapped(std::max(0.0, size->bytes - size->max_error), page);
 }
 
-std::span<const char* const> SharedMemoryInputs() { return kInputs; }
+std::span<const char* const> SharedMemoryInputs() { return kShmemInputs; }
 
 }  // namespace pgconflint

@@ -62,6 +62,8 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o) {
       {"baseline-measurement", "yes while measuring a baseline with io_method = sync"},
       {"data-size", "Size of the databases on disk, e.g. 200GB (the AIO settings matter only when it exceeds memory)"},
       {"gssapi", "yes if the server's build has GSSAPI (hostgssenc rules, the gss method)"},
+      {"huge-page-size", "The host's default huge page size, /proc/meminfo's Hugepagesize (default 2MB)"},
+      {"huge-pages", "Huge pages the host has for the server (vm.nr_hugepages of the default size)"},
       {"build-features", "Optional libraries of the server's build: liburing, lz4, zstd, ldap, pam, bsd (comma-separated), or none"},
       {"nodes-per-query", "Sort/hash nodes per backend in the memory model (default 1)"},
       {"headroom", "Fraction of RAM kept free in the memory model (default 0.1)"},

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/model/effective.h"
+#include "core/model/shared_memory.h"
 #include "core/model/secrets.h"
 #include "core/knowledge/platform.h"
 #include "core/knowledge/value.h"
@@ -36,6 +37,36 @@ std::vector<std::string> DefaultNames(const Analysis& a, const EffectiveConfig& 
     if (std::find(list.begin(), list.end(), d) == list.end()) list.push_back(d);
   }
   return list;
+}
+
+// The terms of the shared memory estimate, with their bytes when the major
+// has a measured model (scripts/harvest_shared_memory.py reads the counts).
+ordered_json ShmemTerms(const EffectiveConfig& eff) {
+  std::optional<SharedMemorySize> size = ComputeSharedMemory(eff);
+  ordered_json terms = ordered_json::array();
+  std::vector<ShmemTerm> list = SharedMemoryTerms(eff);
+  for (size_t i = 0; i < list.size(); ++i)
+    terms.push_back({{"term", list[i].name},
+                     {"count", list[i].count},
+                     {"bytes", size ? ordered_json(size->parts[i].bytes) : ordered_json(nullptr)}});
+  return terms;
+}
+
+// A derived value the server computes, not read from a file (max_backends;
+// shared_memory_size and the other internal parameters it computes at start).
+void ShowComputed(const EffectiveConfig& eff, const std::string& name, const DerivedValue& d, size_t width,
+                  ordered_json* arr, std::string* line) {
+  if (!arr) {
+    *line = name + std::string(width - std::min(width, name.size()) + 2, ' ') + d.value.Display() + "  (" +
+            d.explanation + ")";
+    return;
+  }
+  const Parameter* p = eff.catalog().Find(name);
+  ordered_json j = {{"name", name},       {"configured", nullptr}, {"unit", p && p->unit[0] ? ordered_json(p->unit) : ordered_json(nullptr)},
+                    {"source", nullptr},  {"effective", d.value.Display()}, {"effective_note", d.explanation},
+                    {"context", p ? ordered_json(std::string(ContextName(p->context))) : ordered_json(nullptr)}};
+  if (name == "shared_memory_size") j["terms"] = ShmemTerms(eff);
+  arr->push_back(std::move(j));
 }
 
 // One parameter: as a JSON object, or as a text line (without its newline).
@@ -77,24 +108,21 @@ void ShowParameter(const Analysis& a, const EffectiveConfig& eff, const Paramete
 }  // namespace
 
 void RenderShow(const Analysis& a, const std::vector<std::string>& names, bool as_json, std::ostream& out,
-                std::vector<std::string>* unknown, const Scope* scope) {
+                std::vector<std::string>* unknown, const Scope* scope, const Profile* profile) {
   EffectiveConfig eff = scope ? EffectiveConfig(a, *scope) : EffectiveConfig(a);
+  eff.set_profile(profile);
   std::vector<std::string> list = names.empty() ? DefaultNames(a, eff) : names;
   ordered_json arr = ordered_json::array();
   size_t width = 0;
   for (const std::string& n : list) width = std::max(width, n.size());
   for (const std::string& n : list) {
     std::string line;
-    if (const Parameter* p = a.catalog->Find(n)) {
+    const Parameter* p = a.catalog->Find(n);
+    std::optional<DerivedValue> d = eff.Derived(p ? std::string(p->name) : n);
+    if (d && (!p || p->context == Context::kInternal)) {
+      ShowComputed(eff, p ? p->name : n, *d, width, as_json ? &arr : nullptr, &line);
+    } else if (p) {
       ShowParameter(a, eff, *p, width, as_json ? &arr : nullptr, &line);
-    } else if (std::optional<DerivedValue> d = eff.Derived(n)) {
-      // A derived value that is no parameter (max_backends).
-      if (as_json)
-        arr.push_back({{"name", n}, {"configured", nullptr}, {"unit", nullptr}, {"source", nullptr},
-                       {"effective", d->value.Display()}, {"effective_note", d->explanation}, {"context", nullptr}});
-      else
-        line = n + std::string(width - std::min(width, n.size()) + 2, ' ') + d->value.Display() + "  (" +
-               d->explanation + ")";
     } else {
       unknown->push_back(n);
       continue;
@@ -138,7 +166,7 @@ int RunShow(ShowOptions& o) {
   std::vector<std::string> unknown;
   Scope scope;
   RedactSecrets(&a);  // primary_conninfo's password is shown as *****
-  RenderShow(a, o.names, o.format == "json", std::cout, &unknown, ScopeOf(o, &scope));
+  RenderShow(a, o.names, o.format == "json", std::cout, &unknown, ScopeOf(o, &scope), &ws.config().profile);
   if (!std::cout.flush()) return kExitInternal;
   for (const std::string& n : unknown)
     PrintError("unknown parameter \"" + n + "\" in PostgreSQL " + std::to_string(a.catalog->major()));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/analysis.h"
+#include "core/rules/profile.h"
 
 namespace pgconflint {
 
@@ -16,9 +17,11 @@ namespace pgconflint {
 /// derived value are appended to `unknown`. The text form escapes control
 /// characters that come from the files. With `scope`, the values sessions of
 /// that database and/or role start with (ALTER DATABASE/ROLE ... SET over the
-/// cluster's). REQUIRES: analysis.catalog non-null.
+/// cluster's). Values the server computes from the host (the huge pages of
+/// shared_memory_size_in_huge_pages) read `profile` (null: its defaults).
+/// REQUIRES: analysis.catalog non-null.
 void RenderShow(const Analysis& analysis, const std::vector<std::string>& names, bool json, std::ostream& out,
-                std::vector<std::string>* unknown, const Scope* scope = nullptr);
+                std::vector<std::string>* unknown, const Scope* scope = nullptr, const Profile* profile = nullptr);
 
 }  // namespace pgconflint
 

@@ -1,6 +1,7 @@
 // The parts of pgconflint_embed (the build-time generator, embed.cc): the
 // helpers they share (embed_common.cc), the rules part (embed_rules.cc) and
-// the storage facts (embed_storage.cc).
+// the storage facts (embed_storage.cc) and the shared memory facts
+// (embed_shared_memory.cc).
 #ifndef PGCONFLINT_GEN_EMBED_H_
 #define PGCONFLINT_GEN_EMBED_H_
 
@@ -33,6 +34,10 @@ void GenerateRules(const std::vector<std::string>& files, const std::vector<nloh
 /// knowledge/storage.toml `file`, checked by ParseStorageFacts, as the text of
 /// storage_data.cc (BuiltinStorageFacts()). Throws std::runtime_error.
 std::string GenerateStorage(const std::string& file);
+
+/// knowledge/shared_memory.json `file` as the text of shared_memory_data.cc
+/// (ShmemFactsFor()). Throws std::runtime_error.
+std::string GenerateSharedMemory(const std::string& file);
 
 }  // namespace pgconflint::embed
 

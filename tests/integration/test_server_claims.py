@@ -380,6 +380,23 @@ MIN_WAL = {m: r"min_wal_size must be at least twice wal_segment_size" for m in E
 STREAMING = {m: r"WAL streaming \(max_wal_senders > 0\) requires wal_level (to be )?replica or logical"
              for m in EVERY_MAJOR}
 ARCHIVAL = {m: r"WAL archival cannot be enabled when wal_level is minimal" for m in EVERY_MAJOR}
+
+
+def free_huge_pages():
+    """HugePages_Free of this host (0 when it shows none)."""
+    try:
+        with open("/proc/meminfo") as f:
+            m = re.search(r"^HugePages_Free:\s+(\d+)", f.read(), re.M)
+    except OSError:
+        return 0
+    return int(m.group(1)) if m else 0
+
+
+# PGC516 against a host that has no huge pages: huge_pages = on cannot map the area. A host
+# with free huge pages may start it (the profile says 0, the host decides): not counted there.
+HUGE_PAGES_ENV = None if free_huge_pages() == 0 else f"this host has {free_huge_pages()} free huge pages"
+HUGE_PAGES = ({m: r"could not map anonymous shared memory" for m in EVERY_MAJOR} if HUGE_PAGES_ENV is None
+              else {m: None for m in EVERY_MAJOR})
 SUMMARIZE = {m: r"WAL cannot be summarized when wal_level is minimal" for m in (17, 18)}
 RESERVED = {m: r"superuser_reserved_connections \(\d+\)( plus reserved_connections \(\d+\))? must be less "
                r"than max_connections \(\d+\)" for m in EVERY_MAJOR}
@@ -448,6 +465,8 @@ CASES = [
          ("--os", "linux", "--io-uring", "yes"),
          "the profile says io_uring works; this PostgreSQL 18 has no liburing"),
     Case("pgc403_worker", "PGC403", (18,), {18: None}, ("--os", "linux", "--io-uring", "no"), None),
+    Case("pgc516_on_no_pages", "PGC516", ALL, HUGE_PAGES, ("--os", "linux", "--huge-pages", "0"), HUGE_PAGES_ENV),
+    Case("pgc516_try_no_pages", "PGC516", ALL, same(None), ("--os", "linux", "--huge-pages", "0"), None),
 ]
 
 # (fixture, major) -> why pgconflint disagrees with the server. These are rule bugs to fix

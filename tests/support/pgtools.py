@@ -193,6 +193,41 @@ def postgres_C(major, datadir, config_file, name, extra=()):
     return r.returncode == 0, out, r.stderr
 
 
+def shared_memory_bytes(major, datadir, settings, method="C"):
+    """The bytes of the main shared memory area the server computes for `settings` (a dict of
+    name -> value given as -c options), exactly, without starting a server; None with the
+    server's last message when it refuses the settings.
+
+    method "C" (15+): `postgres -C shared_memory_size_in_huge_pages` with huge_page_size = 1kB.
+    The server shows the whole huge pages in the area plus one, and the area is a multiple of
+    8192 bytes, so the value less one is its size in kB.
+    method "log" (every major; 14 has no shared_memory_size): a single-user backend with
+    log_min_messages = debug3 logs "invoking IpcMemoryCreate(size=N)" before it maps the area;
+    with huge_pages = on it stops right there on a host without that many huge pages, having
+    allocated nothing. tests/integration/test_shared_memory.py holds the two methods equal on
+    15 and later.
+    """
+    argv = [pg_bin(major), "-D", datadir]
+    if method == "C":
+        opts = dict(settings, huge_page_size="1kB")
+        tail = ["-C", "shared_memory_size_in_huge_pages"]
+    else:
+        argv.insert(1, "--single")
+        opts = dict(settings, log_min_messages="debug3", huge_pages="on")
+        tail = ["postgres"]
+    for k, v in opts.items():
+        argv += ["-c", f"{k}={v}"]
+    r = run_as_user(argv + tail, input="", capture_output=True, text=True, errors="replace")
+    if method == "C":
+        if r.returncode != 0:
+            return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "exit status %d" % r.returncode
+        return (int(r.stdout) - 1) * 1024, None
+    for line in r.stderr.splitlines():
+        if "invoking IpcMemoryCreate(size=" in line:
+            return int(line.split("IpcMemoryCreate(size=")[1].split(")")[0]), None
+    return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "no size logged"
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

@@ -295,14 +295,19 @@ void WalAndProcessCells(const Catalog& cat, const Profile& p, const WorkloadFact
         "docs-stats"});
 }
 
+// The settings of the machine and autovacuum blocks, as an analysis.
+Analysis Recommended(const Catalog& cat, const Recommendation& r) {
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const std::vector<Cell>* block : {&r.machine, &r.autovacuum})
+    for (const Cell& c : *block) settings.emplace_back(c.parameter, c.value);
+  return SettingsOnly(cat, settings);
+}
+
 // The machine and autovacuum blocks decide io_max_concurrency (shared
 // buffers per process slot, autovacuum's slots among them): read it from the
 // effective model rather than repeating its formula.
 double ResolvedIoMaxConcurrency(const Catalog& cat, const Recommendation& r) {
-  std::vector<std::pair<std::string, std::string>> settings;
-  for (const std::vector<Cell>* block : {&r.machine, &r.autovacuum})
-    for (const Cell& c : *block) settings.emplace_back(c.parameter, c.value);
-  Analysis a = SettingsOnly(cat, settings);
+  Analysis a = Recommended(cat, r);
   if (auto d = EffectiveConfig(a).Derived("io_max_concurrency")) return d->value.number;
   return 1000;  // before 18: no cap
 }
@@ -396,6 +401,7 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
                           "% of RAM kept for the OS (--nodes-per-query, --headroom)");
   if (!p.storage) r.assumptions.push_back("storage not given: showing every storage row (--storage)");
   recommend_internal::ClampCells(cat, p.os, &r);
+  recommend_internal::AddHugePages(Recommended(cat, r), &r);
   for (const auto& [key, text] : facts.sources) r.sources.push_back(key + ": " + text);
   return true;
 }

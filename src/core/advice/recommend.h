@@ -57,6 +57,17 @@ struct TableClass {
   std::string sql;
 };
 
+/// Huge pages for the main shared memory area of the recommended settings
+/// (recommend_huge_pages.cc); empty `value` when not advised (not Linux, or
+/// no measured model of the major).
+struct HugePagesAdvice {
+  double shared_memory = 0;  // bytes, as the server computes them (shared_memory_size)
+  double page = 0;           // the huge page size: the profile's, else kDefaultHugePageSize
+  double nr_hugepages = 0;   // shared_memory_size_in_huge_pages: what vm.nr_hugepages should reach
+  std::string value;         // huge_pages: "on" when the profile's --huge-pages suffice, else "try"
+  std::string why;
+};
+
 struct Recommendation {
   int major = Catalog::DefaultMajor();
   Profile profile;  // with the defaults filled in (workload, connections)
@@ -71,6 +82,7 @@ struct Recommendation {
   /// Set when the profile's data size fits in effective_cache_size: why the
   /// asynchronous I/O settings keep their defaults ("" otherwise).
   std::string data_in_memory;
+  HugePagesAdvice huge_pages;
 };
 
 /// Whether `profile` has what Recommend needs (RAM of at least 1GB, CPUs);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/knowledge/catalog.h"
+#include "core/model/analysis.h"
 #include "core/advice/recommend.h"
 #include "core/knowledge/storage_facts.h"
 
@@ -25,6 +26,11 @@ std::string Num(double v);
 /// A size in postgresql.conf spelling, rounded down to whole MB (or kB, at
 /// least 64kB, below 1MB): "16GB", "1536MB", "256kB".
 std::string Size(double bytes);
+
+/// Fills r->huge_pages and the huge_pages cell of r->machine for
+/// `recommended`, the settings of r->machine and r->autovacuum
+/// (recommend_huge_pages.cc).
+void AddHugePages(const Analysis& recommended, Recommendation* r);
 
 /// Fills r->matrix (every storage type, in storage.toml's order), r->selected
 /// and r->tablespaces. `io_max` is the resolved io_max_concurrency (1000

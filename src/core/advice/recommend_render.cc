@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <vector>
 
@@ -42,6 +43,22 @@ J CellsJson(const std::vector<Cell>& v) {
   return a;
 }
 
+// The host's side of huge_pages: the vm.nr_hugepages line ("" when not advised).
+std::string NrHugepagesLine(const Recommendation& r) {
+  const HugePagesAdvice& h = r.huge_pages;
+  if (h.value.empty()) return "";
+  return "vm.nr_hugepages = " + Num(h.nr_hugepages) + " (huge pages of " +
+         ExprValue::Number(h.page, Dim::kBytes).Display() + " for shared_memory_size " +
+         Num(std::ceil(h.shared_memory / (1024 * 1024))) + "MB; sysctl, /etc/sysctl.d)";
+}
+
+J HugePagesJson(const Recommendation& r) {
+  const HugePagesAdvice& h = r.huge_pages;
+  if (h.value.empty()) return nullptr;
+  return {{"shared_memory_bytes", h.shared_memory}, {"huge_page_size_bytes", h.page},
+          {"vm.nr_hugepages", h.nr_hugepages}, {"huge_pages", h.value}, {"why", h.why}};
+}
+
 std::string RenderJson(const Recommendation& r, const std::vector<const StorageRow*>& rows) {
   J j;
   j["version"] = 1;
@@ -57,6 +74,7 @@ std::string RenderJson(const Recommendation& r, const std::vector<const StorageR
                       {"scheduler", row->scheduler}, {"mount", row->mount}, {"notes", row->notes}});
   j["storage"] = std::move(matrix);
   j["machine"] = CellsJson(r.machine);
+  j["huge_pages"] = HugePagesJson(r);
   J ts = J::array();
   for (const TablespaceAdvice& t : r.tablespaces)
     ts.push_back({{"name", t.name}, {"storage", StorageName(t.storage)}, {"options", CellsJson(t.options)}, {"sql", t.sql}});
@@ -92,6 +110,7 @@ std::string RenderSettings(const Recommendation& r, bool sql) {
   };
   o << "\n" << c << "Machine\n";
   for (const Cell& cell : r.machine) emit(cell);
+  if (!NrHugepagesLine(r).empty()) o << c << "OS: " << NrHugepagesLine(r) << "\n";
   if (r.selected >= 0) {
     o << "\n" << c << "Storage: " << r.matrix[r.selected].title << "\n";
     for (const Cell& cell : r.matrix[r.selected].cells) emit(cell);
@@ -169,6 +188,7 @@ void WriteMachineAndRest(const Recommendation& r, bool md, std::ostream& o) {
     if (md) o << "| " << c.parameter << " | " << c.value << " | " << RangeText(c) << " | " << c.why << " |\n";
     else o << "  " << Pad(c.parameter, 34) << Pad(c.value, 10) << c.why << "\n";
   }
+  if (!NrHugepagesLine(r).empty()) o << (md ? "\n" : "\n  ") << "OS: " << NrHugepagesLine(r) << "\n";
   if (!r.tablespaces.empty()) {
     o << "\n" << (md ? "### " : "") << "Tablespaces\n\n";
     for (const TablespaceAdvice& t : r.tablespaces) o << (md ? "- `" : "  ") << t.sql << (md ? "`" : "") << "\n";

@@ -14,6 +14,7 @@
 #include "core/rules/expr.h"
 #include "core/model/finding_placement.h"
 #include "core/model/memory_model.h"
+#include "core/model/shared_memory.h"
 #include "core/rules/rule_names.h"
 #include "core/knowledge/value.h"
 
@@ -325,8 +326,13 @@ ExprValue RuleEnv::BuildOffers(const BuildFact& fact) const {
 }
 
 ExprValue RuleEnv::MemoryValue(std::string_view name) const {
-  for (const char* input : MemoryModelInputs())
+  const bool shared = name == "shared_memory" || name == "huge_pages_needed";  // core/model/shared_memory.h
+  for (const char* input : shared ? SharedMemoryInputs() : MemoryModelInputs())
     if (Refused(input)) return ExprValue::Null();
+  if (shared) {
+    std::optional<double> v = SharedMemoryFact(name, eff_, profile_);
+    return v ? ExprValue::Number(*v, name == "shared_memory" ? Dim::kBytes : Dim::kNone) : ExprValue::Null();
+  }
   MemoryModel m = MemoryModelOf(eff_, profile_);
   if (name == "worst_case") return ExprValue::Number(m.Total(), Dim::kBytes);
   if (name == "hash_worst_case") return ExprValue::Number(m.HashTotal(), Dim::kBytes);

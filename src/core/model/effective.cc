@@ -9,6 +9,7 @@
 #include "core/base/quantity.h"
 #include "core/knowledge/platform.h"
 #include "core/knowledge/value.h"
+#include "core/model/shared_memory.h"
 
 namespace pgconflint {
 namespace {
@@ -23,6 +24,8 @@ constexpr int kMaxAutoIoConcurrency = 64;
 std::string N(double v) { return FormatWhole(v); }
 
 }  // namespace
+
+int AuxiliaryProcesses(int major) { return major >= 18 ? kAuxiliaryProcs18 : 0; }
 
 ExprValue TypedValue(const Parameter& p, const std::string& value) {
   switch (p.type) {
@@ -103,6 +106,7 @@ class Inputs {
   std::optional<std::string> Configured(std::string_view name) const { return eff_.Configured(name); }
   int major() const { return eff_.catalog().major(); }
   const BuildInfo& build() const { return eff_.catalog().build(); }
+  const EffectiveConfig& eff() const { return eff_; }
 
  private:
   const EffectiveConfig& eff_;
@@ -134,7 +138,7 @@ DerivedValue IoMaxConcurrency(const Inputs& in) {
   if (configured != -1) return DerivedValue{ExprValue::Number(configured), "set explicitly"};
   const double nbuffers = in.Number("shared_buffers");
   const double max_backends = MaxBackends(in).value.number;
-  double v = std::floor(nbuffers / (max_backends + kAuxiliaryProcs18));
+  double v = std::floor(nbuffers / (max_backends + AuxiliaryProcesses(in.major())));
   v = std::clamp(v, 1.0, static_cast<double>(kMaxAutoIoConcurrency));
   return DerivedValue{ExprValue::Number(v), "-1: min(" + N(kMaxAutoIoConcurrency) + ", max(1, shared_buffers " +
                                                 N(nbuffers) + " buffers / (MaxBackends " + N(max_backends) +
@@ -212,13 +216,54 @@ DerivedValue IoWorkers(const Inputs& in) {
   return DerivedValue{ExprValue::Number(in.Number("io_workers")), "as configured"};
 }
 
+// A count, or "at least N" when the estimate leaves something out.
+ExprValue Estimated(double v, bool lower_bound) {
+  return lower_bound ? ExprValue::String("at least " + N(v)) : ExprValue::Number(v);
+}
+
+std::string Uncounted(const SharedMemorySize& size) {
+  if (!size.lower_bound()) return "";
+  std::string what;
+  for (const std::string& u : size.uncounted) what += (what.empty() ? "" : ", ") + u;
+  return "; not counted: what " + what + " add" + (size.uncounted.size() == 1 ? "s" : "");
+}
+
+DerivedValue SharedMemorySizeOf(const Inputs& in) {
+  std::optional<SharedMemorySize> size = ComputeSharedMemory(in.eff());
+  if (!size) return DerivedValue{ExprValue::Null(), "no measured model of PostgreSQL " + N(in.major())};
+  // Whole megabytes as `postgres -C` prints them with their unit (a size in
+  // bytes would display rounded: 65.4GB).
+  const std::string mb = N(size->megabytes()) + "MB";
+  return DerivedValue{ExprValue::String(size->lower_bound() ? "at least " + mb : mb),
+                      "computed: the main shared memory area the server requests at start, " + N(size->bytes) +
+                          " bytes rounded up to whole MB" + Uncounted(*size)};
+}
+
+DerivedValue HugePagesOf(const Inputs& in) {
+  static const Profile kNoProfile;
+  const Profile& profile = in.eff().profile() ? *in.eff().profile() : kNoProfile;
+  if (profile.os && *profile.os != "linux")
+    return DerivedValue{ExprValue::Number(-1), "computed: -1 outside Linux (the profile's os is " + *profile.os + ")"};
+  std::optional<SharedMemorySize> size = ComputeSharedMemory(in.eff());
+  if (!size) return DerivedValue{ExprValue::Null(), "no measured model of PostgreSQL " + N(in.major())};
+  const double page = HugePageSizeOf(in.eff(), profile);
+  const std::string whose = in.Number("huge_page_size") > 0 ? "huge_page_size"
+                            : profile.huge_page_size_bytes ? "the profile's --huge-page-size"
+                                                           : "assumed: Linux's default on x86-64, say --huge-page-size";
+  return DerivedValue{Estimated(HugePagesShown(size->bytes, page), size->lower_bound()),
+                      "computed for huge pages of " + FormatHuman(page, Dim::kBytes) + " (" + whose + "): " +
+                          N(size->bytes) + " bytes / " + N(page) + ", plus one" + Uncounted(*size)};
+}
+
 // Every derived name, sorted: from which major the server derives it, and how.
-// Besides max_backends (no parameter), a name is derived only in the majors
-// whose catalog has it.
+// A name is derived only in the majors whose catalog has it, but for those
+// derived in every major (`always`: max_backends is no parameter, and 14 has
+// no shared_memory_size).
 struct Derivation {
   const char* name;
   int first_major;
   DerivedValue (*derive)(const Inputs&);
+  bool always = false;
 };
 
 constexpr Derivation kDerivations[] = {
@@ -227,17 +272,18 @@ constexpr Derivation kDerivations[] = {
     {"io_combine_limit", 17, IoCombineLimit},
     {"io_max_concurrency", 18, IoMaxConcurrency},
     {"io_workers", 18, IoWorkers},
-    {"max_backends", 14, MaxBackends},
+    {"max_backends", 14, MaxBackends, true},
     {"max_parallel_maintenance_workers", 14, MaxParallelMaintenanceWorkers},
     {"max_parallel_workers", 14, MaxParallelWorkers},
     {"max_parallel_workers_per_gather", 14, MaxParallelWorkersPerGather},
+    {"shared_memory_size", 14, SharedMemorySizeOf, true},
+    {"shared_memory_size_in_huge_pages", 14, HugePagesOf, true},
     {"vacuum_buffer_usage_limit", 16, VacuumBufferUsageLimit},
     {"wal_buffers", 14, WalBuffers},
 };
 
 bool Applies(const Derivation& d, const Catalog& catalog) {
-  return catalog.major() >= d.first_major &&
-         (std::string_view(d.name) == "max_backends" || catalog.Find(d.name) != nullptr);
+  return catalog.major() >= d.first_major && (d.always || catalog.Find(d.name) != nullptr);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "core/model/analysis.h"
 #include "core/rules/expr.h"
+#include "core/rules/profile.h"
 
 namespace pgconflint {
 
@@ -42,6 +43,11 @@ class EffectiveConfig {
   EffectiveConfig(const Analysis& analysis, const Scope& scope, const std::vector<size_t>& rows);
 
   const Catalog& catalog() const { return *analysis_.catalog; }
+  /// The machine profile host-dependent derived values read (the huge page
+  /// size of shared_memory_size_in_huge_pages); null: its defaults.
+  /// REQUIRES: `profile` outlives this object.
+  void set_profile(const Profile* profile) { profile_ = profile; }
+  const Profile* profile() const { return profile_; }
   const Analysis& analysis() const { return analysis_; }
   /// The scope, or null for the cluster's configuration.
   const Scope* scope() const { return scoped_ ? &scope_ : nullptr; }
@@ -69,12 +75,18 @@ class EffectiveConfig {
 
  private:
   const Analysis& analysis_;
+  const Profile* profile_ = nullptr;
   bool scoped_ = false;
   Scope scope_;
   std::unordered_map<std::string, std::pair<int, size_t>> by_scope_;  // lower name -> (precedence, setting)
   std::vector<size_t> rows_;
   void AddRow(size_t i);
 };
+
+/// NUM_AUXILIARY_PROCS of `major`: the auxiliary processes' slots beside
+/// MaxBackends (what the 18 derivations and the shared memory model use;
+/// known from 18).
+int AuxiliaryProcesses(int major);
 
 /// The typed value of `param` for configured text `value` (as -C prints it).
 ExprValue TypedValue(const Parameter& param, const std::string& value);

@@ -47,8 +47,9 @@ std::set<std::string> Candidates(const Analysis* before, const Analysis& after) 
     if (a)
       for (const Setting& s : a->settings)
         if (s.param) names.insert(s.param->name);
+  // Not the values the server computes at start (shared_memory_size): no line sets them.
   for (const std::string& n : EffectiveConfig(after).DerivedNames())
-    if (after.catalog->Find(n)) names.insert(n);
+    if (const Parameter* p = after.catalog->Find(n); p && p->context != Context::kInternal) names.insert(n);
   return names;
 }
 

@@ -193,6 +193,15 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     else if (key == "gssapi") p->gssapi = b;
     else if (key == "storage-safe-without-fsync") p->storage_safe_without_fsync = b;
     else p->baseline_measurement = b;
+  } else if (key == "huge-page-size") {
+    double b;
+    if (!ParseBytes(value, &b, &why)) return refuse(why);
+    p->huge_page_size_bytes = b;
+  } else if (key == "huge-pages") {
+    char* end;
+    long long n = strtoll(value.c_str(), &end, 10);
+    if (value.empty() || *end || n < 0 || n > 1000000000000LL) return bad("a number of huge pages, 0 or more");
+    p->huge_pages = static_cast<double>(n);
   } else if (key == "data-size") {
     double b;
     if (!ParseBytes(value, &b, &why)) return refuse(why);
@@ -241,6 +250,9 @@ constexpr ProfileFact kProfileFacts[] = {
     {"data_size", [](const Profile& p) { return NumberOr(p.data_size_bytes, Dim::kBytes); }},
     {"gssapi", [](const Profile& p) { return p.gssapi ? ExprValue::Bool(*p.gssapi) : ExprValue::Null(); }},
     {"headroom", [](const Profile& p) { return ExprValue::Number(p.headroom); }},
+    {"huge_page_size",
+     [](const Profile& p) { return ExprValue::Number(p.huge_page_size_bytes.value_or(kDefaultHugePageSize), Dim::kBytes); }},
+    {"huge_pages", [](const Profile& p) { return NumberOr(p.huge_pages); }},
     {"io_uring", [](const Profile& p) { return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null(); }},
     {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(p.nodes_per_query); }},
     {"os", [](const Profile& p) { return p.os ? ExprValue::String(*p.os) : ExprValue::Null(); }},

@@ -19,6 +19,13 @@
 namespace pgconflint {
 
 enum class Workload { kOltp, kOlap, kMixed, kWeb, kDesktop };
+
+/// The huge page size assumed when the profile gives none: Linux's default
+/// huge page size is its architecture's (the kernel's documentation of
+/// default_hugepagesz), 2MB on x86-64 (admin-guide/mm/hugetlbpage.rst: x86
+/// CPUs support 4K and 2M pages, 1G where the CPU can); /proc/meminfo's
+/// Hugepagesize shows the host's.
+constexpr double kDefaultHugePageSize = 2 * 1024 * 1024;
 enum class ContainerKind { kNone, kDocker, kKubernetes };
 
 struct Profile {
@@ -44,6 +51,12 @@ struct Profile {
   /// nullopt when the profile does not say.
   std::optional<std::set<std::string>> build_features;
   std::optional<bool> gssapi;                  // the server's build has GSSAPI (hostgssenc, gss)
+  /// The host's default huge page size (--huge-page-size, /proc/meminfo's
+  /// Hugepagesize); kDefaultHugePageSize when not given.
+  std::optional<double> huge_page_size_bytes;
+  /// Huge pages the host has for the server (--huge-pages: vm.nr_hugepages
+  /// of the default size, less what other programs use).
+  std::optional<double> huge_pages;
 
   /// Knobs of the memory model (documented in docs/rules/memory-overcommit.md).
   double nodes_per_query = 1;    // sort/hash nodes a backend runs at once
@@ -52,7 +65,7 @@ struct Profile {
   bool empty() const {
     return !ram_bytes && !cpus && !storage && tablespaces.empty() && !workload && !connections && !os &&
            !container && !io_uring && !storage_safe_without_fsync && !baseline_measurement && !data_size_bytes &&
-           !build_features && !gssapi;
+           !build_features && !gssapi && !huge_page_size_bytes && !huge_pages;
   }
 };
 

@@ -23,11 +23,13 @@ constexpr char kPgMajor[] = "pg.major";
 constexpr const char* kDerivedValues[] = {
     "autovacuum_max_workers", "autovacuum_work_mem", "io_combine_limit", "io_max_concurrency",
     "io_workers", "max_backends", "max_parallel_maintenance_workers", "max_parallel_workers",
-    "max_parallel_workers_per_gather", "vacuum_buffer_usage_limit", "wal_buffers",
+    "max_parallel_workers_per_gather", "shared_memory_size", "shared_memory_size_in_huge_pages",
+    "vacuum_buffer_usage_limit", "wal_buffers",
 };
 
 // In name order; rule_engine.cc evaluates exactly these.
-constexpr const char* kMemoryNames[] = {"backends", "budget", "hash_worst_case", "nodes_per_query", "worst_case"};
+constexpr const char* kMemoryNames[] = {"backends",        "budget",        "hash_worst_case", "huge_pages_needed",
+                                        "nodes_per_query", "shared_memory", "worst_case"};
 
 // In name order.
 constexpr BuildFact kBuildFacts[] = {
@@ -45,6 +47,8 @@ constexpr const char* kProfileFactNames[] = {
     "data_size",
     "gssapi",
     "headroom",
+    "huge_page_size",
+    "huge_pages",
     "io_uring",
     "nodes_per_query",
     "os",

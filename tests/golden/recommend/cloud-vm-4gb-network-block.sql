@@ -23,6 +23,8 @@ ALTER SYSTEM SET max_parallel_maintenance_workers = '1';  -- parallel index buil
 ALTER SYSTEM SET autovacuum_max_workers = '3';  -- a quarter of the CPUs, 3 to 10
 ALTER SYSTEM SET autovacuum_worker_slots = '16';  -- slots reserved at start; autovacuum_max_workers can be raised by reload up to this
 ALTER SYSTEM SET track_io_timing = 'on';  -- pg_stat_io's read and write times and EXPLAIN (ANALYZE, BUFFERS) I/O timings need it: measuring the I/O settings depends on it; check the clock's overhead with pg_test_timing first
+ALTER SYSTEM SET huge_pages = 'try';  -- the main shared memory area of these settings is 1096MB (shared_memory_size), 548 huge pages of 2MB (assumed; --huge-page-size): reserve vm.nr_hugepages = 548 and try uses them (on would refuse to start without them)
+-- OS: vm.nr_hugepages = 548 (huge pages of 2MB for shared_memory_size 1096MB; sysctl, /etc/sysctl.d)
 
 -- Storage: iSCSI, Ceph RBD or a SAN reached over the network
 ALTER SYSTEM SET effective_io_concurrency = '16';  -- each read pays a network round trip: PG18's default 16 server-wide; up to 48 for large scans (48 beat 128 on a reporting tablespace, where 128 raised the p95 of short queries)

@@ -22,6 +22,8 @@ ALTER SYSTEM SET max_parallel_maintenance_workers = '4';  -- parallel index buil
 ALTER SYSTEM SET autovacuum_max_workers = '4';  -- a quarter of the CPUs, 3 to 10
 ALTER SYSTEM SET autovacuum_worker_slots = '16';  -- slots reserved at start; autovacuum_max_workers can be raised by reload up to this
 ALTER SYSTEM SET track_io_timing = 'on';  -- pg_stat_io's read and write times and EXPLAIN (ANALYZE, BUFFERS) I/O timings need it: measuring the I/O settings depends on it; check the clock's overhead with pg_test_timing first
+ALTER SYSTEM SET huge_pages = 'try';  -- the main shared memory area of these settings is 16831MB (shared_memory_size), 8416 huge pages of 2MB (assumed; --huge-page-size): reserve vm.nr_hugepages = 8416 and try uses them (on would refuse to start without them)
+-- OS: vm.nr_hugepages = 8416 (huge pages of 2MB for shared_memory_size 16831MB; sysctl, /etc/sysctl.d)
 
 -- Storage: NVMe SSD
 ALTER SYSTEM SET effective_io_concurrency = '64';  -- NVMe serves many parallel reads; past a few hundred in flight only latency grows (PG18's default 16 is the low end)

@@ -3,7 +3,7 @@
 
 Three parts:
 
-* conf (ConfOutputTest): for PROFILE_COUNT seeded random profiles (RAM 1GB..1TB, 1..128
+* conf (ConfOutputTest): for PROFILE_COUNT seeded random profiles (RAM 256MB..1TB, 1..128
   CPUs, every storage and workload or none, connections or none, 0..3 tablespaces,
   io_uring yes/no/unknown, PostgreSQL 14..18 with 18 for half of them), the
   `--format conf` output is given to the matching major as `config_file` of
@@ -165,9 +165,10 @@ def random_profile(rng, major=None, uring=True, names=SAFE_TABLESPACE_NAMES, max
     if max_ram_gb:
         ram = f"{rng.randint(1024, max_ram_gb * 1024)}MB"
     elif rng.random() < 0.6:
-        ram = f"{rng.choice([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512, 768, 1024])}GB"
+        ram = rng.choice(["256MB", "512MB", "768MB"] + [f"{g}GB" for g in (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
+                                                                          96, 128, 192, 256, 512, 768, 1024)])
     else:
-        ram = f"{rng.randint(1024, 1024 * 1024)}MB"
+        ram = f"{rng.randint(256, 1024 * 1024)}MB"
     cpus = rng.choice([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128]) if rng.random() < 0.7 \
         else rng.randint(1, 128)
     args = ["--ram", ram, "--cpus", str(cpus)]

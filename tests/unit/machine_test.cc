@@ -94,7 +94,8 @@ TEST(MachineTest, CgroupV1LimitsAndItsNoLimitValue) {
   EXPECT_EQ(m.cpu_quota, 2);
   EXPECT_EQ(m.cpuset_cpus, 6);
   EXPECT_EQ(m.cpus(), 2);
-  EXPECT_EQ(m.cgroup.substr(0, 3), "v1 ");
+  EXPECT_EQ(m.cgroup, "v1 memory:/docker/abc");
+  EXPECT_NE(m.Describe()[1].find("CPU quota of 2 CPUs"), std::string::npos) << m.Describe()[1];
 
   FakeDisk unlimited = Host();
   unlimited.Write("/proc/self/cgroup", "4:memory:/\n1:cpu:/\n");
@@ -105,7 +106,8 @@ TEST(MachineTest, CgroupV1LimitsAndItsNoLimitValue) {
   EXPECT_EQ(m.memory_limit, std::nullopt);
   EXPECT_EQ(m.ram(), 16 * kGiB);
   EXPECT_EQ(m.cpus(), 8);
-  EXPECT_NE(m.Describe()[0].find("no memory limit"), std::string::npos) << m.Describe()[0];
+  EXPECT_NE(m.Describe()[0].find("cgroup v1 memory:/: no memory limit"), std::string::npos) << m.Describe()[0];
+  EXPECT_NE(m.Describe()[1].find("cgroup v1: no CPU quota"), std::string::npos) << m.Describe()[1];
 }
 
 TEST(MachineTest, GarbageAndNothingNeverCrash) {

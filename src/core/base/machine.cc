@@ -140,14 +140,15 @@ std::vector<std::string> V1Dirs(const FileSystem& fs, const CgroupPaths& paths, 
 }
 
 void ReadV1(const FileSystem& fs, const CgroupPaths& paths, DetectedMachine* m) {
+  m->cgroup = "v1";
+  for (const auto& [controllers, path] : paths.v1)
+    if (controllers == "memory") m->cgroup = "v1 memory:" + path;
   for (const std::string& dir : V1Dirs(fs, paths, "memory")) {
-    if (m->cgroup.empty()) m->cgroup = "v1 " + dir.substr(std::string(kCgroupRoot).size());
     if (std::optional<std::string> v = ReadFile(fs, dir + "/memory.limit_in_bytes"))
       if (std::optional<double> b = Number(*v); b && *b > 0 && *b < kNoLimit)
         m->memory_limit = std::min(m->memory_limit.value_or(*b), *b);
   }
   for (const std::string& dir : V1Dirs(fs, paths, "cpu")) {
-    if (m->cgroup.empty()) m->cgroup = "v1 " + dir.substr(std::string(kCgroupRoot).size());
     std::optional<std::string> q = ReadFile(fs, dir + "/cpu.cfs_quota_us"), p = ReadFile(fs, dir + "/cpu.cfs_period_us");
     std::optional<double> quota = q ? Number(*q) : std::nullopt, period = p ? Number(*p) : std::nullopt;
     if (quota && period && *quota > 0 && *period > 0)
@@ -224,7 +225,7 @@ std::vector<std::string> DetectedMachine::Describe() const {
       parts.push_back("CPU quota of " + FormatNumber(std::round(*cpu_quota * 100) / 100) + " CPUs" +
                       (*cpu_quota != whole ? ", planned as " + std::to_string(whole) + " whole CPUs" : ""));
     }
-    if (!cpu_quota && !cgroup.empty()) parts.push_back("cgroup " + cgroup + ": no CPU quota");
+    if (!cpu_quota && !cgroup.empty()) parts.push_back("cgroup " + cgroup.substr(0, 2) + ": no CPU quota");
     for (size_t i = 0; i < parts.size(); ++i) cpu_line += (i ? "; " : "") + parts[i];
     cpu_line += ")";
   }

@@ -21,7 +21,7 @@ struct DetectedMachine {
   std::optional<int> online_cpus;      // /sys/devices/system/cpu/online, else /proc/cpuinfo
   std::optional<int> cpuset_cpus;      // the cgroup's cpuset (cpuset.cpus.effective / cpuset.cpus)
   std::optional<double> cpu_quota;     // CPUs: the cgroup's cpu.max (v2) or cfs_quota_us / cfs_period_us (v1)
-  std::string cgroup;                  // "v2 /PATH", "v1 /PATH", or "" when none was read
+  std::string cgroup;                  // "v2 /PATH", "v1 memory:/PATH" (or "v1"), or "" when none was read
 
   /// The RAM a server started here may use: the smaller of MemTotal and the
   /// cgroup's limit; nullopt when neither was found.

@@ -190,7 +190,12 @@ bool SolveWorkMem(const Profile& p, int requested, bool explicit_connections, Ma
   // Parallel workers are the recommender's own choice too: on little RAM and
   // many CPUs (a small container on a large host) they would squeeze work_mem
   // below 4MB, so they are lowered next, down to none.
-  if (wm < kWorkMemFloor && mm.parallel_workers > 0) {
+  // Counted against every slot of max_connections, as the output of a run
+  // without the configuration counts them: the plan from that output then
+  // lowers them as far (its clients are max_connections less the reserved).
+  const double clients = mm.connections;
+  if (!explicit_connections && p.configured_connections) mm.connections += m->reserved_slots;
+  if (mm.WorkMemWithin(usable) < kWorkMemFloor && mm.parallel_workers > 0) {
     const int from = m->parallel_workers;
     while (mm.parallel_workers > 0 && mm.WorkMemWithin(usable) < kWorkMemFloor) mm.parallel_workers -= 1;
     m->parallel_from = from;
@@ -199,8 +204,9 @@ bool SolveWorkMem(const Profile& p, int requested, bool explicit_connections, Ma
     m->parallel_maintenance = std::min(m->parallel_maintenance, m->parallel_workers);
     assumptions->push_back(std::to_string(from) + " parallel workers (one per CPU) leave less than 4MB of work_mem "
                            "each: max_parallel_workers lowered to " + std::to_string(m->parallel_workers));
-    wm = mm.WorkMemWithin(usable);
   }
+  mm.connections = clients;
+  wm = mm.WorkMemWithin(usable);
   if (wm < kWorkMemMin) {
     MemoryModel at_min = mm;
     at_min.work_mem = kWorkMemMin;
@@ -418,11 +424,11 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   Machine m;
   SizeProcesses(p, &m);
   SizeFixedMemory(cat, p, w, &m);
+  m.reserved_slots = ReservedSlots(cat);
   if (!SolveWorkMem(p, requested, p.connections.has_value(), &m, &r.assumptions, error)) return false;
   auto cell = [&](Cell c) {
     if (cat.Find(c.parameter)) r.machine.push_back(std::move(c));  // else not in this major
   };
-  m.reserved_slots = ReservedSlots(cat);
   MemoryCells(p, w, m, cell);
   WalAndProcessCells(cat, p, w, m, cell);
   if (p.data_size_bytes && *p.data_size_bytes <= m.effective_cache)

@@ -19,6 +19,11 @@ For every major (by default those of knowledge/majors.json) a fresh server of
     identifiers (GUC_LIST_QUOTE): `ALTER SYSTEM SET p = 'Xy'` writes "Xy";
   * tablespace_options: the parameter names ALTER TABLESPACE accepts (every catalog name
     is tried), their type and range from the server's own refusals;
+  * table_options: the storage parameters ALTER TABLE ... SET accepts on a table (every
+    catalog name and the table-only names of CREATE TABLE's documentation are tried, each
+    also as toast.NAME), their type, and the range (or enum values) from the server's own
+    refusals: what `recommend --live` checks its per-table statements against, and what
+    an ALTER TABLE ... SET (...) in a script can be checked against;
   * lexer facts: whether `64MB` is "trailing junk" (15+) or two tokens (14), whether
     0x10 and 1_000 are numbers (16+);
   * messages: the server's wording for each refusal pgconflint reports, as templates
@@ -205,17 +210,73 @@ def tablespace_options(srv, params):
     return sorted(options, key=lambda o: o["name"])
 
 
-def range_of(srv, name):
+def range_of(srv, name, target="TABLESPACE pg_default", below="-1"):
     """The bounds the server names when a value is below them."""
     sql = (f"DO $$ DECLARE d text; BEGIN "
-           f"EXECUTE 'ALTER TABLESPACE pg_default SET ({name} = -1)'; "
+           f"EXECUTE 'ALTER {target} SET ({name} = {below})'; "
            f"EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL; "
            f"RAISE EXCEPTION 'DETAIL=%', d; END $$")
     rc, out, err = srv.psql(sql, check=False)
     m = re.search(r'DETAIL=Valid values are between "([^"]*)" and "([^"]*)"', err)
     if not m:
-        raise RuntimeError(f"no range for tablespace option {name}: {err}")
+        raise RuntimeError(f"no range for option {name} of {target}: {err}")
     return m.group(1), m.group(2)
+
+
+# Table storage parameters that are no configuration parameter: probe names from the
+# documentation of CREATE TABLE (Storage Parameters). Whether each exists in a major, and
+# its type and range, is the server's answer.
+TABLE_ONLY_OPTIONS = ("fillfactor", "toast_tuple_target", "parallel_workers", "autovacuum_enabled",
+                      "vacuum_index_cleanup", "vacuum_truncate", "user_catalog_table", "autovacuum_freeze_min_age",
+                      "autovacuum_freeze_table_age", "autovacuum_multixact_freeze_min_age",
+                      "autovacuum_multixact_freeze_table_age")
+PROBE_TABLE = "pgcprobe_table"
+
+
+def table_options(srv, params):
+    """[{name, type, min, max | values}] of the storage parameters ALTER TABLE ... SET accepts
+    on a plain table: every configuration parameter's name and the table-only names above are
+    tried, each also as toast.NAME; the type is the one the server names when it refuses
+    'abc', the range the one it names when it refuses a value below it (booleans have none,
+    enums list their values)."""
+    srv.psql(f"DROP TABLE IF EXISTS {PROBE_TABLE}; CREATE TABLE {PROBE_TABLE} (id int, t text)")
+    names = sorted({p["name"].lower() for p in params if "." not in p["name"]} | set(TABLE_ONLY_OPTIONS))
+    names += ["toast." + n for n in names]
+    got = outcomes(srv, [(f"tab{i}", [f"ALTER TABLE {PROBE_TABLE} SET ({n} = 'abc');"])
+                         for i, n in enumerate(names)])
+    options = []
+    for i, n in enumerate(names):
+        failed, message = got[f"tab{i}"]
+        if not failed:
+            raise RuntimeError(f"table option {n} accepted 'abc': a string option, teach this script")
+        if message.startswith("unrecognized parameter"):
+            continue
+        m = re.match(r'invalid value for (boolean|integer|floating point|enum) option "([^"]+)"', message)
+        if not m:
+            raise RuntimeError(f"table option {n}: unexpected refusal of 'abc': {message}")
+        kind = {"floating point": "real"}.get(m.group(1), m.group(1))
+        option = {"name": n, "type": kind}
+        if kind in ("integer", "real"):
+            option["min"], option["max"] = range_of(srv, n, f"TABLE {PROBE_TABLE}",
+                                                    "-2147483648" if kind == "integer" else "-1e308")
+        elif kind == "enum":
+            option["values"] = enum_values(srv, n)
+        options.append(option)
+    srv.psql(f"DROP TABLE {PROBE_TABLE}")
+    return options
+
+
+def enum_values(srv, name):
+    """The values the server lists when it refuses one of an enum table option."""
+    sql = (f"DO $$ DECLARE d text; BEGIN "
+           f"EXECUTE 'ALTER TABLE {PROBE_TABLE} SET ({name} = pgcprobe)'; "
+           f"EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL; "
+           f"RAISE EXCEPTION 'DETAIL=%', d; END $$")
+    _, _, err = srv.psql(sql, check=False)
+    m = re.search(r"DETAIL=Valid values are (.*)\.", err)
+    if not m:
+        raise RuntimeError(f"no values for enum table option {name}: {err}")
+    return re.findall(r'"([^"]*)"', m.group(1))
 
 
 def direct(srv, sql):
@@ -327,6 +388,7 @@ def harvest(major):
         doc["list_quote"] = list_quote(srv, params, srv.datadir)
         doc["session_list_keywords"] = session_list_keywords(srv, params)
         doc["tablespace_options"] = tablespace_options(srv, params)
+        doc["table_options"] = table_options(srv, params)
         doc["messages"] = messages(srv, major)
     print(f"pg{major}: harvested in {time.time() - t0:.1f}s", file=sys.stderr)
     return doc
@@ -347,6 +409,7 @@ def main(argv=None):
         m = doc["majors"][str(major)]
         print(f"pg{major}: {sum(map(len, m['keywords'].values()))} keywords, "
               f"list_quote {m['list_quote']}, tablespace options {[o['name'] for o in m['tablespace_options']]}, "
+              f"table options {len(m['table_options'])}, "
               f"context_refused: {len(m['context_refused'])}")
     write_json_atomic(args.out, doc)
     print(f"  -> {os.path.relpath(args.out, ROOT)}")

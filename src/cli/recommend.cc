@@ -1,5 +1,6 @@
 // `pgconflint recommend`: the settings matrix for a machine profile, or the
 // rollout plan from an existing configuration.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "core/advice/recommend.h"
 #include "core/advice/recommend_plan.h"
 #include "core/advice/recommend_render.h"
+#include "core/base/machine.h"
 #include "core/server/snapshot.h"
 #include "live/live.h"
 
@@ -22,11 +24,13 @@ struct RecommendOptions {
   std::string live, snapshot;  // a server as the plan's starting point
   live::LiveOptions live_options;
   bool all = false;
+  bool detect = false;  // this machine's RAM and CPUs, container limits included
 };
 
 // The configuration the plan starts from: PATH (a file, data directory or SQL
-// script), a server over libpq, or a snapshot file. The exit code so far.
-int Current(const RecommendOptions& o, Workspace* ws, Analysis* a) {
+// script), a server over libpq, or a snapshot file (with its largest tables
+// in *tables). The exit code so far.
+int Current(const RecommendOptions& o, Workspace* ws, Analysis* a, std::optional<std::vector<SnapshotTable>>* tables) {
   if (!o.plan.empty()) return LintOne(ws, o.plan, a);
   Snapshot s;
   std::string json, label, error;
@@ -42,11 +46,29 @@ int Current(const RecommendOptions& o, Workspace* ws, Analysis* a) {
     return kExitUsage;
   }
   a->root = s.server;
+  *tables = std::move(s.tables);
   return kExitOk;
 }
 
-// The profile: the project configuration's, then the flags.
-bool LoadProfile(const RecommendOptions& o, ProjectConfig* config) {
+// --detect: this machine's RAM and CPUs (container limits included) over the
+// project configuration's; the flags still win. What was found, and what the
+// flags override, as assumptions of the recommendation.
+void Detect(const RecommendOptions& o, Profile* profile, std::vector<std::string>* said) {
+  RealFileSystem fs;
+  DetectedMachine m = DetectMachine(fs);
+  auto given = [&](const char* key) {
+    return std::any_of(o.common.profile.begin(), o.common.profile.end(), [&](const auto& kv) { return kv.first == key; });
+  };
+  std::vector<std::string> lines = m.Describe();
+  if (m.ram()) profile->ram_bytes = *m.ram();
+  if (m.cpus()) profile->cpus = *m.cpus();
+  if (given("ram")) lines[0] += "; not used: --ram given";
+  if (given("cpus")) lines[1] += "; not used: --cpus given";
+  for (const std::string& l : lines) said->push_back("detected on this machine (--detect): " + l);
+}
+
+// The profile: the project configuration's, then --detect's, then the flags.
+bool LoadProfile(const RecommendOptions& o, ProjectConfig* config, std::vector<std::string>* detected) {
   RealFileSystem fs;
   std::string error;
   std::string path = o.common.config;
@@ -55,6 +77,7 @@ bool LoadProfile(const RecommendOptions& o, ProjectConfig* config) {
     PrintError(error);
     return false;
   }
+  if (o.detect) Detect(o, &config->profile, detected);
   for (const auto& [k, v] : o.common.profile)
     if (!SetProfileFact(&config->profile, k, v, &error)) {
       PrintError(error);
@@ -79,7 +102,8 @@ RecommendFormat FormatNamed(const std::string& f) {
 int RunRecommend(RecommendOptions& o) {
   if (!CheckCommonOptions(&o.common)) return kExitUsage;
   ProjectConfig config;
-  if (!LoadProfile(o, &config)) return kExitUsage;
+  std::vector<std::string> detected;
+  if (!LoadProfile(o, &config, &detected)) return kExitUsage;
   const bool plan = !o.plan.empty() || !o.live.empty() || !o.snapshot.empty();
   if (int(!o.plan.empty()) + int(!o.live.empty()) + int(!o.snapshot.empty()) > 1) {
     PrintError("--plan, --live and --snapshot each name the configuration the plan starts from: give one");
@@ -100,6 +124,7 @@ int RunRecommend(RecommendOptions& o) {
   // that lacks a fact is refused before any server is contacted.
   std::optional<Workspace> ws;
   Analysis current;
+  std::optional<std::vector<SnapshotTable>> tables;
   std::string error;
   if (plan) {
     if (!ProfileSufficient(config.profile, &error)) {
@@ -107,7 +132,7 @@ int RunRecommend(RecommendOptions& o) {
       return kExitUsage;
     }
     ws.emplace(MakeWorkspaceOptions(o.common, nullptr, &HostFor(o.common)));
-    if (int rc = Current(o, &*ws, &current); rc != kExitOk) return rc;
+    if (int rc = Current(o, &*ws, &current, &tables); rc != kExitOk) return rc;
   }
   int major = o.common.major               ? o.common.major
               : config.pg_version          ? *config.pg_version
@@ -118,14 +143,17 @@ int RunRecommend(RecommendOptions& o) {
   if (plan && current.catalog) KeepConfiguredConnections(current, &config.profile);
   Recommendation rec;
   if (!Recommend(config.profile, *catalog, &rec, &error)) {
+    for (const std::string& d : detected) std::cerr << "pgconflint: " << d << "\n";
     PrintError(error);
     return kExitUsage;
   }
+  rec.assumptions.insert(rec.assumptions.begin(), detected.begin(), detected.end());
   if ((o.format == "conf" || o.format == "sql") && !config.profile.storage)
     std::cerr << "pgconflint: note: no --storage: the storage settings are left out of the " << o.format
               << " output\n";
-  std::cout << (o.plan_format == "conf" ? RenderPlanFragment(rec, current)
-                : plan                    ? RenderPlan(rec, current, o.format == "markdown")
+  const std::vector<SnapshotTable>* table_stats = tables ? &*tables : nullptr;
+  std::cout << (o.plan_format == "conf" ? RenderPlanFragment(rec, current, table_stats)
+                : plan                    ? RenderPlan(rec, current, o.format == "markdown", table_stats)
                                           : RenderRecommendation(rec, FormatNamed(o.format), o.all));
   return std::cout.flush() ? kExitOk : kExitInternal;
 }
@@ -142,6 +170,9 @@ Command AddRecommend(CLI::App* app, bool full) {
       ->check(CLI::IsMember({"table", "markdown", "json", "conf", "sql"}))
       ->capture_default_str();
   recommend->add_flag("--all", o->all, "Print every storage row of the matrix");
+  recommend->add_flag("--detect", o->detect,
+                      "Take the RAM and CPUs from this machine: /proc/meminfo, the online CPUs and the cgroup's "
+                      "memory and CPU limits (a container's); --ram and --cpus still win");
   recommend->add_option("--plan", o->plan,
                         "A configuration file, data directory or SQL script: print the rollout from it to the "
                         "recommendation (with the ALTER TABLESPACE statements for the tablespaces it has)");
@@ -150,7 +181,9 @@ Command AddRecommend(CLI::App* app, bool full) {
                         "fragment that wins, with the lines that would still override it)")
       ->check(CLI::IsMember({"alter-system", "conf"}))
       ->capture_default_str();
-  recommend->add_option("--live", o->live, "A running server (libpq connection string): the rollout from it")
+  recommend->add_option("--live", o->live,
+                        "A running server (libpq connection string): the rollout from it, with per-table autovacuum "
+                        "for the largest tables of the database it connects to")
       ->allow_extra_args(false);
   recommend->add_option("--snapshot", o->snapshot, "A server's snapshot file (pgconflint snapshot): the rollout from it");
   recommend->add_option("--connect-timeout", o->live_options.connect_timeout_s, "Seconds to wait for --live")

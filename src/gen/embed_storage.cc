@@ -19,9 +19,14 @@ std::string Num(double d) {
   return o.str();
 }
 
+std::string Variant(const StartVariant& v) {
+  return "{.start = " + Lit(v.start) + ", .why = " + Lit(v.why) + ", .source = " + Lit(v.source) + "}";
+}
+
 std::string Point(const StartingPoint& p) {
   return "{.start = " + Lit(p.start) + ", .min = " + Lit(p.min) + ", .max = " + Lit(p.max) + ", .why = " +
-         Lit(p.why) + ", .source = " + Lit(p.source) + "}";
+         Lit(p.why) + ", .source = " + Lit(p.source) + ", .small_cpus = " + std::to_string(p.small_cpus) +
+         ", .small = " + Variant(p.small) + ", .reporting = " + Variant(p.reporting) + "}";
 }
 
 std::string Type(const StorageType& t) {
@@ -34,6 +39,7 @@ std::string Type(const StorageType& t) {
          ", .io_workers_per_cpu = " + Num(t.io_workers_per_cpu) + ", .io_workers_why = " + Lit(t.io_workers_why) +
          ", .io_workers_source = " + Lit(t.io_workers_source) + ", .io_workers_min = " +
          std::to_string(t.io_workers_min) + ", .io_workers_max = " + std::to_string(t.io_workers_max) +
+         ", .io_workers_min_up_to_cpus = " + std::to_string(t.io_workers_min_up_to_cpus) +
          ",\n     .io_concurrency_far_above = " + std::to_string(t.io_concurrency_far_above) +
          ", .autovacuum_cost_limit = " + std::to_string(t.autovacuum_cost_limit) +
          ", .large_table_autovacuum_cost_limit = " + std::to_string(t.large_table_autovacuum_cost_limit) +
@@ -44,7 +50,8 @@ std::string Workload(const WorkloadFacts& w) {
   return "{.connections = " + std::to_string(w.connections) + ", .shared_buffers_fraction = " +
          Num(w.shared_buffers_fraction) + ", .effective_cache_fraction = " + Num(w.effective_cache_fraction) +
          ", .checkpoint_timeout = " + Lit(w.checkpoint_timeout) + ", .peak_wal_mb_per_second_per_cpu = " +
-         Num(w.peak_wal_mb_per_second_per_cpu) + ", .why = " + Lit(w.why) + "}";
+         Num(w.peak_wal_mb_per_second_per_cpu) + ", .nodes_per_query = " + Num(w.nodes_per_query) +
+         ", .headroom = " + Num(w.headroom) + ", .memory_why = " + Lit(w.memory_why) + ", .why = " + Lit(w.why) + "}";
 }
 
 }  // namespace

@@ -55,6 +55,20 @@ constexpr SnapshotQuery kQueries[] = {
      "SELECT CASE WHEN to_regclass('pg_catalog.pg_ident_file_mappings') IS NULL THEN false "
      "ELSE has_table_privilege('pg_catalog.pg_ident_file_mappings', 'SELECT') AND "
      "has_function_privilege('pg_catalog.pg_ident_file_mappings()', 'EXECUTE') END"},
+    // The largest ordinary tables of the connected database, with the
+    // statistics per-table autovacuum advice reads (recommend --live); at most
+    // SnapshotTable::kMaxTables (core/server/snapshot.h). Every role sees its
+    // database's pg_stat_user_tables and table sizes.
+    {"tables",
+     "SELECT coalesce(json_agg(t ORDER BY t.bytes DESC, t.schema, t.name), '[]') FROM (SELECT n.nspname AS "
+     "schema, c.relname AS name, pg_catalog.pg_table_size(c.oid) AS bytes, c.reltuples::float8 AS "
+     "reltuples, s.n_live_tup AS live, s.n_dead_tup AS dead, s.n_tup_ins AS inserted, s.n_tup_upd AS "
+     "updated, s.n_tup_del AS deleted, s.n_ins_since_vacuum AS inserted_since_vacuum, "
+     "s.n_mod_since_analyze AS modified_since_analyze, c.reloptions AS options FROM "
+     "pg_catalog.pg_stat_user_tables s JOIN pg_catalog.pg_class c ON c.oid = s.relid JOIN "
+     "pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' ORDER BY "
+     "pg_catalog.pg_table_size(c.oid) DESC, n.nspname, c.relname LIMIT 100) t",
+     nullptr},
 };
 
 }  // namespace

@@ -60,6 +60,39 @@ class CliErrorTest(unittest.TestCase):
                 with self.subTest(ram=value, args=proc.args):
                     self.assertUsageError(proc, f'invalid ram "{value}"', fragment)
 
+    def test_ram_beyond_a_64_bit_byte_count_is_refused(self):
+        # Issue 28: the README promises overflowing values are refused; 1e30GB is finite.
+        for value in ["1e30GB", "8388609TB"]:
+            for proc in self.each_command("--ram", value):
+                with self.subTest(ram=value, args=proc.args):
+                    self.assertUsageError(proc, f'invalid ram "{value}"', "2^63 bytes")
+
+    def test_cpus_are_whole_and_a_fraction_says_why(self):
+        proc = run("recommend", "--no-config", "--ram", "16GB", "--cpus", "4.5")
+        self.assertUsageError(proc, 'invalid cpus "4.5"', "CPUs are whole", "--cpus 4")
+        proc = run("recommend", "--no-config", "--ram", "16GB", "--cpus", "four")
+        self.assertUsageError(proc, 'invalid cpus "four"', "a whole number of CPUs")
+
+    def test_small_machines_from_256mb(self):
+        for ram in ["256MB", "512MB", "768MB"]:
+            proc = run("recommend", "--no-config", "--ram", ram, "--cpus", "2", "--format", "conf")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("shared_buffers = ", proc.stdout)
+        proc = run("recommend", "--no-config", "--ram", "200MB", "--cpus", "2")
+        self.assertUsageError(proc, "at least 256MB of RAM")
+
+    def test_detect_reads_this_machine_and_flags_still_win(self):
+        proc = run("recommend", "--no-config", "--detect", "--format", "json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("detected on this machine (--detect): RAM: ", proc.stdout)
+        self.assertIn("detected on this machine (--detect): CPUs: ", proc.stdout)
+        proc = run("recommend", "--no-config", "--detect", "--ram", "4GB", "--cpus", "3", "--format", "json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn('"ram": "4GB"', proc.stdout)
+        self.assertIn('"cpus": 3', proc.stdout)
+        self.assertIn("not used: --ram given", proc.stdout)
+        self.assertIn("not used: --cpus given", proc.stdout)
+
     def test_units_are_case_sensitive_as_in_postgresql_conf(self):
         for value in ["16gb", "16G", "16Gb", "16KB", "16 GB"]:
             for proc in self.each_command("--ram", value):
@@ -109,7 +142,7 @@ class CliErrorTest(unittest.TestCase):
         path = self.write_config('[profile]\nram = "8GB"\ncpus = 4\nheadroom = 0.25\nnodes-per-query = 3\n')
         proc = run("recommend", "--config", path, "--format", "json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("25% of RAM kept for the OS", proc.stdout)
+        self.assertIn("25% of RAM kept for the OS (--nodes-per-query, --headroom)", proc.stdout)
         self.assertIn("3 sort/hash nodes per backend", proc.stdout)
 
 

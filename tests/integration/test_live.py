@@ -23,6 +23,9 @@ trust authentication on a private Unix socket) and shared by the cases:
 * rollouts (RolloutTest, a server of 18 of its own): diff's plans applied step by step (a
   reload-only change, a restart change, a pg_hba.conf change) with the plans' own queries, the
   server's state checked against what each plan predicts; a refused value's plan has no step.
+* per-table autovacuum (TableAutovacuumTest, on each major): `recommend --live` gives a large
+  updated table the options of its size class as an ALTER TABLE the server accepts, and no
+  statement once it holds them.
 * drift (DriftTest): `check PATH --live` reports the parameters PATH sets to another value
   than the server runs (PGC1103), and the pg_hba.conf / pg_ident.conf lines that differ from
   the rules and mappings in force (PGC845).
@@ -543,6 +546,53 @@ class ServerStateTest(unittest.TestCase):
         rc, out, err = run("recommend", "--no-config", "--ram", "8GB", "--cpus", "2", "--live", "host=/nonexistent port=1")
         self.assertEqual((rc, out), (3, ""), err)
         self.assertIn("cannot connect", err)
+
+
+class TableAutovacuumTest(unittest.TestCase):
+    """`recommend --live` on each major 14-18: a table of 400,000 rows with updates gets the
+    autovacuum storage parameters of its size class as an ALTER TABLE statement; the server
+    accepts the statement as printed and pg_class.reloptions holds it, after which the plan
+    has no statement for the table; a plain role's snapshot carries the table's statistics too."""
+
+    def test_a_large_updated_table_gets_its_options(self):
+        for major in MAJORS:
+            with self.subTest(major=major):
+                self.check_major(SERVERS[major])
+
+    def check_major(self, srv):
+        srv.psql("CREATE TABLE pgc_orders (id int PRIMARY KEY, v int); "
+                 "INSERT INTO pgc_orders SELECT g, 0 FROM generate_series(1, 400000) g; "
+                 "UPDATE pgc_orders SET v = 1 WHERE id <= 50000; ANALYZE pgc_orders")
+        try:
+            deadline = time.monotonic() + 15
+            while srv.psql("SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'pgc_orders'").strip() in ("", "0"):
+                self.assertLess(time.monotonic(), deadline, "the statistics never showed the updates")
+                time.sleep(0.2)
+            base = ["recommend", "--no-config", "--ram", "16GB", "--cpus", "4", "--workload", "oltp",
+                    "--live", conninfo(srv)]
+            rc, out, err = run(*base)
+            self.assertEqual(rc, 0, err)
+            stmts = [line.strip() for line in out.splitlines() if line.strip().startswith("ALTER TABLE ")]
+            self.assertEqual(len(stmts), 1, out)
+            self.assertTrue(stmts[0].startswith('ALTER TABLE "public"."pgc_orders" SET (autovacuum_vacuum_scale_factor = '),
+                            stmts[0])
+            self.assertIn("400000 rows", stmts[0])
+            srv.psql(stmts[0].split("  -- ")[0])
+            options = srv.psql("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE relname = 'pgc_orders'")
+            self.assertIn("autovacuum_vacuum_scale_factor=", options)
+            self.assertIn("autovacuum_vacuum_threshold=", options)
+            rc, out, err = run(*base)
+            self.assertEqual(rc, 0, err)
+            self.assertNotIn("ALTER TABLE ", out)
+            self.assertIn("largest tables of the database needs its own settings", out)
+            rc, snap, err = run("snapshot", conninfo(srv, user="plain"))
+            self.assertEqual(rc, 0, err)
+            tables = {t["name"]: t for t in json.loads(snap)["tables"]}
+            self.assertIn("pgc_orders", tables)
+            self.assertGreaterEqual(tables["pgc_orders"]["live"], 400000)
+            self.assertGreater(tables["pgc_orders"]["bytes"], 0)
+        finally:
+            srv.psql("DROP TABLE pgc_orders")
 
 
 class SnapshotTest(unittest.TestCase):

@@ -47,6 +47,58 @@ TEST(ProfileTest, RamRefusesNonFiniteAndNonPositive) {
   EXPECT_EQ(ProfileRefusal("ram", ""), "invalid ram \"\": not a number; expected a size such as 64GB");
 }
 
+// Issue 28: a finite size beyond what a 64-bit byte count holds is refused as
+// overflowing (the README promises it), 2^63 bytes itself is not.
+TEST(ProfileTest, RamBeyondA64BitByteCountIsRefused) {
+  EXPECT_EQ(ProfileRefusal("ram", "1e30GB"),
+            "invalid ram \"1e30GB\": larger than 8388608TB (2^63 bytes), the most a 64-bit byte count holds");
+  EXPECT_NE(ProfileRefusal("data-size", "8388609TB").find("2^63 bytes"), std::string::npos);
+  Profile p;
+  std::string error;
+  ASSERT_TRUE(SetProfileFact(&p, "ram", "8388608TB", &error)) << error;
+  EXPECT_EQ(*p.ram_bytes, 0x1p63);
+}
+
+// CPUs are whole: a fraction says why and what to give instead.
+TEST(ProfileTest, CpusAreWholeAndAFractionSaysWhy) {
+  EXPECT_EQ(ProfileRefusal("cpus", "4.5"),
+            "invalid cpus \"4.5\": CPUs are whole (parallel and I/O workers are processes): for a CPU quota of 4.5 "
+            "give the whole CPUs it holds, --cpus 4");
+  EXPECT_NE(ProfileRefusal("cpus", "0.5").find("--cpus 1"), std::string::npos);
+  for (const char* v : {"", "abc", "0", "-2", "4x", "100001", "99999999999999999999"})
+    EXPECT_EQ(ProfileRefusal("cpus", v),
+              std::string("invalid cpus \"") + v + "\" (expected a whole number of CPUs from 1 to 100000)")
+        << v;
+  Profile p;
+  std::string error;
+  ASSERT_TRUE(SetProfileFact(&p, "cpus", "4", &error)) << error;
+  EXPECT_EQ(*p.cpus, 4);
+}
+
+// Without the knobs, the workload's assumptions (knowledge/storage.toml), and
+// without a workload 1 node and 10%: the one source memory-overcommit and the
+// recommender read.
+TEST(ProfileTest, MemoryModelKnobsFollowTheWorkloadUnlessGiven) {
+  Profile p;
+  const auto& workloads = BuiltinStorageFacts().workloads;
+  EXPECT_EQ(NodesPerQuery(p), 1);  // no workload, no assumption about the queries
+  EXPECT_EQ(Headroom(p), 0.10);
+  p.workload = Workload::kMixed;
+  EXPECT_EQ(NodesPerQuery(p), workloads.at("mixed").nodes_per_query);
+  p.workload = Workload::kDesktop;
+  EXPECT_EQ(Headroom(p), workloads.at("desktop").headroom);
+  p.workload = Workload::kOlap;
+  EXPECT_EQ(NodesPerQuery(p), workloads.at("olap").nodes_per_query);
+  EXPECT_GT(NodesPerQuery(p), 1);
+  p.workload = Workload::kOltp;
+  EXPECT_EQ(NodesPerQuery(p), 1);
+  p.nodes_per_query = 4;
+  p.headroom = 0.3;
+  EXPECT_EQ(NodesPerQuery(p), 4);
+  EXPECT_EQ(Headroom(p), 0.3);
+  EXPECT_EQ(FindProfileFact("nodes_per_query")->value(p).number, 4);
+}
+
 TEST(ProfileTest, MemoryModelKnobsArePlainFiniteNumbers) {
   Profile p;
   std::string error;

@@ -66,6 +66,34 @@ TEST(SnapshotTest, ReadsTheRoles) {
   EXPECT_NE(error.find("roles[0].login"), std::string::npos) << error;
 }
 
+// The "tables" section (pg_stat_user_tables with sizes and reloptions):
+// counters beyond 32 bits are read whole; a snapshot without the section (an
+// older one) has none.
+TEST(SnapshotTest, ReadsTheLargestTables) {
+  Snapshot s;
+  std::string error;
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 180001},
+      "tables": [{"schema": "public", "name": "events", "bytes": 21474836480, "reltuples": 3.2e8, "live": 320000000,
+                  "dead": 4100000, "inserted": 9000000000, "updated": 12, "deleted": 0,
+                  "inserted_since_vacuum": 2500000, "modified_since_analyze": 10, "options": ["fillfactor=90"]},
+                 {"schema": "s", "name": "t", "bytes": 8192, "reltuples": -1, "live": 0, "dead": 0,
+                  "inserted": 0, "updated": 0, "deleted": 0, "inserted_since_vacuum": 0,
+                  "modified_since_analyze": 0, "options": null}]})",
+                           &s, &error))
+      << error;
+  ASSERT_TRUE(s.tables.has_value());
+  ASSERT_EQ(s.tables->size(), 2u);
+  const SnapshotTable& t = (*s.tables)[0];
+  EXPECT_EQ(t.schema + "." + t.name, "public.events");
+  EXPECT_EQ(t.bytes, 21474836480.0);
+  EXPECT_EQ(t.inserted, 9e9);
+  EXPECT_EQ(t.reltuples, 3.2e8);
+  EXPECT_EQ(t.options, std::vector<std::string>{"fillfactor=90"});
+  EXPECT_TRUE((*s.tables)[1].options.empty());
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 180001}})", &s, &error));
+  EXPECT_FALSE(s.tables.has_value());
+}
+
 // pg_hba_file_rules and pg_ident_file_mappings rows are read as the CLI's
 // --server-hba / --server-ident rows are; rows that are not objects are an
 // error that names the section.
@@ -147,6 +175,7 @@ TEST(SnapshotTest, WrongShapesAreRefusedWithWhere) {
       {R"("tablespaces": [{"name": null, "options": 3}]})",
        "tablespaces[0].options: expected an array of strings, got an integer"},
       {R"("hba_rules": {"a": 1}})", "hba_rules: expected a JSON array of rows"},
+      {R"("tables": [{"name": "t", "dead": "7"}]})", "tables[0].dead: expected a number, got a string"},
       {R"("server": ["x"]})", "snapshot.server: expected a string, got an array"},
   };
   for (const auto& [tail, want] : cases) {

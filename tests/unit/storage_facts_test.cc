@@ -32,7 +32,8 @@ std::string Minimal(const std::string& storage_extra = "", const std::string& to
   for (const char* p : kStorageParameters) row += std::string(p) + " = " + cell + "\n";
   return top + "[sources]\ns = \"a source\"\n[notes]\nn = \"a note\"\n" + row + storage_extra +
          "[workload.oltp]\nconnections = 10\nshared_buffers_fraction = 0.25\neffective_cache_fraction = 0.75\n"
-         "checkpoint_timeout = \"15min\"\npeak_wal_mb_per_second_per_cpu = 2.5\n";
+         "checkpoint_timeout = \"15min\"\npeak_wal_mb_per_second_per_cpu = 2.5\nnodes_per_query = 2\n"
+         "headroom = 0.2\nmemory_why = \"m\"\n";
 }
 
 TEST(StorageFactsTest, TheBuiltinTablesAreTheFileAsParsed) {
@@ -102,7 +103,37 @@ TEST(StorageFactsTest, PerTypeFactsAreRead) {
   EXPECT_EQ(f.sources.at("s"), "a source");
   EXPECT_EQ(f.workloads.at("oltp").checkpoint_timeout, "15min");
   EXPECT_EQ(f.workloads.at("oltp").peak_wal_mb_per_second_per_cpu, 2.5);
+  EXPECT_EQ(f.workloads.at("oltp").nodes_per_query, 2);
+  EXPECT_EQ(f.workloads.at("oltp").headroom, 0.2);
+  EXPECT_EQ(f.workloads.at("oltp").memory_why, "m");
   EXPECT_EQ(f.default_type, 0);
+}
+
+// A cell's other starts: on small machines (small = { cpus, start, why,
+// source }) and where the storage carries reports (reporting = {...}).
+TEST(StorageFactsTest, StartVariantsAreRead) {
+  StorageFacts f;
+  std::string error;
+  std::string text = Minimal();
+  const std::string cell = "effective_io_concurrency = { start = 1, min = 1, max = 2, why = \"w\", source = \"s\"";
+  const size_t at = text.find(cell);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + cell.size(), ", small = { cpus = 2, start = 1, why = \"tiny\", source = \"s\" }, "
+                                "reporting = { start = 2, why = \"reports\", source = \"s\" }");
+  ASSERT_TRUE(ParseStorageFacts(text, &f, &error)) << error;
+  const StartingPoint& p = f.types[0].settings.at("effective_io_concurrency");
+  EXPECT_EQ(p.small_cpus, 2);
+  EXPECT_EQ(p.small.why, "tiny");
+  EXPECT_EQ(p.reporting.start, "2");
+  std::string no_cpus = text;
+  no_cpus.replace(no_cpus.find("cpus = 2, "), 10, "");
+  EXPECT_FALSE(ParseStorageFacts(no_cpus, &f, &error));
+  EXPECT_NE(error.find("small = { cpus = N, start = ... } needs both"), std::string::npos) << error;
+  std::string bad_source = text;
+  bad_source.replace(bad_source.find("why = \"reports\", source = \"s\""), 29,
+                     "why = \"reports\", source = \"x\"");
+  EXPECT_FALSE(ParseStorageFacts(bad_source, &f, &error));
+  EXPECT_NE(error.find("reporting needs a why and a source"), std::string::npos) << error;
 }
 
 TEST(StorageFactsTest, RealsKeepPostgresqlConfSpelling) {
@@ -150,6 +181,12 @@ TEST(StorageFactsTest, MalformedFilesAreRefusedWithTheCause) {
          return t;
        }(),
        "needs io_concurrency_far_above = N and autovacuum_cost_limit"},
+      {[] {
+         std::string t = Minimal();
+         t.replace(t.find("nodes_per_query = 2"), 19, "nodes_per_query = 0");
+         return t;
+       }(),
+       "nodes_per_query (at least 1)"},
   };
   for (const Case& c : cases) {
     StorageFacts f;

@@ -47,6 +47,9 @@ constexpr double kHashMemMultiplier = 2.0;
 constexpr double kWorkMemFloor = 4 * kMB;
 // The smallest work_mem PostgreSQL accepts.
 constexpr double kWorkMemMin = 64 * 1024.0;
+// The least RAM recommend sizes for: a 256MB container still gets sane
+// values (shared_buffers 64MB, work_mem within the model).
+constexpr double kMinRam = 256 * kMB;
 // Keep room for clients beyond the 3 superuser-reserved slots.
 constexpr int kMinConnections = 10;
 
@@ -101,6 +104,7 @@ struct Machine {
   double shared_buffers, effective_cache, maintenance, autovacuum_mem, max_wal;
   int autovacuum_workers, worker_processes, parallel_workers, per_gather, parallel_maintenance;
   int reserved_slots;  // superuser_reserved_connections + reserved_connections (16+), at their defaults
+  int parallel_from = 0;  // the parallel workers before SolveWorkMem lowered them for RAM (0: not lowered)
   MemoryModel memory;  // solved: work_mem fits the RAM for the connections
 };
 
@@ -139,7 +143,10 @@ void SizeFixedMemory(const Catalog& cat, const Profile& p, const WorkloadFacts& 
   // parallel workers share it), and at most an eighth of RAM for all
   // autovacuum workers together.
   m->maintenance = std::clamp(FloorMB(ram / 16), 16 * kMB, 2 * kGB);
-  m->autovacuum_mem = std::clamp(FloorMB(std::min(ram / 32, ram / 8 / m->autovacuum_workers)), 16 * kMB, 1 * kGB);
+  // At most RAM/8 for all of them, whatever the floor: a small machine with
+  // many CPUs (a container) has many autovacuum workers and little RAM.
+  m->autovacuum_mem = std::max(
+      kMB, std::min(std::clamp(FloorMB(ram / 32), 16 * kMB, 1 * kGB), FloorMB(ram / 8 / m->autovacuum_workers)));
   m->max_wal = MaxWalSize(cat, p, w);
   MemoryModel& mm = m->memory;
   mm.shared_buffers = m->shared_buffers;
@@ -151,7 +158,7 @@ void SizeFixedMemory(const Catalog& cat, const Profile& p, const WorkloadFacts& 
   mm.autovacuum_work_mem = m->autovacuum_mem;
   mm.maintenance_work_mem = m->maintenance;
   mm.hash_mem_multiplier = kHashMemMultiplier;
-  mm.nodes_per_query = p.nodes_per_query;
+  mm.nodes_per_query = NodesPerQuery(p);
 }
 
 std::string Mem(double b) { return ExprValue::Number(b, Dim::kBytes).Display(); }
@@ -172,13 +179,34 @@ bool SolveWorkMem(const Profile& p, int requested, bool explicit_connections, Ma
   if (wm < kWorkMemFloor && !explicit_connections) {
     int conns = requested;
     while (conns > kMinConnections && mm.WorkMemWithin(usable) < kWorkMemFloor) mm.connections = --conns;
-    assumptions->push_back(std::to_string(requested) + " connections (" +
+    if (conns < requested)
+      assumptions->push_back(std::to_string(requested) + " connections (" +
                            (p.configured_connections ? "the configuration's" : "the workload's default") +
                            ") leave less than "
                            "4MB of work_mem each: max_connections lowered to " + std::to_string(conns) +
                            "; give --connections to keep more, and put a pooler (PgBouncer) in front of more clients");
     wm = mm.WorkMemWithin(usable);
   }
+  // Parallel workers are the recommender's own choice too: on little RAM and
+  // many CPUs (a small container on a large host) they would squeeze work_mem
+  // below 4MB, so they are lowered next, down to none.
+  // Counted against every slot of max_connections, as the output of a run
+  // without the configuration counts them: the plan from that output then
+  // lowers them as far (its clients are max_connections less the reserved).
+  const double clients = mm.connections;
+  if (!explicit_connections && p.configured_connections) mm.connections += m->reserved_slots;
+  if (mm.WorkMemWithin(usable) < kWorkMemFloor && mm.parallel_workers > 0) {
+    const int from = m->parallel_workers;
+    while (mm.parallel_workers > 0 && mm.WorkMemWithin(usable) < kWorkMemFloor) mm.parallel_workers -= 1;
+    m->parallel_from = from;
+    m->parallel_workers = static_cast<int>(mm.parallel_workers);
+    m->per_gather = std::min(m->per_gather, m->parallel_workers);
+    m->parallel_maintenance = std::min(m->parallel_maintenance, m->parallel_workers);
+    assumptions->push_back(std::to_string(from) + " parallel workers (one per CPU) leave less than 4MB of work_mem "
+                           "each: max_parallel_workers lowered to " + std::to_string(m->parallel_workers));
+  }
+  mm.connections = clients;
+  wm = mm.WorkMemWithin(usable);
   if (wm < kWorkMemMin) {
     MemoryModel at_min = mm;
     at_min.work_mem = kWorkMemMin;
@@ -195,10 +223,17 @@ bool SolveWorkMem(const Profile& p, int requested, bool explicit_connections, Ma
     double fit = std::floor((usable - mm.Fixed()) /
                             (kWorkMemFloor * mm.nodes_per_query * kHashMemMultiplier)) - mm.parallel_workers;
     assumptions->push_back(
-        "warning: " + std::to_string(static_cast<int>(mm.connections)) + " connections (--connections) fit only with "
-        "work_mem = " + Size(mm.work_mem) + ", below the 4MB default: sorts and hashes spill to disk sooner. "
-        "Choices: accept the smaller work_mem (raise it per role or query where it matters), or put a pooler "
-        "(PgBouncer) in front and give --connections " + Num(std::max(1.0, fit)) + ", where work_mem stays at 4MB");
+        "warning: " + std::to_string(static_cast<int>(mm.connections)) + " connections (" +
+        (explicit_connections        ? "--connections"
+         : p.configured_connections ? "the configuration's"
+                                    : "the fewest recommend assumes") +
+        ") fit only with work_mem = " +
+        Size(mm.work_mem) + ", below the 4MB default: sorts and hashes spill to disk sooner. "
+        "Choices: accept the smaller work_mem (raise it per role or query where it matters), " +
+        (fit >= 1 ? "or put a pooler (PgBouncer) in front and give --connections " + Num(fit) +
+                        ", where work_mem stays at 4MB"
+                  : std::string("or more RAM: with the ") + std::to_string(static_cast<int>(mm.parallel_workers)) +
+                        " parallel workers even one connection would have less than 4MB"));
   }
   if (mm.HashTotal() > usable + 1) {  // a broken invariant of WorkMemWithin
     *error = "internal error: the work_mem solution does not fit the memory model";
@@ -248,8 +283,8 @@ void MemoryCells(const Profile& p, const WorkloadFacts& w, const Machine& m,
         Size(std::max(maint, std::min(2 * kGB, FloorMB(ram / 8)))),
         "RAM/16, 16MB to 2GB: a VACUUM or CREATE INDEX (its parallel workers share it)", "formula"});
   cell({"autovacuum_work_mem", Size(avmem), Size(std::min(avmem, 64 * kMB)), Size(avmem),
-        "RAM/32 (at most RAM/8 for all " + std::to_string(m.autovacuum_workers) +
-            " autovacuum workers), 16MB to 1GB",
+        "RAM/32, 16MB to 1GB, and at most RAM/8 for all " + std::to_string(m.autovacuum_workers) +
+            " autovacuum workers",
         "formula"});
   cell({"wal_buffers", "-1", "", "",
         "automatic: shared_buffers/32, at most one WAL segment (" +
@@ -273,17 +308,28 @@ void WalAndProcessCells(const Catalog& cat, const Profile& p, const WorkloadFact
         "spread checkpoint writes over 90% of the interval (the default since 14)", "docs-wal"});
   cell({"max_worker_processes", std::to_string(m.worker_processes), "", "",
         "one per CPU, at least the default 8: parallel workers need a free slot", "formula"});
-  cell({"max_parallel_workers", std::to_string(m.parallel_workers), "", "",
-        *p.cpus == 1 ? "one CPU: no parallel query (a worker would only take turns with its leader)"
-                     : "the CPUs (at least 2), within max_worker_processes",
+  const std::string lowered = m.parallel_from ? "lowered from " + std::to_string(m.parallel_from) +
+                                                    " for RAM: more would leave work_mem below 4MB"
+                                              : "";
+  // Lowered for RAM, the value is a ceiling: fewer workers fit as well (the
+  // plan from a configuration with fewer connections lands a few higher).
+  cell({"max_parallel_workers", std::to_string(m.parallel_workers), m.parallel_from ? "0" : "",
+        m.parallel_from ? std::to_string(m.parallel_workers) : "",
+        !lowered.empty() ? lowered
+        : *p.cpus == 1   ? "one CPU: no parallel query (a worker would only take turns with its leader)"
+                         : "the CPUs (at least 2), within max_worker_processes",
         "formula"});
   cell({"max_parallel_workers_per_gather", std::to_string(m.per_gather), "", "",
         *p.cpus == 1                    ? "one CPU: no parallel query"
+        : m.parallel_workers == 0       ? "no parallel workers: " + lowered
         : *p.workload == Workload::kOlap ? "analytic queries use up to half the CPUs"
                                          : "short queries: a few workers per query at most",
         "formula"});
   cell({"max_parallel_maintenance_workers", std::to_string(m.parallel_maintenance), "", "",
-        *p.cpus == 1 ? "one CPU: no parallel index builds or VACUUM" : "parallel index builds and VACUUM", "formula"});
+        *p.cpus == 1              ? "one CPU: no parallel index builds or VACUUM"
+        : m.parallel_workers == 0 ? "no parallel workers: " + lowered
+                                  : "parallel index builds and VACUUM",
+        "formula"});
   cell({"autovacuum_max_workers", std::to_string(m.autovacuum_workers), "", "", "a quarter of the CPUs, 3 to 10",
         "formula"});
   if (cat.major() >= 18)
@@ -338,8 +384,9 @@ bool ProfileSufficient(const Profile& in, std::string* error) {
              "[profile] of .pgconflint.toml";
     return false;
   }
-  if (*in.ram_bytes < kGB) {
-    *error = "recommend needs at least 1GB of RAM";
+  if (*in.ram_bytes < kMinRam) {
+    *error = "recommend needs at least 256MB of RAM: below it the fixed memory (shared_buffers, and the autovacuum "
+             "and maintenance memory at their 16MB floors) leaves almost nothing for the connections";
     return false;
   }
   return true;
@@ -382,11 +429,11 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   Machine m;
   SizeProcesses(p, &m);
   SizeFixedMemory(cat, p, w, &m);
+  m.reserved_slots = ReservedSlots(cat);
   if (!SolveWorkMem(p, requested, p.connections.has_value(), &m, &r.assumptions, error)) return false;
   auto cell = [&](Cell c) {
     if (cat.Find(c.parameter)) r.machine.push_back(std::move(c));  // else not in this major
   };
-  m.reserved_slots = ReservedSlots(cat);
   MemoryCells(p, w, m, cell);
   WalAndProcessCells(cat, p, w, m, cell);
   if (p.data_size_bytes && *p.data_size_bytes <= m.effective_cache)
@@ -396,9 +443,12 @@ bool Recommend(const Profile& in, const Catalog& cat, Recommendation* out, std::
   const double io_max = ResolvedIoMaxConcurrency(cat, r);
   recommend_internal::AddStorage(cat, io_max, &r);
   if (!p.storage) recommend_internal::CapDefaultIoConcurrency(cat, io_max, &r);
-  r.assumptions.push_back("memory model: " + Num(p.nodes_per_query) + " sort/hash node" +
-                          (p.nodes_per_query == 1 ? "" : "s") + " per backend, " + Num(p.headroom * 100) +
-                          "% of RAM kept for the OS (--nodes-per-query, --headroom)");
+  const double nodes = NodesPerQuery(p);
+  r.assumptions.push_back("memory model: " + Num(nodes) + " sort/hash node" + (nodes == 1 ? "" : "s") +
+                          " per backend, " + Num(Headroom(p) * 100) + "% of RAM kept for the OS" +
+                          (p.nodes_per_query && p.headroom ? " (--nodes-per-query, --headroom)"
+                                                           : " (" + WorkloadName(*p.workload) + ": " + w.memory_why +
+                                                                 "; --nodes-per-query, --headroom)"));
   if (!p.storage) r.assumptions.push_back("storage not given: showing every storage row (--storage)");
   recommend_internal::ClampCells(cat, p.os, &r);
   recommend_internal::AddHugePages(Recommended(cat, r), &r);

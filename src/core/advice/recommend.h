@@ -85,7 +85,7 @@ struct Recommendation {
   HugePagesAdvice huge_pages;
 };
 
-/// Whether `profile` has what Recommend needs (RAM of at least 1GB, CPUs);
+/// Whether `profile` has what Recommend needs (RAM of at least 256MB, CPUs);
 /// false with what to add in *error.
 bool ProfileSufficient(const Profile& profile, std::string* error);
 
@@ -98,10 +98,21 @@ bool Recommend(const Profile& profile, const Catalog& catalog, Recommendation* o
 /// (superuser_reserved_connections, and reserved_connections from 16 on).
 int ReservedSlots(const Catalog& catalog);
 
+/// A cell for effective_io_concurrency or maintenance_io_concurrency with
+/// its value and range capped at `io_max` (the resolved io_max_concurrency:
+/// more in flight gains nothing).
+Cell CappedIoConcurrency(Cell c, double io_max);
+
 /// The storage type's cell for effective_io_concurrency or
-/// maintenance_io_concurrency, its value and range capped at `io_max` (the
-/// resolved io_max_concurrency: more in flight gains nothing).
-Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max);
+/// maintenance_io_concurrency under profile `p` (complete: CPUs and workload
+/// known), for the data directory or (tablespace) a tablespace on it, capped
+/// at `io_max`.
+Cell IoConcurrencyCell(const StorageType& t, const char* param, const Profile& p, bool tablespace, double io_max);
+
+/// Whether io_uring may be the io_method candidate: the profile says io_uring
+/// is available (--io-uring yes), the OS is Linux (or not given), and the
+/// build has liburing (or --build-features does not say).
+bool IoUringAllowed(const Profile& p);
 
 /// The recommended cell for `parameter` under `r` (machine block, selected
 /// storage row, autovacuum, in that order); null if there is none.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/effective.h"
+#include "core/advice/recommend_tables.h"
 #include "core/advice/rollout.h"
 #include "core/knowledge/storage_facts.h"
 #include "core/knowledge/value.h"
@@ -125,7 +126,7 @@ void PlanTablespaces(const Recommendation& r, const Analysis& current, Rollout* 
 // The settings outside the recommended range as rollout steps, and the
 // notes about tablespaces.
 Rollout PlanSteps(const Recommendation& r, const Analysis& current, RolloutSource source,
-                  std::vector<std::string>* notes) {
+                  const std::vector<SnapshotTable>* tables, std::vector<std::string>* notes) {
   EffectiveConfig eff(current);
   Rollout steps;
   for (const Cell& c : r.machine) Consider(current, eff, c, source, &steps, notes);
@@ -133,6 +134,13 @@ Rollout PlanSteps(const Recommendation& r, const Analysis& current, RolloutSourc
     for (const Cell& c : r.matrix[r.selected].cells) Consider(current, eff, c, source, &steps, notes);
   for (const Cell& c : r.autovacuum) Consider(current, eff, c, source, &steps, notes);
   PlanTablespaces(r, current, &steps, notes);
+  if (tables) {
+    for (const TableAdvice& t : AdviseTables(r, current, *tables, notes))
+      steps.table_sql.push_back(t.sql + "  -- " + OneLine(t.table) + ": " + OneLine(t.why));
+    if (steps.table_sql.empty())
+      notes->push_back("per-table autovacuum: none of the " + std::to_string(tables->size()) +
+                       " largest tables of the database needs its own settings (pg_stat_user_tables)");
+  }
   WaitForCaps(&steps);
   return steps;
 }
@@ -227,9 +235,10 @@ void KeepConfiguredConnections(const Analysis& current, Profile* profile) {
   if (clients > 0) profile->configured_connections = clients;
 }
 
-std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md) {
+std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md,
+                       const std::vector<SnapshotTable>* tables) {
   std::vector<std::string> notes;
-  Rollout steps = PlanSteps(r, current, RolloutSource::kAlterSystem, &notes);
+  Rollout steps = PlanSteps(r, current, RolloutSource::kAlterSystem, tables, &notes);
   std::ostringstream o;
   const std::string root = OneLine(current.root);
   o << (md ? "## " : "") << "Rollout plan for " << (md ? MarkdownEscape(root) : root) << " (" << RecommendationHeader(r)
@@ -249,9 +258,10 @@ std::string RenderPlan(const Recommendation& r, const Analysis& current, bool md
   return o.str();
 }
 
-std::string RenderPlanFragment(const Recommendation& r, const Analysis& current) {
+std::string RenderPlanFragment(const Recommendation& r, const Analysis& current,
+                               const std::vector<SnapshotTable>* tables) {
   std::vector<std::string> notes;
-  Rollout steps = PlanSteps(r, current, RolloutSource::kFiles, &notes);
+  Rollout steps = PlanSteps(r, current, RolloutSource::kFiles, tables, &notes);
   const FragmentPlace place = PlaceFragment(current);
   std::ostringstream o;
   auto comment = [&o](const std::string& text) {

@@ -9,6 +9,7 @@
 #include "core/rules/expr.h"
 #include "core/advice/recommend_internal.h"
 #include "core/knowledge/value.h"
+#include "core/base/strings.h"
 
 namespace pgconflint::recommend_internal {
 
@@ -25,17 +26,37 @@ double SizeBytes(const std::string& v) {
   return ParseQuantity(v, &e) ? e.number : 0;
 }
 
-Cell StartingCell(const StorageType& t, const char* param) {
+// Whether storage carries reporting, large scans next to short queries: an
+// OLAP server's data directory, and under an OLAP or mixed workload a
+// tablespace (where a mixed server keeps the reports' tables apart).
+bool CarriesReports(const Profile& p, bool tablespace) {
+  return p.workload && (*p.workload == Workload::kOlap || (tablespace && *p.workload == Workload::kMixed));
+}
+
+// The storage type's starting point for `param` on this machine: the start
+// measured on small machines where this one is as small, else the start for
+// storage that carries reporting where it does, else the plain start.
+Cell StartingCell(const StorageType& t, const char* param, int cpus, bool reporting) {
   const StartingPoint& s = t.settings.at(param);
-  return {param, s.start, s.min, s.max, s.why, s.source};
+  Cell c{param, s.start, s.min, s.max, s.why, s.source};
+  const StartVariant* v = s.small_cpus > 0 && cpus <= s.small_cpus ? &s.small
+                          : reporting && !s.reporting.start.empty() ? &s.reporting
+                                                                     : nullptr;
+  if (v) {
+    c.value = v->start;
+    c.why = v->why;
+    c.source = v->source;
+  }
+  return c;
 }
 
 // io_workers: the storage type's workers per CPU, never below the server's
-// default unless the storage type's minimum comes from a measurement, at
-// most one per CPU above that minimum and the type's maximum (at most 32,
-// MAX_IO_WORKERS).
+// default unless the storage type's minimum comes from a measurement on a
+// machine this small, at most one per CPU above that minimum and the type's
+// maximum (at most 32, MAX_IO_WORKERS).
 Cell IoWorkersCell(const StorageType& t, const Catalog& cat, int cpus) {
-  const int low = std::clamp(t.io_workers_min > 0 ? t.io_workers_min : static_cast<int>(BootValue(cat, "io_workers")),
+  const bool measured = t.io_workers_min > 0 && (t.io_workers_min_up_to_cpus == 0 || cpus <= t.io_workers_min_up_to_cpus);
+  const int low = std::clamp(measured ? t.io_workers_min : static_cast<int>(BootValue(cat, "io_workers")),
                              1, t.io_workers_max);
   int high = std::clamp(cpus, low, t.io_workers_max);
   int workers = std::clamp(static_cast<int>(std::ceil(cpus * t.io_workers_per_cpu - 1e-9)), low, high);
@@ -45,8 +66,8 @@ Cell IoWorkersCell(const StorageType& t, const Catalog& cat, int cpus) {
 
 // io_method, and io_workers when the workers run (18 and later).
 void AddIoMethod(const StorageType& t, const Catalog& cat, const Profile& p, std::vector<Cell>* cells) {
-  Cell method = StartingCell(t, "io_method");
-  bool uring = p.io_uring.value_or(false) && t.high_latency && (!p.os || *p.os == "linux");
+  Cell method = StartingCell(t, "io_method", *p.cpus, false);
+  bool uring = IoUringAllowed(p) && t.high_latency;
   if (uring) {
     method.value = "io_uring";
     method.min = "worker";
@@ -58,8 +79,8 @@ void AddIoMethod(const StorageType& t, const Catalog& cat, const Profile& p, std
 
 // io_combine_limit within what the major allows, and io_max_combine_limit
 // (18) at least as large.
-void AddCombineLimit(const StorageType& t, const Catalog& cat, std::vector<Cell>* cells) {
-  Cell combine = StartingCell(t, "io_combine_limit");
+void AddCombineLimit(const StorageType& t, const Catalog& cat, int cpus, std::vector<Cell>* cells) {
+  Cell combine = StartingCell(t, "io_combine_limit", cpus, false);
   double limit_bytes = std::min(SizeBytes(combine.value), SizeBytes(cat.major() >= 18 ? "1MB" : "256kB"));
   combine.value = limit_bytes < kMB ? std::to_string(static_cast<long long>(limit_bytes / 1024)) + "kB" : Size(limit_bytes);
   cells->push_back(combine);
@@ -94,26 +115,31 @@ void KeepIoDefaults(const Catalog& cat, const std::string& reason, std::vector<C
   }
 }
 
-StorageRow RowFor(Storage s, const Catalog& cat, const Recommendation& r, double io_max) {
+// The row of storage type `s`: for the data directory, or (tablespace) for a
+// tablespace on it.
+StorageRow RowFor(Storage s, const Catalog& cat, const Recommendation& r, double io_max, bool tablespace) {
   const StorageType& t = s.type();
   const Profile& p = r.profile;
+  const bool reporting = CarriesReports(p, tablespace);
   StorageRow row{s, t.title, {}, t.scheduler, t.mount, t.notes};
   for (const char* param : {"effective_io_concurrency", "maintenance_io_concurrency"})
-    row.cells.push_back(CappedIoConcurrency(t, param, io_max));
-  row.cells.push_back(StartingCell(t, "random_page_cost"));
-  row.cells.push_back(StartingCell(t, "seq_page_cost"));
+    row.cells.push_back(IoConcurrencyCell(t, param, p, tablespace, io_max));
+  row.cells.push_back(StartingCell(t, "random_page_cost", *p.cpus, reporting));
+  row.cells.push_back(StartingCell(t, "seq_page_cost", *p.cpus, reporting));
   if (cat.major() >= 18) AddIoMethod(t, cat, p, &row.cells);
-  if (cat.Find("io_combine_limit")) AddCombineLimit(t, cat, &row.cells);
+  if (cat.Find("io_combine_limit")) AddCombineLimit(t, cat, *p.cpus, &row.cells);
   if (!r.data_in_memory.empty()) KeepIoDefaults(cat, r.data_in_memory, &row.cells);
   return row;
 }
 
-// The four options a tablespace accepts, from its storage row.
-TablespaceAdvice TablespaceFor(const std::string& name, Storage storage, const std::vector<StorageRow>& matrix) {
+// The four options a tablespace accepts, from its storage type's row for a
+// tablespace.
+TablespaceAdvice TablespaceFor(const std::string& name, Storage storage, const Catalog& cat,
+                               const Recommendation& r, double io_max) {
   TablespaceAdvice t{name, storage, {}, ""};
-  auto row = std::find_if(matrix.begin(), matrix.end(), [&](const StorageRow& r) { return r.storage == storage; });
+  const StorageRow row = RowFor(storage, cat, r, io_max, true);
   std::vector<const Cell*> options;
-  for (const Cell& c : row->cells) {
+  for (const Cell& c : row.cells) {
     if (c.parameter != "effective_io_concurrency" && c.parameter != "maintenance_io_concurrency" &&
         c.parameter != "random_page_cost" && c.parameter != "seq_page_cost")
       continue;
@@ -161,15 +187,51 @@ TableClass TableClassFor(const SizeClass& c, const std::string& wl, const Storag
   return tc;
 }
 
+// io_method is server-wide: where a tablespace on high-latency storage
+// carries the reporting load and the profile allows io_uring, io_uring is the
+// candidate for the whole server, even when the data directory's storage
+// alone would keep worker (its io_workers are then unused). Without
+// --storage, the machine block carries it.
+void ChooseServerIoMethod(const Catalog& cat, Recommendation* r) {
+  const Profile& p = r->profile;
+  if (cat.major() < 18 || !IoUringAllowed(p) || !r->data_in_memory.empty()) return;
+  const TablespaceAdvice* reports = nullptr;
+  for (const TablespaceAdvice& t : r->tablespaces)
+    if (t.storage.type().high_latency && CarriesReports(p, true)) {
+      reports = &t;
+      break;
+    }
+  if (!reports) return;
+  const StartingPoint& measured = reports->storage.type().settings.at("io_method");
+  Cell method{"io_method", "io_uring", "worker", "",
+              "io_uring is available and tablespace " + OneLine(reports->name) + " on " + StorageName(reports->storage) +
+                  " storage (high-latency) carries the " + WorkloadName(*p.workload) +
+                  " workload's reports: io_method is server-wide, so io_uring is the candidate to measure for the "
+                  "whole server, with worker as the rollback",
+              measured.source};
+  if (r->selected < 0) {
+    r->machine.push_back(std::move(method));
+    return;
+  }
+  std::vector<Cell>& cells = r->matrix[r->selected].cells;
+  auto it = std::find_if(cells.begin(), cells.end(), [](const Cell& c) { return c.parameter == "io_method"; });
+  if (it == cells.end() || it->value == "io_uring") return;
+  *it = std::move(method);
+  cells.erase(std::remove_if(cells.begin(), cells.end(), [](const Cell& c) { return c.parameter == "io_workers"; }),
+              cells.end());
+}
+
 }  // namespace
 
 void AddStorage(const Catalog& cat, double io_max, Recommendation* r) {
   const Profile& p = r->profile;
   for (Storage s : Storage::All()) {
-    r->matrix.push_back(RowFor(s, cat, *r, io_max));
+    r->matrix.push_back(RowFor(s, cat, *r, io_max, false));
     if (p.storage && *p.storage == s) r->selected = static_cast<int>(r->matrix.size() - 1);
   }
-  for (const auto& [name, storage] : p.tablespaces) r->tablespaces.push_back(TablespaceFor(name, storage, r->matrix));
+  for (const auto& [name, storage] : p.tablespaces)
+    r->tablespaces.push_back(TablespaceFor(name, storage, cat, *r, io_max));
+  ChooseServerIoMethod(cat, r);
 }
 
 void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* r) {
@@ -191,10 +253,19 @@ void AddAutovacuum(const Catalog& cat, const StorageType& data, Recommendation* 
 
 namespace pgconflint {
 
+Cell IoConcurrencyCell(const StorageType& t, const char* param, const Profile& p, bool tablespace, double io_max) {
+  return CappedIoConcurrency(
+      recommend_internal::StartingCell(t, param, *p.cpus, recommend_internal::CarriesReports(p, tablespace)), io_max);
+}
+
+bool IoUringAllowed(const Profile& p) {
+  return p.io_uring.value_or(false) && (!p.os || *p.os == "linux") &&
+         (!p.build_features || p.build_features->count("liburing"));
+}
+
 // effective_io_concurrency and maintenance_io_concurrency: more than the
 // resolved io_max_concurrency gains nothing (io-concurrency-above-max).
-Cell CappedIoConcurrency(const StorageType& t, const char* param, double io_max) {
-  Cell c = recommend_internal::StartingCell(t, param);
+Cell CappedIoConcurrency(Cell c, double io_max) {
   if (strtod(c.value.c_str(), nullptr) > io_max) {
     c.why += "; capped at the resolved io_max_concurrency (" + recommend_internal::Num(io_max) + ")";
     c.value = recommend_internal::Num(io_max);

@@ -193,6 +193,12 @@ void WriteRollout(const Rollout& r, int major, RolloutSource source, const Rollo
     w.Say("verify:", "SELECT spcname, spcoptions FROM pg_tablespace;");
     w.EndStep();
   }
+  if (!r.table_sql.empty()) {
+    w.Heading(step++, "Per table, autovacuum (takes effect when autovacuum next looks at the table, no reload)");
+    w.Code(r.table_sql);
+    w.Say("verify:", "SELECT oid::regclass, reloptions FROM pg_class WHERE reloptions IS NOT NULL AND relkind = 'r';");
+    w.EndStep();
+  }
   if (!r.session.empty() || !r.reload.empty()) {
     std::vector<std::string> sql;
     if (source == RolloutSource::kAlterSystem) {

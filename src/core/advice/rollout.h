@@ -27,13 +27,14 @@ struct RolloutStep {
 struct Rollout {
   std::vector<RolloutStep> session, reload, restart;
   std::vector<std::string> tablespace_sql;  // ALTER TABLESPACE statements, run on their own
+  std::vector<std::string> table_sql;       // ALTER TABLE ... SET (autovacuum ...) statements, run on their own
   /// Changed pg_hba.conf and pg_ident.conf files (display paths), deployed
   /// and checked before a reload: the server keeps its old rules if it cannot
   /// load them.
   std::vector<std::string> hba_files, ident_files;
   bool empty() const {
-    return session.empty() && reload.empty() && restart.empty() && tablespace_sql.empty() && hba_files.empty() &&
-           ident_files.empty();
+    return session.empty() && reload.empty() && restart.empty() && tablespace_sql.empty() && table_sql.empty() &&
+           hba_files.empty() && ident_files.empty();
   }
 };
 

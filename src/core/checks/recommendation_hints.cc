@@ -69,7 +69,7 @@ void AddRecommendationHints(const EngineOptions& o, Analysis* a) {
   for (Cell c : rec.matrix[rec.selected].cells) {
     if (c.min.empty() || c.max.empty() || (c.parameter == "io_workers" && !cpus_known)) continue;
     if (io_max && (c.parameter == "effective_io_concurrency" || c.parameter == "maintenance_io_concurrency"))
-      c = CappedIoConcurrency(type, c.parameter.c_str(), io_max->value.number);
+      c = IoConcurrencyCell(type, c.parameter.c_str(), rec.profile, false, io_max->value.number);
     const Setting* s = eff.SettingFor(c.parameter);
     if (!s || !s->param || !s->value || ValueRefused(*a, *s->param)) continue;
     if (!Outside(*a->catalog, *s, c) || AlreadyReported(*a, *rule, *s)) continue;

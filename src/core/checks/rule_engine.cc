@@ -157,7 +157,7 @@ void MemoryOvercommit(const RuleInfo& rule, const RuleEnv& env, const EffectiveC
   if (total <= budget) return;
   std::ostringstream m;
   m << "worst-case memory " << Bytes(total) << " exceeds " << Bytes(budget) << " (RAM " << Bytes(*p.ram_bytes)
-    << " less " << static_cast<int>(std::lround(p.headroom * 100)) << "% headroom): " << model.Breakdown();
+    << " less " << static_cast<int>(std::lround(Headroom(p) * 100)) << "% headroom): " << model.Breakdown();
   const char* anchors[] = {"work_mem", "max_connections", "shared_buffers", "maintenance_work_mem"};
   const Setting* at = nullptr;
   for (const char* n : anchors)

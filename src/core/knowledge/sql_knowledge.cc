@@ -3,8 +3,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <stdexcept>
 
 #include "core/knowledge/catalog.h"
 
@@ -25,6 +27,22 @@ Parameter TablespaceOption::AsParameter() const {
   p.in_pg_settings = p.file_accepted = p.alter_system_accepted = true;
   return p;
 }
+Parameter TableOption::AsParameter() const {
+  Parameter p{};
+  p.name = name.c_str();
+  p.type = type == Type::kBool ? VarType::kBool : type == Type::kInteger ? VarType::kInteger : VarType::kReal;
+  p.context = Context::kUser;
+  p.unit = p.category = p.short_desc = p.extra_desc = p.boot_val = p.file_message = p.alter_system_message = "";
+  p.unit_kind = UnitKind::kNone;
+  p.unit_amount = 1;
+  p.min_val = min_text.c_str();
+  p.max_val = max_text.c_str();
+  p.min = min;
+  p.max = max;
+  p.in_pg_settings = p.file_accepted = p.alter_system_accepted = true;
+  return p;
+}
+
 namespace generated {
 extern const char ksql_json[];
 }  // namespace generated
@@ -55,6 +73,30 @@ TablespaceOption ReadOption(const json& o) {
   return t;
 }
 
+TableOption ReadTableOption(const json& o) {
+  static const std::pair<const char*, TableOption::Type> kTableOptionTypes[] = {
+      {"boolean", TableOption::Type::kBool},
+      {"integer", TableOption::Type::kInteger},
+      {"real", TableOption::Type::kReal},
+      {"enum", TableOption::Type::kEnum}};
+  TableOption t;
+  t.name = o.at("name").get<std::string>();
+  const std::string type = o.at("type").get<std::string>();
+  auto it = std::find_if(std::begin(kTableOptionTypes), std::end(kTableOptionTypes),
+                         [&](const auto& k) { return type == k.first; });
+  if (it == std::end(kTableOptionTypes))
+    throw std::runtime_error("table option " + t.name + ": unknown type " + type);
+  t.type = it->second;
+  if (t.type == TableOption::Type::kInteger || t.type == TableOption::Type::kReal) {
+    t.min_text = o.at("min").get<std::string>();
+    t.max_text = o.at("max").get<std::string>();
+    t.min = strtod(t.min_text.c_str(), nullptr);
+    t.max = strtod(t.max_text.c_str(), nullptr);
+  }
+  if (t.type == TableOption::Type::kEnum) t.values = o.at("values").get<std::vector<std::string>>();
+  return t;
+}
+
 }  // namespace
 
 // Load fills the private members through this friend.
@@ -73,6 +115,10 @@ struct SqlFactsBuilder {
         f->session_list_keywords_[AsciiLower(name)] = words.get<std::vector<std::string>>();
     for (const json& n : m.at("list_quote")) f->list_quote_.insert(AsciiLower(n.get<std::string>()));
     for (const json& o : m.at("tablespace_options")) f->tablespace_options_.push_back(ReadOption(o));
+    if (m.contains("table_options"))
+      for (const json& o : m.at("table_options")) f->table_options_.push_back(ReadTableOption(o));
+    std::sort(f->table_options_.begin(), f->table_options_.end(),
+              [](const TableOption& a, const TableOption& b) { return a.name < b.name; });
     for (const auto& [key, message] : m.at("messages").items())
       if (message.is_string()) f->messages_[key] = message.get<std::string>();
     f->numeric_junk_ = m.at("numeric_junk").get<bool>();
@@ -139,6 +185,12 @@ const TablespaceOption* SqlFacts::FindTablespaceOption(std::string_view name) co
   for (const TablespaceOption& o : tablespace_options_)
     if (o.name == name) return &o;
   return nullptr;
+}
+
+const TableOption* SqlFacts::FindTableOption(std::string_view name) const {
+  auto it = std::lower_bound(table_options_.begin(), table_options_.end(), name,
+                             [](const TableOption& o, std::string_view n) { return o.name < n; });
+  return it != table_options_.end() && it->name == name ? &*it : nullptr;
 }
 
 bool SqlFacts::HasMessage(std::string_view key) const { return messages_.find(key) != messages_.end(); }

@@ -1,7 +1,8 @@
 // What pgconflint knows about PostgreSQL's SQL side, per major: keywords and
 // their categories, which parameters ALTER/SET refuse whatever the value, the
 // list parameters whose items are written as quoted identifiers, the options
-// a tablespace accepts, lexer facts, and the server's wording of each refusal.
+// a tablespace and a table accept, lexer facts, and the server's wording of
+// each refusal.
 // Harvested from real servers by scripts/harvest_sql_knowledge.py into
 // knowledge/sql.json, embedded in the binary and parsed on first use.
 #ifndef PGCONFLINT_CORE_KNOWLEDGE_SQL_KNOWLEDGE_H_
@@ -34,6 +35,24 @@ struct TablespaceOption {
   Parameter AsParameter() const;
 };
 
+/// One storage parameter ALTER TABLE ... SET (...) accepts on a table
+/// ("fillfactor", "autovacuum_vacuum_scale_factor", "toast.autovacuum_enabled"),
+/// with the type, range and values the server named when it refused probes
+/// (scripts/harvest_sql_knowledge.py, table_options).
+struct TableOption {
+  enum class Type { kBool, kInteger, kReal, kEnum };
+  std::string name;  // lower case; "toast." for the options of the table's TOAST table
+  Type type = Type::kInteger;
+  double min = 0, max = 0;          // kInteger and kReal
+  std::string min_text, max_text;   // as the server prints the range
+  std::vector<std::string> values;  // kEnum: the values the server lists when it refuses one
+
+  /// A Parameter that stands for a kBool, kInteger or kReal option, so that a
+  /// value is parsed as the server parses it (parse_bool, parse_int,
+  /// parse_real: no units). It points into this option's strings.
+  Parameter AsParameter() const;
+};
+
 /// The SQL facts of one major. Immutable once built; thread-safe.
 class SqlFacts {
  public:
@@ -58,6 +77,10 @@ class SqlFacts {
   /// Whether ALTER SYSTEM writes the list items of `name` as quoted identifiers.
   bool ListQuote(std::string_view name) const;
   const std::vector<TablespaceOption>& tablespace_options() const { return tablespace_options_; }
+  /// The storage parameters of a table, in name order.
+  const std::vector<TableOption>& table_options() const { return table_options_; }
+  /// The table storage parameter called `name` (lower case), or null.
+  const TableOption* FindTableOption(std::string_view name) const;
   /// The option called `name` (lower case), or null.
   const TablespaceOption* FindTablespaceOption(std::string_view name) const;
 
@@ -84,6 +107,7 @@ class SqlFacts {
   std::map<std::string, std::vector<std::string>, std::less<>> session_list_keywords_;  // lower-cased name
   std::unordered_set<std::string> list_quote_;            // lower-cased names
   std::vector<TablespaceOption> tablespace_options_;
+  std::vector<TableOption> table_options_;
   std::map<std::string, std::string, std::less<>> messages_;
   bool numeric_junk_ = false, non_decimal_integers_ = false, numeric_underscores_ = false;
 };

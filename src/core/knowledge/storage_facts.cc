@@ -31,6 +31,27 @@ std::string Where(const toml::node& n) {
   return "storage.toml:" + std::to_string(n.source().begin.line) + ": ";
 }
 
+bool Fail(const std::string& message, std::string* error) {
+  *error = message;
+  return false;
+}
+
+// `key = { start = ..., why = "...", source = KEY }` inside a cell; absent is
+// no variant.
+bool ParseVariant(const StorageFacts& facts, const toml::table& cell, const char* key, const char* param,
+                  StartVariant* out, std::string* error) {
+  const toml::node* n = cell.get(key);
+  if (!n) return true;
+  const toml::table* v = n->as_table();
+  if (!v || !v->get("start")) return Fail(Where(*n) + param + "." + key + " needs a start value", error);
+  out->start = Text(v->get("start"));
+  out->why = Text(v->get("why"));
+  out->source = Text(v->get("source"));
+  if (out->why.empty() || !facts.sources.count(out->source))
+    return Fail(Where(*n) + param + "." + key + " needs a why and a source that is a key of [sources]", error);
+  return true;
+}
+
 bool ParseStartingPoint(const StorageFacts& facts, const toml::table& row, const char* param, StartingPoint* out,
                         std::string* error) {
   const toml::table* t = row[param].as_table();
@@ -47,7 +68,11 @@ bool ParseStartingPoint(const StorageFacts& facts, const toml::table& row, const
     *error = Where(*t) + param + " cites \"" + out->source + "\", which is no key of [sources]";
     return false;
   }
-  return true;
+  out->small_cpus = static_cast<int>((*t)["small"]["cpus"].value_or(int64_t{0}));
+  return ParseVariant(facts, *t, "small", param, &out->small, error) &&
+         ParseVariant(facts, *t, "reporting", param, &out->reporting, error) &&
+         (out->small.start.empty() == (out->small_cpus <= 0) ||
+          Fail(Where(*t) + param + ": small = { cpus = N, start = ... } needs both, N > 0", error));
 }
 
 bool ParseStorageType(const StorageFacts& facts, const toml::table& notes, const toml::table& row,
@@ -77,6 +102,7 @@ bool ParseStorageType(const StorageFacts& facts, const toml::table& notes, const
   out->io_workers_source = Text(row["io_workers"]["source"].node());
   out->io_workers_min = static_cast<int>(row["io_workers"]["min"].value_or(int64_t{0}));
   out->io_workers_max = static_cast<int>(row["io_workers"]["max"].value_or(int64_t{32}));
+  out->io_workers_min_up_to_cpus = static_cast<int>(row["io_workers"]["min_up_to_cpus"].value_or(int64_t{0}));
   if (out->io_workers_min < 0 || out->io_workers_max < std::max(out->io_workers_min, 1) || out->io_workers_max > 32) {
     *error = Where(row) + "storage type \"" + out->name + "\": io_workers min and max must satisfy 0 <= min <= max <= 32";
     return false;
@@ -115,11 +141,16 @@ bool ParseWorkload(const toml::table& t, WorkloadFacts* out, std::string* error)
   out->effective_cache_fraction = t["effective_cache_fraction"].value_or(0.0);
   out->checkpoint_timeout = Text(t.get("checkpoint_timeout"));
   out->peak_wal_mb_per_second_per_cpu = t["peak_wal_mb_per_second_per_cpu"].value_or(0.0);
+  out->nodes_per_query = t["nodes_per_query"].value_or(0.0);
+  out->headroom = t["headroom"].value_or(0.0);
+  out->memory_why = Text(t.get("memory_why"));
   out->why = Text(t.get("why"));
   if (out->connections <= 0 || out->shared_buffers_fraction <= 0 || out->effective_cache_fraction <= 0 ||
-      out->checkpoint_timeout.empty() || out->peak_wal_mb_per_second_per_cpu <= 0) {
+      out->checkpoint_timeout.empty() || out->peak_wal_mb_per_second_per_cpu <= 0 || out->nodes_per_query < 1 ||
+      !(out->headroom > 0 && out->headroom < 1) || out->memory_why.empty()) {
     *error = Where(t) + "a workload needs connections, shared_buffers_fraction, effective_cache_fraction, "
-                        "checkpoint_timeout and peak_wal_mb_per_second_per_cpu";
+                        "checkpoint_timeout, peak_wal_mb_per_second_per_cpu, nodes_per_query (at least 1), "
+                        "headroom (a fraction) and memory_why";
     return false;
   }
   return true;

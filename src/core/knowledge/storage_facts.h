@@ -14,12 +14,31 @@
 
 namespace pgconflint {
 
+/// Another start value of a StartingPoint, where a measurement applies only
+/// to some machines or uses (`small = {...}`, `reporting = {...}` in
+/// storage.toml). Empty `start`: none.
+struct StartVariant {
+  std::string start;
+  std::string why;
+  std::string source;  // a key of StorageFacts::sources
+  bool operator==(const StartVariant&) const = default;
+};
+
 /// A starting point for one parameter, in postgresql.conf spelling.
 struct StartingPoint {
   std::string start;     // the value to try first: "64", "1.1", "128kB", "worker"
   std::string min, max;  // the useful range; "" = none
   std::string why;
   std::string source;    // a key of StorageFacts::sources
+  /// The start on machines with at most small_cpus CPUs (0: none), where
+  /// the measurement behind it was taken: it does not carry over to larger
+  /// machines.
+  int small_cpus = 0;
+  StartVariant small;
+  /// The start where the storage carries reporting (large scans next to
+  /// short queries): an OLAP server's data directory, or a tablespace of an
+  /// OLAP or mixed workload.
+  StartVariant reporting;
   bool operator==(const StartingPoint&) const = default;
 };
 
@@ -36,10 +55,12 @@ struct StorageType {
   bool high_latency = false;
   /// io_workers per CPU, within [io_workers_min, io_workers_max] (and at most
   /// one per CPU above the minimum), why, source. io_workers_min 0: the
-  /// server's default, below which only a measurement may go.
+  /// server's default, below which only a measurement may go; that
+  /// measurement's machine had io_workers_min_up_to_cpus CPUs (0: any), and
+  /// larger machines keep the default.
   double io_workers_per_cpu = 0;
   std::string io_workers_why, io_workers_source;
-  int io_workers_min = 0, io_workers_max = 32;
+  int io_workers_min = 0, io_workers_max = 32, io_workers_min_up_to_cpus = 0;
   /// effective_io_concurrency beyond which PGC701 warns (far outside the
   /// useful range).
   int io_concurrency_far_above = 0;
@@ -62,6 +83,12 @@ struct WorkloadFacts {
   std::string checkpoint_timeout;       // postgresql.conf spelling: "15min"
   /// WAL a busy moment writes per CPU, MB/s (an assumption): sizes max_wal_size.
   double peak_wal_mb_per_second_per_cpu = 0;
+  /// The memory model's knobs when the profile gives none (an assumption):
+  /// sort/hash nodes a backend runs at once, and the share of RAM kept for
+  /// the OS and other programs; with the reason for both.
+  double nodes_per_query = 0;
+  double headroom = 0;
+  std::string memory_why;
   std::string why;
   bool operator==(const WorkloadFacts&) const = default;
 };

@@ -64,7 +64,7 @@ MemoryModel MemoryModelOf(const EffectiveConfig& eff, const Profile& p) {
   // Parallel workers run within max_worker_processes.
   m.parallel_workers = eff.Derived("max_parallel_workers")->value.number;
   m.work_mem = BytesOf(eff, "work_mem");
-  m.nodes_per_query = p.nodes_per_query;
+  m.nodes_per_query = NodesPerQuery(p);
   m.hash_mem_multiplier = eff.Typed("hash_mem_multiplier").number;
   // From 18, autovacuum_worker_slots caps the workers that can run.
   m.autovacuum_workers = eff.catalog().major() >= 18 ? eff.Derived("autovacuum_max_workers")->value.number
@@ -76,6 +76,6 @@ MemoryModel MemoryModelOf(const EffectiveConfig& eff, const Profile& p) {
 
 std::span<const char* const> MemoryModelInputs() { return kInputs; }
 
-double MemoryBudget(const Profile& p) { return *p.ram_bytes * (1 - p.headroom); }
+double MemoryBudget(const Profile& p) { return *p.ram_bytes * (1 - Headroom(p)); }
 
 }  // namespace pgconflint

@@ -2,6 +2,8 @@
 #include "core/rules/profile.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/base/quantity.h"
@@ -111,6 +113,12 @@ bool ParseBytes(const std::string& s, double* out, std::string* error) {
     *error = "expected a positive size such as 64GB";
     return false;
   }
+  // A size is a byte count of 64 bits wherever it ends up (pg_settings, the
+  // kernel): beyond 2^63 bytes the number overflows.
+  if (bytes > 0x1p63) {
+    *error = "larger than 8388608TB (2^63 bytes), the most a 64-bit byte count holds";
+    return false;
+  }
   *out = bytes;
   return true;
 }
@@ -154,14 +162,23 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     if (!ParseBytes(value, &b, &why)) return refuse(why);
     p->ram_bytes = b;
   } else if (key == "cpus") {
+    // Whole CPUs: parallel and I/O workers are processes, one per CPU at
+    // most. A container's fractional quota (cpu.max 450000 100000) is
+    // planned for the CPUs it fully has (recommend --detect rounds down).
     char* end;
+    errno = 0;
+    double d = strtod(value.c_str(), &end);
+    if (end != value.c_str() && !*end && std::isfinite(d) && d > 0 && d != std::floor(d))
+      return refuse("CPUs are whole (parallel and I/O workers are processes): for a CPU quota of " + value +
+                    " give the whole CPUs it holds, --cpus " + std::to_string(std::max(1L, std::lround(std::floor(d)))));
     long n = strtol(value.c_str(), &end, 10);
-    if (*end || n <= 0 || n > 100000) return bad("a positive number");
+    if (*end || errno || n <= 0 || n > 100000) return bad("a whole number of CPUs from 1 to 100000");
     p->cpus = static_cast<int>(n);
   } else if (key == "connections") {
     char* end;
+    errno = 0;
     long n = strtol(value.c_str(), &end, 10);
-    if (*end || n <= 0 || n > 10000000) return bad("a positive number");
+    if (value.empty() || *end || errno || n <= 0 || n > 10000000) return bad("a whole number from 1 to 10000000");
     p->connections = static_cast<int>(n);
   } else if (key == "storage") {
     Storage s;
@@ -231,13 +248,31 @@ ExprValue NumberOr(const std::optional<T>& v, Dim dim = Dim::kNone) {
   return v ? ExprValue::Number(static_cast<double>(*v), dim) : ExprValue::Null();
 }
 
-// The workload's starting share of RAM for shared_buffers (the recommender
-// assumes mixed when the profile names none).
-ExprValue SharedBuffersFraction(const Profile& p) {
-  const StorageFacts& facts = BuiltinStorageFacts();
-  auto w = facts.workloads.find(WorkloadName(p.workload.value_or(Workload::kMixed)));
-  return w == facts.workloads.end() ? ExprValue::Null() : ExprValue::Number(w->second.shared_buffers_fraction);
+// The facts of the profile's workload (the recommender assumes mixed when the
+// profile names none). storage.toml has every workload: the build checks it.
+const WorkloadFacts& WorkloadFactsOf(const Profile& p) {
+  return BuiltinStorageFacts().workloads.at(WorkloadName(p.workload.value_or(Workload::kMixed)));
 }
+
+// The workload's starting share of RAM for shared_buffers.
+ExprValue SharedBuffersFraction(const Profile& p) {
+  return ExprValue::Number(WorkloadFactsOf(p).shared_buffers_fraction);
+}
+
+}  // namespace
+
+// Without a workload, no assumption about the queries: one node per backend
+// and 10% of RAM, with which PostgreSQL's own defaults fit a 1GB machine
+// (the recommender assumes mixed, and says so, before it asks).
+double NodesPerQuery(const Profile& p) {
+  return p.nodes_per_query ? *p.nodes_per_query : p.workload ? WorkloadFactsOf(p).nodes_per_query : 1;
+}
+
+double Headroom(const Profile& p) {
+  return p.headroom ? *p.headroom : p.workload ? WorkloadFactsOf(p).headroom : 0.10;
+}
+
+namespace {
 
 // Sorted by name (FindProfileFact's binary search relies on it).
 constexpr ProfileFact kProfileFacts[] = {
@@ -249,12 +284,12 @@ constexpr ProfileFact kProfileFacts[] = {
     {"cpus", [](const Profile& p) { return NumberOr(p.cpus); }},
     {"data_size", [](const Profile& p) { return NumberOr(p.data_size_bytes, Dim::kBytes); }},
     {"gssapi", [](const Profile& p) { return p.gssapi ? ExprValue::Bool(*p.gssapi) : ExprValue::Null(); }},
-    {"headroom", [](const Profile& p) { return ExprValue::Number(p.headroom); }},
+    {"headroom", [](const Profile& p) { return ExprValue::Number(Headroom(p)); }},
     {"huge_page_size",
      [](const Profile& p) { return ExprValue::Number(p.huge_page_size_bytes.value_or(kDefaultHugePageSize), Dim::kBytes); }},
     {"huge_pages", [](const Profile& p) { return NumberOr(p.huge_pages); }},
     {"io_uring", [](const Profile& p) { return p.io_uring ? ExprValue::Bool(*p.io_uring) : ExprValue::Null(); }},
-    {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(p.nodes_per_query); }},
+    {"nodes_per_query", [](const Profile& p) { return ExprValue::Number(NodesPerQuery(p)); }},
     {"os", [](const Profile& p) { return p.os ? ExprValue::String(*p.os) : ExprValue::Null(); }},
     {"ram", [](const Profile& p) { return NumberOr(p.ram_bytes, Dim::kBytes); }},
     {"shared_buffers_fraction", SharedBuffersFraction},

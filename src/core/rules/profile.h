@@ -58,9 +58,10 @@ struct Profile {
   /// of the default size, less what other programs use).
   std::optional<double> huge_pages;
 
-  /// Knobs of the memory model (documented in docs/rules/memory-overcommit.md).
-  double nodes_per_query = 1;    // sort/hash nodes a backend runs at once
-  double headroom = 0.10;        // RAM kept for the OS and page cache, fraction
+  /// Knobs of the memory model (documented in docs/rules/memory-overcommit.md);
+  /// nullopt: the workload's (NodesPerQuery, Headroom).
+  std::optional<double> nodes_per_query;  // sort/hash nodes a backend runs at once
+  std::optional<double> headroom;         // RAM kept for the OS and other programs, fraction
 
   bool empty() const {
     return !ram_bytes && !cpus && !storage && tablespaces.empty() && !workload && !connections && !os &&
@@ -89,6 +90,12 @@ struct EnumChoice {
   const BuildFeature* needs;  // null: every build has it (or no feature is known to add it)
 };
 std::vector<EnumChoice> EnumChoices(const Parameter& p);
+
+/// The memory model's knobs: the profile's, else its workload's from
+/// knowledge/storage.toml, else (no workload) 1 node and 10%. The one
+/// source for memory-overcommit and the recommender.
+double NodesPerQuery(const Profile& p);
+double Headroom(const Profile& p);
 
 std::string WorkloadName(Workload w);
 bool ParseWorkload(const std::string& s, Workload* out);

@@ -48,6 +48,13 @@ class Fields {
     if (!i) Wrong(key, v->is_number_integer() || v->is_number_unsigned() ? "an integer within 32 bits" : "an integer", *v);
     return i.value_or(0);
   }
+  // A number of any size (bigint counters, sizes in bytes).
+  double Num(const char* key) {
+    const json* v = Find(key);
+    if (!v) return 0;
+    if (!v->is_number()) Wrong(key, "a number", *v);
+    return v->is_number() ? v->get<double>() : 0;
+  }
   bool Bool(const char* key) {
     const json* v = Get(key, json::value_t::boolean, "a boolean");
     return v && v->get<bool>();
@@ -152,6 +159,15 @@ void ReadObjects(const json& doc, Snapshot* s, std::string* error) {
       Fields f(*(*rows)[i], Row("roles", i), error);
       s->roles.push_back({f.Str("name"), f.Bool("login")});
     }
+  if (auto rows = Section(doc, "tables", error)) {
+    s->tables.emplace();
+    for (size_t i = 0; i < rows->size(); ++i) {
+      Fields f(*(*rows)[i], Row("tables", i), error);
+      s->tables->push_back({f.Str("schema"), f.Str("name"), f.Num("bytes"), f.Num("reltuples"), f.Num("live"),
+                            f.Num("dead"), f.Num("inserted"), f.Num("updated"), f.Num("deleted"),
+                            f.Num("inserted_since_vacuum"), f.Num("modified_since_analyze"), f.Strings("options")});
+    }
+  }
   if (!error->empty()) return;
   auto it = doc.find("hba_rules");
   if (it != doc.end() && !it->is_null() && !ReadServerHbaRules(*it, &s->hba_rules.emplace(), error)) {

@@ -3,7 +3,8 @@
 // JSON, and what `check --snapshot`, `check --live` and the drift comparison
 // read. Each section is the result of one catalog query (pg_settings,
 // pg_file_settings, pg_db_role_setting, pg_tablespace, pg_database, pg_roles,
-// pg_hba_file_rules, pg_ident_file_mappings); a section the connecting role
+// pg_hba_file_rules, pg_ident_file_mappings, pg_stat_user_tables of the
+// connected database); a section the connecting role
 // cannot read is null, and
 // the privileges say why. New sections are added as new keys; readers ignore
 // keys they do not know.
@@ -56,6 +57,22 @@ struct SnapshotRole {
   bool login = false;  // rolcanlogin
 };
 
+/// One row of the "tables" section: an ordinary table of the database the
+/// snapshot connected to, from pg_stat_user_tables and pg_class; the section
+/// holds the largest kMaxTables, largest first. Counts are since the
+/// statistics were last reset.
+struct SnapshotTable {
+  static constexpr int kMaxTables = 100;
+  std::string schema, name;
+  double bytes = 0;       // pg_table_size: the heap, its TOAST table and maps
+  double reltuples = -1;  // pg_class.reltuples, autovacuum's row count (-1: never vacuumed or analyzed)
+  double live = 0, dead = 0;                      // n_live_tup, n_dead_tup
+  double inserted = 0, updated = 0, deleted = 0;  // n_tup_ins, n_tup_upd, n_tup_del
+  double inserted_since_vacuum = 0;               // n_ins_since_vacuum
+  double modified_since_analyze = 0;              // n_mod_since_analyze
+  std::vector<std::string> options;               // pg_class.reloptions: "name=value"
+};
+
 struct Snapshot {
   static constexpr int kFormat = 1;
   std::string server;    // a label without secrets: user@host:port/dbname
@@ -72,6 +89,9 @@ struct Snapshot {
   std::optional<std::vector<ServerHbaRule>> hba_rules;  // nullopt: not visible
   // pg_ident_file_mappings (15+). nullopt: not visible, or before 15.
   std::optional<std::vector<ServerIdentMapping>> ident_mappings;
+  /// The largest tables of the connected database. nullopt: a snapshot taken
+  /// before the section existed.
+  std::optional<std::vector<SnapshotTable>> tables;
 
   /// The major (server_version_num / 10000).
   int major() const { return server_version_num / 10000; }
@@ -88,7 +108,7 @@ struct Snapshot {
 ///   {"pgconflint_snapshot": 1, "server": LABEL, "info": {...},
 ///    "settings": [...], "file_settings": [...] | null, "db_role_settings": [...],
 ///    "tablespaces": [...], "databases": [...], "roles": [...], "hba_rules": [...] | null,
-///    "ident_mappings": [...] | null}
+///    "ident_mappings": [...] | null, "tables": [...]}
 /// where each section is the output of its query (src/live/queries.cc,
 /// scripts/snapshot.sql). False with *error when it is not a snapshot, or
 /// one of its sections or fields has another type than its query gives it

@@ -1,15 +1,15 @@
 -- Recommended by pgconflint for PostgreSQL 18, 24 CPUs, 96GB RAM, olap, nvme, tablespace archive on cold-object, tablespace fast on nvme, tablespace iscsi on network-block.
 -- assumption: connections not given: 40 for the olap workload (--connections)
--- assumption: memory model: 1 sort/hash node per backend, 10% of RAM kept for the OS (--nodes-per-query, --headroom)
+-- assumption: memory model: 3 sort/hash nodes per backend, 10% of RAM kept for the OS (olap: analytic queries join several tables, then aggregate and sort: three sort or hash nodes at once per backend, parallel workers included (an assumption: the documentation of work_mem says a complex query can run several at the same time, and no measurement of how many is cited; EXPLAIN of your own queries shows their count); --nodes-per-query, --headroom)
 
 -- Machine
 ALTER SYSTEM SET max_connections = '40';  -- the workload's expected concurrent connections; more clients belong behind a pooler
 ALTER SYSTEM SET shared_buffers = '24GB';  -- 25% of RAM: the documentation's starting point for a dedicated server
 ALTER SYSTEM SET effective_cache_size = '72GB';  -- shared_buffers plus the page cache the OS keeps; a planner estimate, allocates nothing
-ALTER SYSTEM SET work_mem = '400MB';  -- RAM left after the fixed memory, shared by 40 connections + 24 parallel workers x 1 sort/hash node, with room for hash tables at hash_mem_multiplier 2 (the memory-overcommit model)
+ALTER SYSTEM SET work_mem = '133MB';  -- RAM left after the fixed memory, shared by 40 connections + 24 parallel workers x 3 sort/hash nodes, with room for hash tables at hash_mem_multiplier 2 (the memory-overcommit model)
 ALTER SYSTEM SET hash_mem_multiplier = '2.0';  -- the default since 15; work_mem leaves room for hash tables this large
 ALTER SYSTEM SET maintenance_work_mem = '2GB';  -- RAM/16, 16MB to 2GB: a VACUUM or CREATE INDEX (its parallel workers share it)
-ALTER SYSTEM SET autovacuum_work_mem = '1GB';  -- RAM/32 (at most RAM/8 for all 6 autovacuum workers), 16MB to 1GB
+ALTER SYSTEM SET autovacuum_work_mem = '1GB';  -- RAM/32, 16MB to 1GB, and at most RAM/8 for all 6 autovacuum workers
 ALTER SYSTEM SET wal_buffers = '-1';  -- automatic: shared_buffers/32, at most one WAL segment (16MB here)
 ALTER SYSTEM SET min_wal_size = '16GB';  -- a quarter of max_wal_size: recycled segments for bursts
 ALTER SYSTEM SET max_wal_size = '64GB';  -- the WAL of 30min at an assumed peak of 1MB/s per CPU (olap) x 1.9 (checkpoint_completion_target), 1GB to 64GB: checkpoints start on time, not on WAL volume; needs that much free disk for pg_wal, and pg_stat_checkpointer (pg_stat_bgwriter before 17) shows requested checkpoints if the peak is higher
@@ -42,7 +42,7 @@ ALTER SYSTEM SET autovacuum_vacuum_cost_delay = '2ms';  -- the default since Pos
 -- Tablespaces (only these four options exist per tablespace)
 ALTER TABLESPACE "archive" SET (effective_io_concurrency = 4, maintenance_io_concurrency = 4, random_page_cost = 8.0, seq_page_cost = 2.0);  -- cold-object
 ALTER TABLESPACE "fast" SET (effective_io_concurrency = 64, maintenance_io_concurrency = 64, random_page_cost = 1.1, seq_page_cost = 1.0);  -- nvme
-ALTER TABLESPACE "iscsi" SET (effective_io_concurrency = 16, maintenance_io_concurrency = 16, random_page_cost = 1.5, seq_page_cost = 1.0);  -- network-block
+ALTER TABLESPACE "iscsi" SET (effective_io_concurrency = 48, maintenance_io_concurrency = 16, random_page_cost = 1.5, seq_page_cost = 1.0);  -- network-block
 
 -- Per table, by size (templates: replace <table>)
 -- ~1M rows, oltp: ALTER TABLE <table> SET (autovacuum_vacuum_scale_factor = 0.05, autovacuum_vacuum_threshold = 1000);

@@ -1,15 +1,15 @@
 -- Recommended by pgconflint for PostgreSQL 18, 8 CPUs, 16GB RAM, desktop, nvme.
 -- assumption: connections not given: 20 for the desktop workload (--connections)
--- assumption: memory model: 1 sort/hash node per backend, 10% of RAM kept for the OS (--nodes-per-query, --headroom)
+-- assumption: memory model: 2 sort/hash nodes per backend, 50% of RAM kept for the OS (desktop: a developer machine tries reporting queries out: two sort or hash nodes at once per backend; half of RAM stays with the editor, the browser and the other programs (both assumptions); --nodes-per-query, --headroom)
 
 -- Machine
 ALTER SYSTEM SET max_connections = '20';  -- the workload's expected concurrent connections; more clients belong behind a pooler
 ALTER SYSTEM SET shared_buffers = '2GB';  -- 12.5% of RAM: a desktop leaves memory to other programs
 ALTER SYSTEM SET effective_cache_size = '4GB';  -- shared_buffers plus the page cache the OS keeps; a planner estimate, allocates nothing
-ALTER SYSTEM SET work_mem = '167MB';  -- RAM left after the fixed memory, shared by 20 connections + 8 parallel workers x 1 sort/hash node, with room for hash tables at hash_mem_multiplier 2 (the memory-overcommit model)
+ALTER SYSTEM SET work_mem = '28MB';  -- RAM left after the fixed memory, shared by 20 connections + 8 parallel workers x 2 sort/hash nodes, with room for hash tables at hash_mem_multiplier 2 (the memory-overcommit model)
 ALTER SYSTEM SET hash_mem_multiplier = '2.0';  -- the default since 15; work_mem leaves room for hash tables this large
 ALTER SYSTEM SET maintenance_work_mem = '1GB';  -- RAM/16, 16MB to 2GB: a VACUUM or CREATE INDEX (its parallel workers share it)
-ALTER SYSTEM SET autovacuum_work_mem = '512MB';  -- RAM/32 (at most RAM/8 for all 3 autovacuum workers), 16MB to 1GB
+ALTER SYSTEM SET autovacuum_work_mem = '512MB';  -- RAM/32, 16MB to 1GB, and at most RAM/8 for all 3 autovacuum workers
 ALTER SYSTEM SET wal_buffers = '-1';  -- automatic: shared_buffers/32, at most one WAL segment (16MB here)
 ALTER SYSTEM SET min_wal_size = '768MB';  -- a quarter of max_wal_size: recycled segments for bursts
 ALTER SYSTEM SET max_wal_size = '3GB';  -- the WAL of 15min at an assumed peak of 0.25MB/s per CPU (desktop) x 1.9 (checkpoint_completion_target), 1GB to 64GB: checkpoints start on time, not on WAL volume; needs that much free disk for pg_wal, and pg_stat_checkpointer (pg_stat_bgwriter before 17) shows requested checkpoints if the peak is higher

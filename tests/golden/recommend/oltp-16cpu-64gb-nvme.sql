@@ -1,6 +1,6 @@
 -- Recommended by pgconflint for PostgreSQL 18, 16 CPUs, 64GB RAM, oltp, nvme.
 -- assumption: connections not given: 200 for the oltp workload (--connections)
--- assumption: memory model: 1 sort/hash node per backend, 10% of RAM kept for the OS (--nodes-per-query, --headroom)
+-- assumption: memory model: 1 sort/hash node per backend, 10% of RAM kept for the OS (oltp: short transactions run one sort or hash node at a time per backend (an assumption: no measurement of concurrent nodes is cited); --nodes-per-query, --headroom)
 
 -- Machine
 ALTER SYSTEM SET max_connections = '200';  -- the workload's expected concurrent connections; more clients belong behind a pooler
@@ -9,7 +9,7 @@ ALTER SYSTEM SET effective_cache_size = '48GB';  -- shared_buffers plus the page
 ALTER SYSTEM SET work_mem = '77MB';  -- RAM left after the fixed memory, shared by 200 connections + 16 parallel workers x 1 sort/hash node, with room for hash tables at hash_mem_multiplier 2 (the memory-overcommit model)
 ALTER SYSTEM SET hash_mem_multiplier = '2.0';  -- the default since 15; work_mem leaves room for hash tables this large
 ALTER SYSTEM SET maintenance_work_mem = '2GB';  -- RAM/16, 16MB to 2GB: a VACUUM or CREATE INDEX (its parallel workers share it)
-ALTER SYSTEM SET autovacuum_work_mem = '1GB';  -- RAM/32 (at most RAM/8 for all 4 autovacuum workers), 16MB to 1GB
+ALTER SYSTEM SET autovacuum_work_mem = '1GB';  -- RAM/32, 16MB to 1GB, and at most RAM/8 for all 4 autovacuum workers
 ALTER SYSTEM SET wal_buffers = '-1';  -- automatic: shared_buffers/32, at most one WAL segment (16MB here)
 ALTER SYSTEM SET min_wal_size = '16GB';  -- a quarter of max_wal_size: recycled segments for bursts
 ALTER SYSTEM SET max_wal_size = '64GB';  -- the WAL of 15min at an assumed peak of 3MB/s per CPU (oltp) x 1.9 (checkpoint_completion_target), 1GB to 64GB: checkpoints start on time, not on WAL volume; needs that much free disk for pg_wal, and pg_stat_checkpointer (pg_stat_bgwriter before 17) shows requested checkpoints if the peak is higher

@@ -325,6 +325,12 @@ def messages(srv, major):
          [(f"plpgsql.{UNKNOWN}", "{name}")]),
         ("ts_in_transaction", ["BEGIN; CREATE TABLESPACE pgcprobe LOCATION '/pgcprobe-none';",
                                               "ROLLBACK;"], []),
+        # A table's boolean and enum storage parameters (the integer and real ones
+        # share the tablespace options' messages).
+        ("tbl_bool", [f"CREATE TABLE {PROBE_TABLE} (a int); ALTER TABLE {PROBE_TABLE} SET (autovacuum_enabled = 'abc');",
+                      f"DROP TABLE {PROBE_TABLE};"], [("autovacuum_enabled", "{name}"), (": abc", ": {value}")]),
+        ("tbl_enum", [f"CREATE TABLE {PROBE_TABLE} (a int); ALTER TABLE {PROBE_TABLE} SET (vacuum_index_cleanup = 'abc');",
+                      f"DROP TABLE {PROBE_TABLE};"], [("vacuum_index_cleanup", "{name}"), (": abc", ": {value}")]),
         ("invalid_byte_sequence", ["SELECT E'\\377';"], [("0xff", "{bytes}")]),
         ("read_only", ["SET default_transaction_read_only = on; ALTER ROLE postgres SET work_mem = '1MB';",
                        "RESET default_transaction_read_only;"], [("ALTER ROLE", "{command}")]),

@@ -128,7 +128,7 @@ TEST(RecommendTablesTest, EveryTableClassOptionIsOneTheMajorAccepts) {
         ASSERT_TRUE(Recommend(p, cat, &r, &error)) << error;
         for (const TableClass& tc : r.tables)
           for (const Cell& c : tc.options) {
-            const TableOption* o = facts->FindTableOption(c.parameter);
+            const StorageOption* o = facts->FindTableOption(c.parameter);
             ASSERT_NE(o, nullptr) << major << " " << c.parameter;
             Parameter param = o->AsParameter();
             EXPECT_TRUE(ParseValue(cat, param, c.value).ok()) << major << " " << c.parameter << " = " << c.value;

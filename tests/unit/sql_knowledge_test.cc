@@ -13,17 +13,17 @@ TEST(SqlKnowledgeTest, TableOptionsPerMajor) {
   for (int major : Catalog::SupportedMajors()) {
     const SqlFacts* facts = SqlFacts::ForMajor(major);
     ASSERT_NE(facts, nullptr) << major;
-    const TableOption* ff = facts->FindTableOption("fillfactor");
+    const StorageOption* ff = facts->FindTableOption("fillfactor");
     ASSERT_NE(ff, nullptr) << major;
-    EXPECT_EQ(ff->type, TableOption::Type::kInteger);
+    EXPECT_EQ(ff->type, StorageOption::Type::kInteger);
     EXPECT_EQ(ff->min, 10);
     EXPECT_EQ(ff->max, 100);
-    const TableOption* enabled = facts->FindTableOption("toast.autovacuum_enabled");
+    const StorageOption* enabled = facts->FindTableOption("toast.autovacuum_enabled");
     ASSERT_NE(enabled, nullptr) << major;
-    EXPECT_EQ(enabled->type, TableOption::Type::kBool);
-    const TableOption* cleanup = facts->FindTableOption("vacuum_index_cleanup");
+    EXPECT_EQ(enabled->type, StorageOption::Type::kBool);
+    const StorageOption* cleanup = facts->FindTableOption("vacuum_index_cleanup");
     ASSERT_NE(cleanup, nullptr) << major;
-    EXPECT_EQ(cleanup->type, TableOption::Type::kEnum);
+    EXPECT_EQ(cleanup->type, StorageOption::Type::kEnum);
     EXPECT_FALSE(cleanup->values.empty());
     // No TOAST table has analyze options, and no configuration parameter's
     // name is a table option unless the server took it.

@@ -106,7 +106,7 @@ std::vector<TableAdvice> AdviseTables(const Recommendation& r, const Analysis& c
     for (const Cell& c : tc->options) {
       auto has = own.find(c.parameter);
       if (has != own.end() && strtod(has->second.c_str(), nullptr) == strtod(c.value.c_str(), nullptr)) continue;
-      const TableOption* known = facts ? facts->FindTableOption(c.parameter) : nullptr;
+      const StorageOption* known = facts ? facts->FindTableOption(c.parameter) : nullptr;
       std::string why;
       if (!known) {
         why = "PostgreSQL " + std::to_string(cat.major()) + " has no table option " + c.parameter;

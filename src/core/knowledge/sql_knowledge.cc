@@ -12,22 +12,7 @@
 
 namespace pgconflint {
 
-Parameter TablespaceOption::AsParameter() const {
-  Parameter p{};
-  p.name = name.c_str();
-  p.type = integer ? VarType::kInteger : VarType::kReal;
-  p.context = Context::kUser;
-  p.unit = p.category = p.short_desc = p.extra_desc = p.boot_val = p.file_message = p.alter_system_message = "";
-  p.unit_kind = UnitKind::kNone;
-  p.unit_amount = 1;
-  p.min_val = min_text.c_str();
-  p.max_val = max_text.c_str();
-  p.min = min;
-  p.max = max;
-  p.in_pg_settings = p.file_accepted = p.alter_system_accepted = true;
-  return p;
-}
-Parameter TableOption::AsParameter() const {
+Parameter StorageOption::AsParameter() const {
   Parameter p{};
   p.name = name.c_str();
   p.type = type == Type::kBool ? VarType::kBool : type == Type::kInteger ? VarType::kInteger : VarType::kReal;
@@ -62,38 +47,27 @@ void ReadKeywords(const json& j, std::unordered_map<std::string, KeywordCategory
     for (const json& w : j.at(key)) (*out)[w.get<std::string>()] = category;
 }
 
-TablespaceOption ReadOption(const json& o) {
-  TablespaceOption t;
-  t.name = o.at("name").get<std::string>();
-  t.integer = o.at("type").get<std::string>() == "integer";
-  t.min_text = o.at("min").get<std::string>();
-  t.max_text = o.at("max").get<std::string>();
-  t.min = strtod(t.min_text.c_str(), nullptr);
-  t.max = strtod(t.max_text.c_str(), nullptr);
-  return t;
-}
-
-TableOption ReadTableOption(const json& o) {
-  static const std::pair<const char*, TableOption::Type> kTableOptionTypes[] = {
-      {"boolean", TableOption::Type::kBool},
-      {"integer", TableOption::Type::kInteger},
-      {"real", TableOption::Type::kReal},
-      {"enum", TableOption::Type::kEnum}};
-  TableOption t;
+StorageOption ReadStorageOption(const json& o) {
+  static const std::pair<const char*, StorageOption::Type> kStorageOptionTypes[] = {
+      {"boolean", StorageOption::Type::kBool},
+      {"integer", StorageOption::Type::kInteger},
+      {"real", StorageOption::Type::kReal},
+      {"enum", StorageOption::Type::kEnum}};
+  StorageOption t;
   t.name = o.at("name").get<std::string>();
   const std::string type = o.at("type").get<std::string>();
-  auto it = std::find_if(std::begin(kTableOptionTypes), std::end(kTableOptionTypes),
+  auto it = std::find_if(std::begin(kStorageOptionTypes), std::end(kStorageOptionTypes),
                          [&](const auto& k) { return type == k.first; });
-  if (it == std::end(kTableOptionTypes))
-    throw std::runtime_error("table option " + t.name + ": unknown type " + type);
+  if (it == std::end(kStorageOptionTypes))
+    throw std::runtime_error("storage option " + t.name + ": unknown type " + type);
   t.type = it->second;
-  if (t.type == TableOption::Type::kInteger || t.type == TableOption::Type::kReal) {
+  if (t.type == StorageOption::Type::kInteger || t.type == StorageOption::Type::kReal) {
     t.min_text = o.at("min").get<std::string>();
     t.max_text = o.at("max").get<std::string>();
     t.min = strtod(t.min_text.c_str(), nullptr);
     t.max = strtod(t.max_text.c_str(), nullptr);
   }
-  if (t.type == TableOption::Type::kEnum) t.values = o.at("values").get<std::vector<std::string>>();
+  if (t.type == StorageOption::Type::kEnum) t.values = o.at("values").get<std::vector<std::string>>();
   return t;
 }
 
@@ -114,11 +88,12 @@ struct SqlFactsBuilder {
       for (const auto& [name, words] : m.at("session_list_keywords").items())
         f->session_list_keywords_[AsciiLower(name)] = words.get<std::vector<std::string>>();
     for (const json& n : m.at("list_quote")) f->list_quote_.insert(AsciiLower(n.get<std::string>()));
-    for (const json& o : m.at("tablespace_options")) f->tablespace_options_.push_back(ReadOption(o));
+    for (const json& o : m.at("tablespace_options")) f->tablespace_options_.push_back(ReadStorageOption(o));
     if (m.contains("table_options"))
-      for (const json& o : m.at("table_options")) f->table_options_.push_back(ReadTableOption(o));
-    std::sort(f->table_options_.begin(), f->table_options_.end(),
-              [](const TableOption& a, const TableOption& b) { return a.name < b.name; });
+      for (const json& o : m.at("table_options")) f->table_options_.push_back(ReadStorageOption(o));
+    for (std::vector<StorageOption>* options : {&f->tablespace_options_, &f->table_options_})
+      std::sort(options->begin(), options->end(),
+                [](const StorageOption& a, const StorageOption& b) { return a.name < b.name; });
     for (const auto& [key, message] : m.at("messages").items())
       if (message.is_string()) f->messages_[key] = message.get<std::string>();
     f->numeric_junk_ = m.at("numeric_junk").get<bool>();
@@ -181,17 +156,21 @@ const std::vector<std::string>& SqlFacts::SessionListKeywords(std::string_view n
 
 bool SqlFacts::ListQuote(std::string_view name) const { return list_quote_.count(AsciiLower(name)) > 0; }
 
-const TablespaceOption* SqlFacts::FindTablespaceOption(std::string_view name) const {
-  for (const TablespaceOption& o : tablespace_options_)
-    if (o.name == name) return &o;
-  return nullptr;
+namespace {
+
+const StorageOption* FindOption(const std::vector<StorageOption>& options, std::string_view name) {
+  auto it = std::lower_bound(options.begin(), options.end(), name,
+                             [](const StorageOption& o, std::string_view n) { return o.name < n; });
+  return it != options.end() && it->name == name ? &*it : nullptr;
 }
 
-const TableOption* SqlFacts::FindTableOption(std::string_view name) const {
-  auto it = std::lower_bound(table_options_.begin(), table_options_.end(), name,
-                             [](const TableOption& o, std::string_view n) { return o.name < n; });
-  return it != table_options_.end() && it->name == name ? &*it : nullptr;
+}  // namespace
+
+const StorageOption* SqlFacts::FindTablespaceOption(std::string_view name) const {
+  return FindOption(tablespace_options_, name);
 }
+
+const StorageOption* SqlFacts::FindTableOption(std::string_view name) const { return FindOption(table_options_, name); }
 
 bool SqlFacts::HasMessage(std::string_view key) const { return messages_.find(key) != messages_.end(); }
 

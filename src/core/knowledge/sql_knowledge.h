@@ -22,26 +22,13 @@ namespace pgconflint {
 /// pg_get_keywords().catcode.
 enum class KeywordCategory { kNone, kUnreserved, kColName, kTypeFuncName, kReserved };
 
-/// One option of ALTER TABLESPACE ... SET (...).
-struct TablespaceOption {
-  std::string name;     // lower case
-  bool integer = false; // an integer option (else a floating point one)
-  double min = 0, max = 0;
-  std::string min_text, max_text;  // as the server prints the range
-
-  /// A Parameter that stands for the option, so that its value is parsed as
-  /// the server parses it (parse_int / parse_real, no units). It points into
-  /// this option's strings.
-  Parameter AsParameter() const;
-};
-
-/// One storage parameter ALTER TABLE ... SET (...) accepts on a table
-/// ("fillfactor", "autovacuum_vacuum_scale_factor", "toast.autovacuum_enabled"),
-/// with the type, range and values the server named when it refused probes
-/// (scripts/harvest_sql_knowledge.py, table_options).
-struct TableOption {
+/// One storage parameter that ALTER TABLESPACE ... SET (...) or ALTER TABLE
+/// ... SET (...) accepts ("random_page_cost"; "fillfactor",
+/// "toast.autovacuum_enabled"), with the type, range and values the server
+/// named when it refused probes (scripts/harvest_sql_knowledge.py).
+struct StorageOption {
   enum class Type { kBool, kInteger, kReal, kEnum };
-  std::string name;  // lower case; "toast." for the options of the table's TOAST table
+  std::string name;  // lower case; "toast." for the options of a table's TOAST table
   Type type = Type::kInteger;
   double min = 0, max = 0;          // kInteger and kReal
   std::string min_text, max_text;   // as the server prints the range
@@ -76,13 +63,13 @@ class SqlFacts {
   const std::vector<std::string>& SessionListKeywords(std::string_view name) const;
   /// Whether ALTER SYSTEM writes the list items of `name` as quoted identifiers.
   bool ListQuote(std::string_view name) const;
-  const std::vector<TablespaceOption>& tablespace_options() const { return tablespace_options_; }
+  /// The storage parameters of a tablespace, in name order.
+  const std::vector<StorageOption>& tablespace_options() const { return tablespace_options_; }
   /// The storage parameters of a table, in name order.
-  const std::vector<TableOption>& table_options() const { return table_options_; }
-  /// The table storage parameter called `name` (lower case), or null.
-  const TableOption* FindTableOption(std::string_view name) const;
-  /// The option called `name` (lower case), or null.
-  const TablespaceOption* FindTablespaceOption(std::string_view name) const;
+  const std::vector<StorageOption>& table_options() const { return table_options_; }
+  /// The tablespace or table option called `name` (lower case), or null.
+  const StorageOption* FindTablespaceOption(std::string_view name) const;
+  const StorageOption* FindTableOption(std::string_view name) const;
 
   bool numeric_junk() const { return numeric_junk_; }                  // "64MB" is one bad token (15+)
   bool non_decimal_integers() const { return non_decimal_integers_; }  // 0x10, 0o17, 0b101 (16+)
@@ -106,8 +93,8 @@ class SqlFacts {
   std::map<std::string, std::string> scoped_refused_;      // "name\x01value", lower-cased -> message
   std::map<std::string, std::vector<std::string>, std::less<>> session_list_keywords_;  // lower-cased name
   std::unordered_set<std::string> list_quote_;            // lower-cased names
-  std::vector<TablespaceOption> tablespace_options_;
-  std::vector<TableOption> table_options_;
+  std::vector<StorageOption> tablespace_options_;
+  std::vector<StorageOption> table_options_;
   std::map<std::string, std::string, std::less<>> messages_;
   bool numeric_junk_ = false, non_decimal_integers_ = false, numeric_underscores_ = false;
 };

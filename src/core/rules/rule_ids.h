@@ -69,6 +69,8 @@ enum class RuleId : int {
   kAlterSystemCannotFixAutoConf,  // PGC1010
   kTablespaceOptionForStorage,  // PGC1012
   kLoadLibraryPathInvalid,  // PGC1013
+  kTableOptionUnknown,  // PGC1014
+  kTableOptionInvalid,  // PGC1015
   kPendingRestart,  // PGC1101
   kServerRefusedSetting,  // PGC1102
   kConfigurationDrift,  // PGC1103

@@ -13,6 +13,7 @@
 #include "core/model/syntax.h"
 #include "core/sql/library_path.h"
 #include "core/sql/sql_quote.h"
+#include "core/sql/storage_options.h"
 #include "core/sql/sql_transaction.h"
 
 namespace pgconflint {
@@ -109,6 +110,7 @@ class Runner {
       case Kind::kSession: return Session(st);
       case Kind::kCreateTablespace:
       case Kind::kAlterTablespace: return Tablespace(st);
+      case Kind::kAlterTable: return TableOptionsValid(st);
       case Kind::kLoad: return Load(st);
       case Kind::kDatabaseTablespace:
         state_.database_tablespaces.Set(st.database, {st.database, st.tablespace});
@@ -439,43 +441,16 @@ class Runner {
     return true;
   }
 
-  // tablespace_reloptions: known names, each once, values of the option's
-  // type within its range. Every problem is reported.
-  bool TablespaceOptionsValid(const SqlStatement& st) {
-    bool ok = true;
-    std::set<std::string> seen;
-    for (const SqlOption& o : st.options) {
-      size_t dot = o.name.find('.');
-      const TablespaceOption* known = facts_.FindTablespaceOption(o.name);
-      std::string message =
-          dot != std::string::npos ? facts_.Message("ts_namespace", {{"namespace", o.name.substr(0, dot)}})
-          : !known                 ? facts_.Message("ts_unknown", {{"name", o.name}})
-          : !seen.insert(o.name).second ? facts_.Message("ts_twice", {{"name", o.name}})
-                                        : "";
-      if (!message.empty()) {
-        ok = Refuse(RuleId::kTablespaceOptionUnknown, o.name_range, message,
-                    "a tablespace has four options: seq_page_cost, random_page_cost, effective_io_concurrency, "
-                    "maintenance_io_concurrency") && ok;
-        continue;
-      }
-      ok = OptionValueValid(*known, o) && ok;
-    }
-    return ok;
+  // Reports every refusal of a statement's storage options (storage_options.h).
+  bool RefuseAll(const std::vector<OptionRefusal>& refusals) {
+    for (const OptionRefusal& r : refusals) Refuse(r.rule, r.where, r.message, r.help);
+    return refusals.empty();
   }
-
-  bool OptionValueValid(const TablespaceOption& t, const SqlOption& o) {
-    Parameter p = t.AsParameter();
-    ParsedValue v = ParseValue(cat_, p, o.value);
-    if (v.ok()) return true;
-    Range where = o.has_value ? o.value_range : o.name_range;
-    if (v.problem == ValueProblem::kOutOfRange)
-      return Refuse(RuleId::kTablespaceOptionInvalid, where,
-                    facts_.Message("ts_range", {{"name", o.name}, {"value", o.value}}),
-                    "the range is " + t.min_text.substr(0, t.min_text.find('.')) + " .. " +
-                        (t.max > 1e300 ? std::string("no upper limit") : t.max_text));
-    return Refuse(RuleId::kTablespaceOptionInvalid, where,
-                  facts_.Message(t.integer ? "ts_int" : "ts_real", {{"name", o.name}, {"value", o.value}}),
-                  t.integer ? "an integer without a unit" : "a number such as 1.1");
+  bool TablespaceOptionsValid(const SqlStatement& st) {
+    return RefuseAll(CheckTablespaceOptions(facts_, cat_, st.options));
+  }
+  bool TableOptionsValid(const SqlStatement& st) {
+    return st.action != Action::kSet || RefuseAll(CheckTableOptions(facts_, cat_, st.options));
   }
 
   const SqlFacts& facts_;

@@ -27,6 +27,8 @@ class Parser {
       AlterRole();
     } else if (n >= 2 && At(0).Is("alter") && At(1).Is("tablespace")) {
       AlterTablespace();
+    } else if (n >= 2 && At(0).Is("alter") && At(1).Is("table")) {
+      AlterTable();
     } else if (n >= 2 && At(0).Is("create") && At(1).Is("tablespace")) {
       CreateTablespace();
     } else if (At(0).Is("set") || At(0).Is("reset")) {
@@ -322,6 +324,32 @@ class Parser {
     out_.action = Cur().Is("set") ? Action::kSet : Action::kReset;
     ++i_;
     RelOptions() && Done();
+  }
+
+  // ALTER TABLE [IF EXISTS] [ONLY] name [*] SET (...) | RESET (...) as the
+  // statement's one subcommand: the table's storage parameters. Any other
+  // ALTER TABLE (another subcommand, or more than one) is kOther: its
+  // grammar is not checked here.
+  void AlterTable() {
+    size_t k = 2;
+    if (At(k).Is("if") && At(k + 1).Is("exists")) k += 2;
+    if (At(k).Is("only")) ++k;
+    if (k >= t_.size() || !IsColId(At(k))) return Other();
+    std::string table = At(k++).value;
+    while (At(k).IsOp(".") && k + 1 < t_.size() && IsColLabel(At(k + 1))) {
+      table += "." + At(k + 1).value;
+      k += 2;
+    }
+    if (At(k).IsOp("*")) ++k;
+    if (!(At(k).Is("set") || At(k).Is("reset")) || !At(k + 1).IsOp("(")) return Other();
+    const SqlStatement before = out_;
+    out_.kind = Kind::kAlterTable;
+    out_.action = At(k).Is("set") ? Action::kSet : Action::kReset;
+    out_.table = std::move(table);
+    i_ = k + 1;
+    if (RelOptions() && AtEnd()) return;
+    out_ = before;  // more subcommands, or options this reading does not take
+    Other();
   }
 
   void CreateTablespace() {

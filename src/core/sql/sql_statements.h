@@ -1,7 +1,7 @@
 // The configuration statements of a SQL script, read with PostgreSQL's
 // grammar (gram.y) for ALTER SYSTEM, ALTER DATABASE/ROLE/USER ... SET/RESET,
-// SET/RESET, set_config(), CREATE/ALTER TABLESPACE and the transaction
-// statements; every other statement is kept as kOther with its lexer error,
+// SET/RESET, set_config(), CREATE/ALTER TABLESPACE, ALTER TABLE ... SET/RESET
+// (...) and the transaction statements; every other statement is kept as kOther with its lexer error,
 // if any. A statement the grammar refuses carries the server's message.
 #ifndef PGCONFLINT_CORE_SQL_SQL_STATEMENTS_H_
 #define PGCONFLINT_CORE_SQL_SQL_STATEMENTS_H_
@@ -24,7 +24,7 @@ struct SqlValue {
   Range range;
 };
 
-/// One option of a tablespace's SET (...), RESET (...) or WITH (...).
+/// One option of a tablespace's or a table's SET (...), RESET (...) or WITH (...).
 struct SqlOption {
   std::string name;        // folded; "namespace.name" when qualified
   std::string value;       // the text the server validates ("true" when none is given)
@@ -41,6 +41,7 @@ struct SqlStatement {
     kSession,          // SET [LOCAL|SESSION] / RESET / set_config()
     kCreateTablespace,
     kAlterTablespace,  // SET (...) or RESET (...)
+    kAlterTable,       // ALTER TABLE t SET (...) or RESET (...): its storage parameters, the one subcommand
     kDatabaseTablespace,  // CREATE DATABASE d ... TABLESPACE t, ALTER DATABASE d SET TABLESPACE t
     kBegin,            // BEGIN, START TRANSACTION
     kEndTransaction,   // COMMIT, END, ROLLBACK, ABORT, PREPARE TRANSACTION
@@ -61,6 +62,7 @@ struct SqlStatement {
   bool set_config = false;  // set_config(): the value is taken as given, never flattened
   bool commit = false;   // kEndTransaction: COMMIT or END (else a rollback)
   std::string tablespace;
+  std::string table;     // kAlterTable: as written, schema-qualified when it is
   std::vector<SqlOption> options;
   /// Why the server refuses the statement's text (a lexer or grammar error),
   /// "" when it parses; `error_range` is where it points.

@@ -70,6 +70,7 @@ const char* TransactionModes::WritingCommand(SqlStatement::Kind kind) {
     case SqlStatement::Kind::kDatabaseTablespace: return "ALTER DATABASE";
     case SqlStatement::Kind::kCreateTablespace: return "CREATE TABLESPACE";
     case SqlStatement::Kind::kAlterTablespace: return "ALTER TABLESPACE";
+    case SqlStatement::Kind::kAlterTable: return "ALTER TABLE";
     default: return nullptr;
   }
 }

@@ -26,7 +26,7 @@ Analysis LintOn(const std::string& os, int major, const std::string& text) {
   return a;
 }
 
-std::vector<std::string> Refused(const Analysis& a) {
+std::vector<std::string> PlatformRefusals(const Analysis& a) {
   std::vector<std::string> out;
   for (const Diagnostic& d : a.diagnostics)
     if (d.rule->id == RuleId::kValueOutOfRange) out.push_back(d.parameter + ": " + d.message);
@@ -50,15 +50,15 @@ TEST(PlatformTest, EveryFactNamesAParameterOfItsMajorsAndASource) {
 
 TEST(PlatformTest, WindowsRefusesWhatLinuxAccepts) {
   const std::string text = "work_mem = '3GB'\nmaintenance_work_mem = '2047MB'\nio_combine_limit = '256kB'\n";
-  std::vector<std::string> windows = Refused(LintOn("windows", 17, text));
+  std::vector<std::string> windows = PlatformRefusals(LintOn("windows", 17, text));
   ASSERT_EQ(windows.size(), 2u);
   EXPECT_EQ(windows[0], "work_mem: 3145728 kB is outside the valid range for parameter \"work_mem\" (64 kB .. 2097151 kB)");
   EXPECT_EQ(windows[1],
             "io_combine_limit: 32 8kB is outside the valid range for parameter \"io_combine_limit\" (1 8kB .. 16 8kB)");
-  EXPECT_TRUE(Refused(LintOn("linux", 17, text)).empty());
-  EXPECT_TRUE(Refused(LintOn("", 17, text)).empty());  // no --os: the catalog's ranges
+  EXPECT_TRUE(PlatformRefusals(LintOn("linux", 17, text)).empty());
+  EXPECT_TRUE(PlatformRefusals(LintOn("", 17, text)).empty());  // no --os: the catalog's ranges
   // 18 keeps the combine limit on Windows, not the kilobyte one.
-  std::vector<std::string> windows18 = Refused(LintOn("windows", 18, "work_mem = '3GB'\nio_max_combine_limit = '1MB'\n"));
+  std::vector<std::string> windows18 = PlatformRefusals(LintOn("windows", 18, "work_mem = '3GB'\nio_max_combine_limit = '1MB'\n"));
   ASSERT_EQ(windows18.size(), 1u);
   EXPECT_EQ(windows18[0].substr(0, 21), "io_max_combine_limit:");
 }

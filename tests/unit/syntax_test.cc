@@ -143,6 +143,70 @@ RC_GTEST_PROP(ParseProperty, NeverCrashesAndRangesStayInside, (const std::string
   }
 }
 
+
+// Reparse gives Parse's result after any edit of any text: lines of settings,
+// comments, directives and errors, edited anywhere (within a line, across
+// lines, at either end), including newlines in the replacement.
+void ExpectSameParse(const ParsedFile& a, const ParsedFile& b) {
+  RC_ASSERT(a.settings.size() == b.settings.size());
+  for (size_t i = 0; i < a.settings.size(); ++i) {
+    const SettingLine &x = a.settings[i], &y = b.settings[i];
+    RC_ASSERT(x.line == y.line);
+    RC_ASSERT(x.name.begin == y.name.begin && x.name.end == y.name.end);
+    RC_ASSERT(x.value.begin == y.value.begin && x.value.end == y.value.end);
+    RC_ASSERT(x.quoted == y.quoted && x.value_text == y.value_text);
+    RC_ASSERT(x.comment.begin == y.comment.begin && x.comment.end == y.comment.end);
+  }
+  RC_ASSERT(a.errors.size() == b.errors.size() && a.error_count == b.error_count);
+  for (size_t i = 0; i < a.errors.size(); ++i) {
+    const SyntaxError &x = a.errors[i], &y = b.errors[i];
+    RC_ASSERT(x.line == y.line && x.at_end_of_line == y.at_end_of_line);
+    RC_ASSERT(x.near.begin == y.near.begin && x.near.end == y.near.end);
+    RC_ASSERT(x.near_text == y.near_text && x.expected == y.expected);
+    RC_ASSERT(x.name.begin == y.name.begin && x.name.end == y.name.end);
+    RC_ASSERT(x.value.begin == y.value.begin && x.value.end == y.value.end);
+  }
+  RC_ASSERT(a.comments.size() == b.comments.size());
+  for (size_t i = 0; i < a.comments.size(); ++i) {
+    RC_ASSERT(a.comments[i].line == b.comments[i].line && a.comments[i].own_line == b.comments[i].own_line);
+    RC_ASSERT(a.comments[i].range.begin == b.comments[i].range.begin);
+    RC_ASSERT(a.comments[i].range.end == b.comments[i].range.end);
+  }
+  RC_ASSERT(a.truncated == b.truncated);
+}
+
+RC_GTEST_PROP(ParseProperty, ReparseAfterAnEditEqualsParse, ()) {
+  static const std::vector<std::string> kLines = {
+      "work_mem = '64MB'", "shared_buffers = 8GB  # tuned", "#max_connections = 100", "# pgconflint: disable=PGC201",
+      "# a comment", "", "   ", "port 5432", "a.b = 'x''y'", "work_mem = 64 MB", "= 1", "x = 'unterminated",
+      "include_dir 'conf.d'", "ab\xff = 1\r", "wal_level = replica # \xe2\x82\xac", "\t"};
+  std::vector<std::string> lines =
+      *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(kLines));
+  std::string old_text;
+  for (const std::string& l : lines) old_text += l + "\n";
+  if (*rc::gen::arbitrary<bool>() && !old_text.empty()) old_text.pop_back();  // no final newline
+  const size_t at = *rc::gen::inRange<size_t>(0, old_text.size() + 1);
+  const size_t len = *rc::gen::inRange<size_t>(0, old_text.size() - at + 1);
+  const std::string alphabet = "ab_=' #\n\r1.x";
+  const std::string insert = *rc::gen::container<std::string>(rc::gen::elementOf(alphabet));
+  std::string text = old_text;
+  text.replace(at, len, insert);
+  ExpectSameParse(Reparse(Parse(old_text), old_text, text), Parse(text));
+}
+
+TEST(ParseTest, ReparseOfAKeystrokeInALargeFileMovesTheRest) {
+  std::string old_text;
+  for (int i = 0; i < 2000; ++i) old_text += i % 10 ? "# comment " + std::to_string(i) + "\n" : "work_mem = 64MB\n";
+  std::string text = old_text;
+  text.insert(text.find("64MB", 5000), "1");  // 164MB on one line in the middle
+  ParsedFile p = Reparse(Parse(old_text), old_text, text), q = Parse(text);
+  ASSERT_EQ(p.settings.size(), 200u);
+  for (size_t i = 0; i < p.settings.size(); ++i) {
+    EXPECT_EQ(p.settings[i].line, q.settings[i].line);
+    EXPECT_EQ(p.settings[i].value.begin, q.settings[i].value.begin);
+    EXPECT_EQ(p.settings[i].value_text, q.settings[i].value_text);
+  }
+}
 }  // namespace
 }  // namespace pgconflint
 

@@ -22,9 +22,22 @@ std::shared_ptr<const FileCache::Entry> FileCache::Get(const std::string& abs_pa
     if (*status != ReadStatus::kOk) return nullptr;
   }
   auto entry = std::make_shared<Entry>(SourceFile(abs_path, std::move(text)));
-  entry->parsed = Parse(entry->source);
+  if (forgotten_ && forgotten_->source.path() == abs_path) {
+    entry->parsed = Reparse(forgotten_->parsed, forgotten_->text, entry->text);
+    forgotten_.reset();
+  } else {
+    entry->parsed = Parse(entry->source);
+  }
   entries_[abs_path] = entry;
   return entry;
+}
+
+void FileCache::Forget(const std::string& abs_path) {
+  if (auto e = entries_.find(abs_path); e != entries_.end()) {
+    forgotten_ = std::move(e->second);
+    entries_.erase(e);
+  }
+  texts_.erase(abs_path);
 }
 
 SharedText FileCache::Held(const std::string& abs_path) const {

@@ -43,14 +43,14 @@ class FileCache {
   /// The text held for `abs_path`, as last read; null when it was not read
   /// (or was forgotten since).
   SharedText Held(const std::string& abs_path) const;
-  /// Drops one file (it changed) or every file.
-  void Forget(const std::string& abs_path) {
-    entries_.erase(abs_path);
-    texts_.erase(abs_path);
-  }
+  /// Drops one file (it changed) or every file. The entry of the file last
+  /// dropped is kept aside: its next parse starts from it (Reparse), which
+  /// parses only the lines that changed, as in an editor's keystroke.
+  void Forget(const std::string& abs_path);
   void Clear() {
     entries_.clear();
     texts_.clear();
+    forgotten_.reset();
   }
   const FileSystem& fs() const { return fs_; }
 
@@ -58,6 +58,7 @@ class FileCache {
   const FileSystem& fs_;
   std::map<std::string, std::shared_ptr<const Entry>> entries_;
   std::map<std::string, SharedText> texts_;  // read by Text, not parsed yet
+  std::shared_ptr<const Entry> forgotten_;  // the entry Forget dropped last; null when none
 };
 
 struct CollectContext {

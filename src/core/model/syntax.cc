@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstring>
@@ -385,6 +386,94 @@ ParsedFile Parse(std::string_view text) {
       break;
     }
   }
+  return out;
+}
+
+namespace {
+
+uint32_t CountLines(std::string_view text) { return static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// Entries of one kind: old's before the changed lines (line < first), the
+// changed lines' own (moved to `start`, line `first`), old's after them (line
+// > old_last, moved by the change in size and in lines).
+template <typename Entry, typename MoveRanges>
+std::vector<Entry> Splice(const std::vector<Entry>& old, std::vector<Entry> changed, uint32_t first,
+                          uint32_t old_last, uint32_t start, int64_t size_delta, int64_t line_delta,
+                          MoveRanges move_ranges) {
+  std::vector<Entry> out;
+  out.reserve(old.size() + changed.size());
+  size_t i = 0;
+  for (; i < old.size() && old[i].line < first; ++i) out.push_back(old[i]);
+  for (Entry& e : changed) {
+    e.line += first - 1;
+    move_ranges(&e, static_cast<int64_t>(start));
+    out.push_back(std::move(e));
+  }
+  for (; i < old.size(); ++i) {
+    if (old[i].line <= old_last) continue;
+    Entry e = old[i];
+    e.line = static_cast<uint32_t>(e.line + line_delta);
+    move_ranges(&e, size_delta);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// A range moved by `by` bytes. The optional ranges of an entry (a setting's
+// comment, an error's name and value) are {0, 0} when absent and are moved
+// only when present: none is empty when present.
+void Shift(Range* r, int64_t by) {
+  r->begin = static_cast<uint32_t>(r->begin + by);
+  r->end = static_cast<uint32_t>(r->end + by);
+}
+
+}  // namespace
+
+ParsedFile Reparse(const ParsedFile& old, std::string_view old_text, std::string_view text) {
+  if (old.truncated || old.error_count > kMaxSyntaxErrors) return Parse(text);
+  const size_t n = std::min(old_text.size(), text.size());
+  size_t prefix = static_cast<size_t>(std::mismatch(text.begin(), text.begin() + n, old_text.begin()).first - text.begin());
+  size_t suffix = 0;
+  while (suffix < n - prefix && old_text[old_text.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
+  // The changed lines: from the start of the line of the first changed byte
+  // to the end (newline included) of the line of the last, in both texts.
+  const size_t nl = prefix == 0 ? std::string_view::npos : text.rfind('\n', prefix - 1);
+  const size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+  auto end_of = [&](std::string_view t) {
+    size_t e = t.find('\n', std::max(t.size() - suffix, start));
+    return e == std::string_view::npos ? t.size() : e + 1;
+  };
+  const size_t old_end = end_of(old_text), new_end = end_of(text);
+  const std::string_view old_region = old_text.substr(start, old_end - start);
+  const std::string_view new_region = text.substr(start, new_end - start);
+  const uint32_t first = CountLines(text.substr(0, start)) + 1;
+  const uint32_t old_lines = CountLines(old_region) + (!old_region.empty() && old_region.back() != '\n' ? 1 : 0);
+  const uint32_t new_lines = CountLines(new_region) + (!new_region.empty() && new_region.back() != '\n' ? 1 : 0);
+  const uint32_t old_last = first + old_lines - 1;  // first - 1 when the old region is empty
+  const int64_t size_delta = static_cast<int64_t>(text.size()) - static_cast<int64_t>(old_text.size());
+  const int64_t line_delta = static_cast<int64_t>(new_lines) - static_cast<int64_t>(old_lines);
+
+  ParsedFile region = Parse(new_region);
+  ParsedFile out;
+  out.settings = Splice(old.settings, std::move(region.settings), first, old_last, start, size_delta, line_delta,
+                        [](SettingLine* e, int64_t by) {
+                          Shift(&e->name, by);
+                          Shift(&e->value, by);
+                          if (e->comment.end > e->comment.begin) Shift(&e->comment, by);
+                        });
+  out.errors = Splice(old.errors, std::move(region.errors), first, old_last, start, size_delta, line_delta,
+                      [](SyntaxError* e, int64_t by) {
+                        Shift(&e->near, by);
+                        if (e->name.end > e->name.begin) Shift(&e->name, by);
+                        if (e->value.end > e->value.begin) Shift(&e->value, by);
+                      });
+  out.comments = Splice(old.comments, std::move(region.comments), first, old_last, start, size_delta, line_delta,
+                        [](CommentLine* e, int64_t by) { Shift(&e->range, by); });
+  out.error_count = out.errors.size();
+  // Past a limit, the whole file decides what is kept: parse it as a whole.
+  if (region.truncated || region.error_count > kMaxSyntaxErrors || out.error_count > kMaxSyntaxErrors ||
+      out.settings.size() + out.comments.size() + out.errors.size() > kMaxEntriesPerRoot)
+    return Parse(text);
   return out;
 }
 

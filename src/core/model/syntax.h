@@ -84,6 +84,14 @@ ParsedFile Parse(const SourceFile& file);
 /// The same over text (offsets into it).
 ParsedFile Parse(std::string_view text);
 
+/// Parse(text) from the parse of an older text of the same file: the entries
+/// of the lines before the first changed byte and after the last are those of
+/// `old`, moved; only the lines between are parsed. Lines are independent in
+/// the grammar (no token crosses a newline), so the result equals
+/// Parse(text); a capped `old` (truncated, errors past the limit) is parsed
+/// whole again.
+ParsedFile Reparse(const ParsedFile& old, std::string_view old_text, std::string_view text);
+
 /// Tokens of `file`, scanned with the grammar's generated lexer (no tree).
 std::vector<Token> Tokenize(const SourceFile& file);
 std::vector<Token> Tokenize(std::string_view text);

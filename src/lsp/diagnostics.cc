@@ -51,7 +51,7 @@ std::string Session::RulePage(const RuleInfo& rule, bool write_now) {
     if (write_now) WritePage(rule);
     else pages_pending_.insert(rule.name);
   }
-  return PathToUri(options_.docs_dir + "/" + rule.name + ".md");
+  return FileUri(options_.docs_dir + "/" + rule.name + ".md");
 }
 
 void Session::WritePage(const RuleInfo& rule) {
@@ -72,21 +72,32 @@ void Session::WritePendingPages() {
     if (const RuleInfo* rule = workspace_->rules().Find(name)) WritePage(*rule);
 }
 
-json Session::DiagnosticJson(const Analysis& a, const Diagnostic& d) {
+const std::string& Session::FileUri(const std::string& abs_path) {
+  auto it = uris_.find(abs_path);
+  if (it == uris_.end()) it = uris_.emplace(abs_path, PathToUri(abs_path)).first;
+  return it->second;
+}
+
+// Keys in name order, as a json object dumps them.
+std::string Session::DiagnosticText(const Analysis& a, const Diagnostic& d) {
   const int file = d.file >= 0 ? d.file : 0;
   const Range range = d.file >= 0 ? d.range : Range{0, 0};
   const bool related_supported =
       ClientSupports(client_capabilities_, {"textDocument", "publishDiagnostics", "relatedInformation"});
   std::string message = d.message;
   if (!d.help.empty()) message += "\nhelp: " + d.help;
-  json related = json::array();
+  JsonWriter related;
+  related.BeginArray();
+  bool any_related = false;
   auto relate = [&](int f, Range r, const std::string& text) {
     if (f < 0 || !related_supported) {
       message += "\nnote: " + text + (f < 0 ? "" : " (" + a.Describe({f, r}) + ")");
       return;
     }
-    related.push_back({{"location", {{"uri", PathToUri(a.files[f].abs_path)}, {"range", RangeJson(a.files[f].source, r, unit_)}}},
-                       {"message", text}});
+    any_related = true;
+    related.BeginObject().Key("location").BeginObject().Key("range");
+    related.Range(a.files[f].source, r, unit_).Key("uri").String(FileUri(a.files[f].abs_path)).EndObject();
+    related.Key("message").String(text).EndObject();
   };
   for (const Note& n : d.notes) relate(n.where.file, n.where.range, n.message);
   std::vector<IncludeSite> chain = a.IncludeChain(d.file);
@@ -95,22 +106,28 @@ json Session::DiagnosticJson(const Analysis& a, const Diagnostic& d) {
     uint32_t end = from.LineStart(it->line) + static_cast<uint32_t>(from.LineText(it->line).size());
     relate(it->file, {it->offset, end}, "included from here");
   }
+  related.EndArray();
   for (const Also& also : d.also) message += "\nnote: " + AlsoText(also);
   if (std::string note = OutcomeNote(d); !note.empty()) message += "\nnote: " + note;
-  json j = {{"range", RangeJson(a.files[file].source, range, unit_)},
-            {"severity", SeverityNumber(d.severity())},
-            {"code", d.rule->code},
-            {"source", "pgconflint"},
-            {"message", message},
-            {"data", {{"rule", d.rule->code}, {"begin", range.begin}, {"end", range.end}}}};
-  if (std::string href = RulePage(*d.rule, false); !href.empty()) j["codeDescription"] = {{"href", href}};
-  if (!related.empty()) j["relatedInformation"] = std::move(related);
-  json tags = json::array();
-  if (d.tags & kTagUnnecessary) tags.push_back(1);
-  if (d.tags & kTagDeprecated) tags.push_back(2);
-  if (!tags.empty()) j["tags"] = std::move(tags);
-  return j;
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("code").String(d.rule->code);
+  if (const std::string href = RulePage(*d.rule, false); !href.empty())
+    w.Key("codeDescription").BeginObject().Key("href").String(href).EndObject();
+  w.Key("data").BeginObject().Key("begin").Int(range.begin).Key("end").Int(range.end).Key("rule").String(d.rule->code);
+  w.EndObject().Key("message").String(message).Key("range").Range(a.files[file].source, range, unit_);
+  if (any_related) w.Key("relatedInformation").Raw(related.Take());
+  w.Key("severity").Int(SeverityNumber(d.severity())).Key("source").String("pgconflint");
+  if (d.tags & (kTagUnnecessary | kTagDeprecated)) {
+    w.Key("tags").BeginArray();
+    if (d.tags & kTagUnnecessary) w.Int(1);
+    if (d.tags & kTagDeprecated) w.Int(2);
+    w.EndArray();
+  }
+  return w.EndObject().Take();
 }
+
+json Session::DiagnosticJson(const Analysis& a, const Diagnostic& d) { return json::parse(DiagnosticText(a, d)); }
 
 json Session::DocumentDiagnostic(const json& params) {
   Document* doc = DocumentOf(params);

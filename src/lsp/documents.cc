@@ -341,7 +341,7 @@ void Session::Fresh(Document& doc) {
 void Session::Publish(Document& doc, bool always) {
   if (stale_(doc.uri, doc.generation)) return;
   // Serialised once: for the comparison and for the message.
-  std::string diagnostics = Dump(DiagnosticsOf(doc));
+  std::string diagnostics = DiagnosticsText(doc);
   size_t hash = std::hash<std::string>()(diagnostics);
   if (!always && doc.published == hash) return;
   doc.published = hash;
@@ -367,8 +367,9 @@ std::vector<Session::Finding> Session::Findings(const Document& doc) const {
   return out;
 }
 
-json Session::DiagnosticsOf(const Document& doc) {
-  json out = json::array();
+std::string Session::DiagnosticsText(const Document& doc) {
+  JsonWriter w;
+  w.BeginArray();
   for (const std::string& root : doc.roots) {
     auto it = roots_.find(root);
     if (it == roots_.end()) continue;
@@ -376,15 +377,16 @@ json Session::DiagnosticsOf(const Document& doc) {
     std::string problem = !it->second.error.empty() ? it->second.error
                           : a.failure != Analysis::Failure::kNone ? a.failure_message : "";
     if (problem.empty()) continue;
-    json zero = {{"line", 0}, {"character", 0}};
-    out.push_back({{"range", {{"start", zero}, {"end", zero}}},
-                   {"severity", 1},
-                   {"source", "pgconflint"},
-                   {"message", "pgconflint cannot check this file: " + problem}});
+    w.BeginObject().Key("message").String("pgconflint cannot check this file: " + problem).Key("range");
+    w.Raw(R"({"end":{"character":0,"line":0},"start":{"character":0,"line":0}})");
+    w.Key("severity").Int(1).Key("source").String("pgconflint").EndObject();
   }
-  for (const Finding& f : Findings(doc)) out.push_back(DiagnosticJson(*f.analysis, *f.diagnostic));
-  return out;
+  for (const Finding& f : Findings(doc)) w.Raw(DiagnosticText(*f.analysis, *f.diagnostic));
+  w.EndArray();
+  return w.Take();
 }
+
+json Session::DiagnosticsOf(const Document& doc) { return json::parse(DiagnosticsText(doc)); }
 
 bool Session::View(const Document& doc, FileView* out) const {
   for (const std::string& root : doc.roots) {

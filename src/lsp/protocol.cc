@@ -148,4 +148,122 @@ bool UriToPath(std::string_view uri, std::string* path) {
 
 std::string Dump(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+namespace {
+
+// The UTF-8 sequence at s[i] (a byte >= 0x80): its length when well formed;
+// else minus the length of its maximal subpart (the bytes that could begin a
+// sequence, at least 1), which is replaced by one U+FFFD, as Unicode
+// recommends and nlohmann's dump does.
+long Utf8Sequence(std::string_view s, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  int more;
+  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) more = 1;
+  else if (c == 0xE0) more = 2, lo = 0xA0;
+  else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) more = 2;
+  else if (c == 0xED) more = 2, hi = 0x9F;
+  else if (c == 0xF0) more = 3, lo = 0x90;
+  else if (c >= 0xF1 && c <= 0xF3) more = 3;
+  else if (c == 0xF4) more = 3, hi = 0x8F;
+  else return -1;
+  long n = 1;
+  for (int k = 0; k < more; ++k, lo = 0x80, hi = 0xBF) {
+    if (i + n >= s.size()) return -n;
+    const unsigned char b = static_cast<unsigned char>(s[i + n]);
+    if (b < lo || b > hi) return -n;
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+void JsonWriter::Separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!first_) out_ += ',';
+  first_ = false;
+}
+
+JsonWriter& JsonWriter::Open(char c) {
+  Separate();
+  out_ += c;
+  first_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::Close(char c) {
+  out_ += c;
+  first_ = false;
+  return *this;
+}
+
+JsonWriter& JsonWriter::Key(std::string_view key) {
+  String(key);
+  out_ += ':';
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::String(std::string_view s) {
+  Separate();
+  out_ += '"';
+  static const char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const long n = Utf8Sequence(s, i);
+      if (n > 0) out_.append(s.substr(i, static_cast<size_t>(n)));
+      else out_ += "\xEF\xBF\xBD";  // U+FFFD for the ill-formed bytes, as Dump
+      i += static_cast<size_t>(n > 0 ? n : -n);
+      continue;
+    }
+    switch (c) {
+      case '"': out_ += "\\\""; break;
+      case '\\': out_ += "\\\\"; break;
+      case '\b': out_ += "\\b"; break;
+      case '\f': out_ += "\\f"; break;
+      case '\n': out_ += "\\n"; break;
+      case '\r': out_ += "\\r"; break;
+      case '\t': out_ += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out_ += "\\u00";
+          out_ += kHex[c >> 4];
+          out_ += kHex[c & 15];
+        } else {
+          out_ += static_cast<char>(c);
+        }
+    }
+    ++i;
+  }
+  out_ += '"';
+  return *this;
+}
+
+JsonWriter& JsonWriter::Int(int64_t value) {
+  Separate();
+  out_ += std::to_string(value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Raw(std::string_view json_text) {
+  Separate();
+  out_.append(json_text);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Position(const SourceFile& file, uint32_t offset, ColumnUnit unit) {
+  pgconflint::Position p = file.PositionOf(offset, unit);
+  return BeginObject().Key("character").Int(p.column - 1).Key("line").Int(p.line - 1).EndObject();
+}
+
+JsonWriter& JsonWriter::Range(const SourceFile& file, pgconflint::Range range, ColumnUnit unit) {
+  BeginObject().Key("end");
+  Position(file, range.end, unit).Key("start");
+  return Position(file, range.begin, unit).EndObject();
+}
+
 }  // namespace pgconflint::lsp

@@ -80,6 +80,36 @@ bool UriToPath(std::string_view uri, std::string* path);
 /// becomes U+FFFD instead of an exception.
 std::string Dump(const json& message);
 
+/// JSON text written directly, without a tree: for what the server writes
+/// most often (the diagnostics of every edit), where building a json value
+/// and dumping it cost more than the lint. Strings are escaped as Dump does,
+/// an invalid UTF-8 byte becoming U+FFFD. The caller writes a well-formed
+/// document (Key only inside an object).
+class JsonWriter {
+ public:
+  JsonWriter& BeginObject() { return Open('{'); }
+  JsonWriter& EndObject() { return Close('}'); }
+  JsonWriter& BeginArray() { return Open('['); }
+  JsonWriter& EndArray() { return Close(']'); }
+  JsonWriter& Key(std::string_view key);
+  JsonWriter& String(std::string_view value);
+  JsonWriter& Int(int64_t value);
+  /// A value already written as JSON text.
+  JsonWriter& Raw(std::string_view json_text);
+  /// An LSP Position / Range of `file`, as PositionJson and RangeJson give them.
+  JsonWriter& Position(const SourceFile& file, uint32_t offset, ColumnUnit unit);
+  JsonWriter& Range(const SourceFile& file, pgconflint::Range range, ColumnUnit unit);
+  std::string Take() { return std::move(out_); }
+
+ private:
+  JsonWriter& Open(char c);
+  JsonWriter& Close(char c);
+  void Separate();  // a comma before a value that is not the first of its object or array
+  std::string out_;
+  bool first_ = true;  // no value written yet in the innermost object or array
+  bool after_key_ = false;
+};
+
 }  // namespace pgconflint::lsp
 
 #endif  // PGCONFLINT_LSP_PROTOCOL_H_

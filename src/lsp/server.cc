@@ -175,12 +175,12 @@ int RunServer(const ServerOptions& options, int in_fd, int out_fd) {
   signal(SIGPIPE, SIG_IGN);
   // Memory that stays small with many documents open: the reader's and the
   // worker's allocations share one arena (a second one kept the pages of the
-  // reader's small allocations, scattered among freed message texts), and
-  // large texts get their own mappings, returned to the system when freed
-  // (glibc raises the threshold past them otherwise). 50 roots of 5,000
-  // lines: 30.5 MB resident before, 26.3 MB after (docs/benchmarks.md).
+  // reader's small allocations, scattered among freed message texts). 50
+  // roots of 5,000 lines: 30.1 MB resident with two arenas, 26.3 MB with one,
+  // and the same server CPU per edit (docs/benchmarks.md). A fixed mmap
+  // threshold, tried too, made each edit's text copies page faults: 3.4
+  // times the CPU per edit.
   mallopt(M_ARENA_MAX, 1);
-  mallopt(M_MMAP_THRESHOLD, 128 << 10);
   FdOutput out(out_fd);
   Server server(options, &out);
   MessageReader reader;

@@ -165,6 +165,9 @@ class Session {
   void DropUnusedRoots();     // the analyses of roots no open document is in
   std::string TextOf(const Document& doc) const;
   std::vector<Finding> Findings(const Document& doc) const;
+  /// The document's diagnostics: as JSON text (what is published), or as a
+  /// value (what a pull request answers).
+  std::string DiagnosticsText(const Document& doc);
   json DiagnosticsOf(const Document& doc);
   bool View(const Document& doc, FileView* out) const;
   /// The open document of params.textDocument.uri (RpcError when not open),
@@ -172,7 +175,11 @@ class Session {
   Document* FreshView(const json& params, FileView* view);
 
   // diagnostics.cc: diagnostics, code actions, commands, rule pages.
+  /// One diagnostic as LSP has it, written as JSON text (DiagnosticText) or
+  /// read back as a value; one shape for both.
+  std::string DiagnosticText(const Analysis& a, const Diagnostic& d);
   json DiagnosticJson(const Analysis& a, const Diagnostic& d);
+  const std::string& FileUri(const std::string& abs_path);  // PathToUri, kept per path
   json DocumentDiagnostic(const json& params);
   json CodeAction(const json& params);
   json ExecuteCommand(const json& params);
@@ -249,6 +256,7 @@ class Session {
   uint64_t pending_generation_ = 0;     // of the message being handled
   std::string last_error_;               // the last configuration error shown
   std::set<std::string> pages_written_;  // rule pages written to docs_dir, by rule name
+  std::map<std::string, std::string> uris_;   // FileUri's: absolute path -> file:// URI
   std::set<std::string> pages_pending_;  // linked to, written after publishing
   std::map<std::string, std::function<void(const json&)>> answers_;  // our requests' ids -> who waits
 

@@ -83,6 +83,26 @@ TEST(ProtocolTest, DumpReplacesInvalidUtf8) {
   EXPECT_EQ(Dump(json("a\xff" "b")), "\"a\xEF\xBF\xBD" "b\"");
 }
 
+// The writer's text is what Dump writes for the same value: keys in the
+// order given (callers give them in name order, as a json object holds them),
+// strings escaped alike, whatever their bytes.
+RC_GTEST_PROP(ProtocolProperty, JsonWriterWritesWhatDumpWrites, (std::string text, int64_t n)) {
+  JsonWriter w;
+  w.BeginObject().Key("a").String(text).Key("b").BeginArray().Int(n).String(text).EndArray();
+  w.Key("c").BeginObject().EndObject().Key("d").BeginArray().EndArray().EndObject();
+  json value = {{"a", text}, {"b", {n, text}}, {"c", json::object()}, {"d", json::array()}};
+  RC_ASSERT(w.Take() == Dump(value));
+}
+
+TEST(ProtocolTest, JsonWriterRangesAreRangeJson) {
+  const SourceFile file("/x.conf", "# \xc3\xa9\xf0\x9f\x98\x80\nwork_mem = 1\n");
+  for (ColumnUnit unit : {ColumnUnit::kUtf8, ColumnUnit::kUtf16, ColumnUnit::kCodePoint}) {
+    JsonWriter w;
+    w.Range(file, {2, 14}, unit);
+    EXPECT_EQ(w.Take(), Dump(RangeJson(file, {2, 14}, unit)));
+  }
+}
+
 RC_GTEST_PROP(ProtocolProperty, PathsRoundTripThroughUris, (std::string name)) {
   std::string path = "/d/" + name;
   if (path.find('\0') != std::string::npos) return;

@@ -14,6 +14,8 @@ namespace pgconflint::embed {
 
 /// A C++ string literal for arbitrary bytes.
 std::string Lit(const std::string& s);
+/// A double as a C++ literal that reads back the same value (17 digits).
+std::string Num(double d);
 /// `j[key]` as text: a string as is, null or absent as "", anything else as JSON.
 std::string Str(const nlohmann::json& j, const char* key);
 std::string Lower(std::string s);

@@ -11,6 +11,13 @@ namespace pgconflint::embed {
 using nlohmann::json;
 
 // A C++ string literal for arbitrary bytes.
+std::string Num(double d) {
+  std::ostringstream o;
+  o.precision(17);
+  o << d;
+  return o.str();
+}
+
 std::string Lit(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {

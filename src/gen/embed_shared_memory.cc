@@ -12,13 +12,6 @@
 namespace pgconflint::embed {
 namespace {
 
-std::string Num(double d) {
-  std::ostringstream o;
-  o.precision(17);
-  o << d;
-  return o.str();
-}
-
 }  // namespace
 
 std::string GenerateSharedMemory(const std::string& file) {

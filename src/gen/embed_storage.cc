@@ -12,13 +12,6 @@
 namespace pgconflint::embed {
 namespace {
 
-std::string Num(double d) {
-  std::ostringstream o;
-  o.precision(17);
-  o << d;
-  return o.str();
-}
-
 std::string Variant(const StartVariant& v) {
   return "{.start = " + Lit(v.start) + ", .why = " + Lit(v.why) + ", .source = " + Lit(v.source) + "}";
 }

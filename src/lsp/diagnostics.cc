@@ -36,12 +36,6 @@ bool Wanted(const json* only, const std::string& kind) {
   return false;
 }
 
-bool ClientSupports(const json& caps, std::initializer_list<const char*> path) {
-  const json* at = &caps;
-  for (const char* key : path)
-    if (!(at = Find(*at, key))) return false;
-  return at->is_boolean() && at->get<bool>();
-}
 
 }  // namespace
 

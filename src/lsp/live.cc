@@ -30,12 +30,6 @@ constexpr const char* kRun = "Run";
 // These actions have no kind: a client asking for some kinds only does not get them.
 bool KindlessWanted(const json* only) { return !only || !only->is_array(); }
 
-bool ClientCan(const json& caps, std::initializer_list<const char*> path) {
-  const json* at = &caps;
-  for (const char* key : path)
-    if (!(at = Find(*at, key))) return false;
-  return at->is_boolean() && at->get<bool>();
-}
 
 }  // namespace
 
@@ -144,8 +138,8 @@ void Session::LiveAnswered(uint64_t epoch, const LiveWrite& write, const LiveRep
       Schedule(&doc, Clock::duration::zero());
     }
     const json* ws = Find(client_capabilities_, "workspace");
-    if (ws && ClientCan(*ws, {"inlayHint", "refreshSupport"})) Request("workspace/inlayHint/refresh", nullptr);
-    if (pull_ && ws && ClientCan(*ws, {"diagnostics", "refreshSupport"}))
+    if (ws && ClientSupports(*ws, {"inlayHint", "refreshSupport"})) Request("workspace/inlayHint/refresh", nullptr);
+    if (pull_ && ws && ClientSupports(*ws, {"diagnostics", "refreshSupport"}))
       Request("workspace/diagnostic/refresh", nullptr);
   }
   NextLiveRequest();

@@ -146,6 +146,13 @@ bool UriToPath(std::string_view uri, std::string* path) {
   return true;
 }
 
+bool ClientSupports(const json& capabilities, std::initializer_list<const char*> path) {
+  const json* at = &capabilities;
+  for (const char* key : path)
+    if (!(at = Find(*at, key))) return false;
+  return at->is_boolean() && at->get<bool>();
+}
+
 std::string Dump(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,6 +46,9 @@ const json& Object(const json& parent, const char* key);
 std::string String(const json& parent, const char* key);
 int64_t Integer(const json& parent, const char* key);
 const json& Array(const json& parent, const char* key);
+/// Whether the boolean at `path` in a capabilities object is true (false
+/// when a key is missing or the value is not a boolean).
+bool ClientSupports(const json& capabilities, std::initializer_list<const char*> path);
 /// params[key] when present and of the type, else nullptr / the default.
 const json* Find(const json& parent, const char* key);
 std::string StringOr(const json& parent, const char* key, const std::string& fallback);

@@ -16,7 +16,7 @@ namespace {
 // parse_bool, an enum's listed values (and the boolean spellings its parser
 // takes without listing them: vacuum_index_cleanup = true), integers and
 // reals without units within the range. Appends the refusal, if any.
-void CheckValueType(const SqlFacts& facts, const Catalog& cat, const StorageOption& t, const SqlOption& o,
+void CheckOptionType(const SqlFacts& facts, const Catalog& cat, const StorageOption& t, const SqlOption& o,
                     RuleId invalid, std::vector<OptionRefusal>* out) {
   const Range where = o.has_value ? o.value_range : o.name_range;
   const std::map<std::string, std::string> subs = {{"name", o.name}, {"value", o.value}};
@@ -49,10 +49,10 @@ void CheckValueType(const SqlFacts& facts, const Catalog& cat, const StorageOpti
                   integer ? "an integer without a unit" : "a number such as 1.1"});
 }
 
-void CheckValue(const SqlFacts& facts, const Catalog& cat, const StorageOption& t, const SqlOption& o,
+void CheckOptionValue(const SqlFacts& facts, const Catalog& cat, const StorageOption& t, const SqlOption& o,
                 RuleId invalid, std::vector<OptionRefusal>* out) {
   const size_t before = out->size();
-  CheckValueType(facts, cat, t, o, invalid, out);
+  CheckOptionType(facts, cat, t, o, invalid, out);
   // `name = NULL` reads as "back to the default", and is the word NULL.
   if (out->size() > before && AsciiLower(o.value) == "null")
     out->back().help = "NULL is no value: RESET (" + o.name + ") returns it to the default";
@@ -77,7 +77,7 @@ std::vector<OptionRefusal> CheckTablespaceOptions(const SqlFacts& facts, const C
                      "maintenance_io_concurrency"});
       continue;
     }
-    CheckValue(facts, cat, *known, o, RuleId::kTablespaceOptionInvalid, &out);
+    CheckOptionValue(facts, cat, *known, o, RuleId::kTablespaceOptionInvalid, &out);
   }
   return out;
 }
@@ -103,7 +103,7 @@ std::vector<OptionRefusal> CheckTableOptions(const SqlFacts& facts, const Catalo
                                         "per-table autovacuum_* and vacuum_* parameters"});
       continue;
     }
-    CheckValue(facts, cat, *known, o, RuleId::kTableOptionInvalid, &out);
+    CheckOptionValue(facts, cat, *known, o, RuleId::kTableOptionInvalid, &out);
   }
   return out;
 }

@@ -13,6 +13,7 @@
 
 #include "fake_disk.h"
 #include "lsp/server.h"
+#include "lsp_test_client.h"
 
 namespace pgconflint::lsp {
 namespace {
@@ -64,7 +65,7 @@ class FakeLive : public LiveClient {
   mutable std::mutex mu_;
 };
 
-class Editor {
+class Editor : public InProcessClient {
  public:
   Editor(FakeLive* live, json live_settings) {
     ServerOptions o;
@@ -72,51 +73,18 @@ class Editor {
     o.threaded = false;
     o.live = live;
     disk.Write("data/PG_VERSION", "18\n");
-    server_ = std::make_unique<Server>(o, &out_);
+    Start(o);
     Request("initialize", {{"rootUri", "file:///project"},
                            {"capabilities", {{"window", {{"showMessage", json::object()}}}}},
                            {"initializationOptions", {{"live", std::move(live_settings)}}}});
     Notify("initialized", json::object());
   }
-  ~Editor() { server_->Finish(); }
-
-  json Request(const std::string& method, json params) {
-    int id = ++next_id_;
-    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}));
-    json response;
-    for (const json& m : Drain())
-      if (m.contains("id") && m["id"] == id && !m.contains("method")) response = m;
-    return response;
-  }
-  void Notify(const std::string& method, json params) {
-    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}));
-    Drain();
-  }
-  void Answer(const json& id, json result) {
-    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}));
-    Drain();
-  }
+  ~Editor() { Finish(); }  // before the disk goes
   void Open(const std::string& path, const std::string& text) {
     disk.Write(path, text);
-    Notify("textDocument/didOpen",
-           {{"textDocument", {{"uri", PathToUri(path)}, {"languageId", "pgconf"}, {"version", 1}, {"text", text}}}});
+    InProcessClient::Open(path, text);
   }
-  // The server's requests and notifications of `method`.
-  std::vector<json> Sent(const std::string& method) const {
-    std::vector<json> out;
-    for (const json& m : received)
-      if (m.value("method", "") == method) out.push_back(m);
-    return out;
-  }
-  json Published(const std::string& path) const {
-    json last;
-    for (const json& m : Sent("textDocument/publishDiagnostics"))
-      if (m["params"]["uri"] == PathToUri(path)) last = m["params"]["diagnostics"];
-    return last;
-  }
-  static json At(const std::string& path, int line, int character) {
-    return {{"textDocument", {{"uri", PathToUri(path)}}}, {"position", {{"line", line}, {"character", character}}}};
-  }
+  json Published(const std::string& path) const { return InProcessClient::Published(path)["diagnostics"]; }
   json Actions(const std::string& path, int line) {
     json range = {{"start", {{"line", line}, {"character", 0}}}, {"end", {{"line", line}, {"character", 0}}}};
     return Request("textDocument/codeAction", {{"textDocument", {{"uri", PathToUri(path)}}},
@@ -125,18 +93,6 @@ class Editor {
   }
 
   FakeDisk disk;
-  std::vector<json> received;
-
- private:
-  std::vector<json> Drain() {
-    std::vector<json> batch;
-    for (const std::string& body : out_.Take()) batch.push_back(json::parse(body));
-    received.insert(received.end(), batch.begin(), batch.end());
-    return batch;
-  }
-  MemoryOutput out_;
-  std::unique_ptr<Server> server_;
-  int next_id_ = 0;
 };
 
 const std::string kConf = "shared_buffers = 256MB\nwork_mem = 64MB\nmax_connections = lots\n";

@@ -9,6 +9,7 @@
 #include "core/knowledge/catalog.h"
 #include "fake_disk.h"
 #include "lsp/server.h"
+#include "lsp_test_client.h"
 
 namespace pgconflint::lsp {
 namespace {
@@ -33,54 +34,21 @@ class CountingDisk : public FileSystem {
   const FileSystem* base_;
 };
 
-class Client {
+class Client : public InProcessClient {
  public:
   explicit Client(json init = json::object(), json caps = json::object(), size_t retained_analyses = 8) {
     ServerOptions o;
     o.disk = &counting;
     o.threaded = false;
     o.retained_analyses = retained_analyses;
-    server_ = std::make_unique<Server>(o, &out_);
+    Start(o);
     if (init.is_null()) return;
     initialize_result = Request("initialize", {{"rootUri", "file:///project"},
                                                {"capabilities", caps},
                                                {"initializationOptions", init}});
     Notify("initialized", json::object());
   }
-  ~Client() { server_->Finish(); }
-
-  json Request(const std::string& method, json params) {
-    int id = ++next_id_;
-    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}));
-    json response;
-    for (const json& m : Drain())
-      if (m.contains("id") && m["id"] == id && !m.contains("method")) response = m;
-    return response;
-  }
-  void Notify(const std::string& method, json params) {
-    server_->Receive(Dump({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}));
-    Drain();
-  }
-  void Skip(const ReaderEvent& event) {
-    server_->Skipped(event);
-    Drain();
-  }
-  void Send(const std::string& body) {
-    server_->Receive(body);
-    Drain();
-  }
-  void Open(const std::string& path, const std::string& text, int version = 1) {
-    Notify("textDocument/didOpen",
-           {{"textDocument", {{"uri", PathToUri(path)}, {"languageId", "pgconf"}, {"version", version}, {"text", text}}}});
-  }
-  // The last diagnostics published for `path` (null if none).
-  json Published(const std::string& path) {
-    json last;
-    for (const json& m : received)
-      if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == PathToUri(path))
-        last = m["params"];
-    return last;
-  }
+  ~Client() { Finish(); }  // before the disk goes
   std::vector<std::string> Codes(const std::string& path) {
     std::vector<std::string> out;
     json p = Published(path);
@@ -88,29 +56,10 @@ class Client {
     for (const json& d : p["diagnostics"]) out.push_back(d.value("code", ""));
     return out;
   }
-  static json At(const std::string& path, int line, int character) {
-    return {{"textDocument", {{"uri", PathToUri(path)}}}, {"position", {{"line", line}, {"character", character}}}};
-  }
-  int Finish() {
-    server_->Finish();
-    return server_->exit_code();
-  }
 
   FakeDisk disk;
   CountingDisk counting{&disk.fs()};
   json initialize_result;
-  std::vector<json> received;
-
- private:
-  std::vector<json> Drain() {
-    std::vector<json> batch;
-    for (const std::string& body : out_.Take()) batch.push_back(json::parse(body));
-    received.insert(received.end(), batch.begin(), batch.end());
-    return batch;
-  }
-  MemoryOutput out_;
-  std::unique_ptr<Server> server_;
-  int next_id_ = 0;
 };
 
 std::vector<std::string> Labels(const json& completion) {

@@ -210,16 +210,23 @@ def tablespace_options(srv, params):
     return sorted(options, key=lambda o: o["name"])
 
 
-def range_of(srv, name, target="TABLESPACE pg_default", below="-1"):
-    """The bounds the server names when a value is below them."""
+def refusal_detail(srv, statement):
+    """The DETAIL line of the server's refusal of `statement` ('' if it has none)."""
     sql = (f"DO $$ DECLARE d text; BEGIN "
-           f"EXECUTE 'ALTER {target} SET ({name} = {below})'; "
+           f"EXECUTE '{statement}'; "
            f"EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL; "
            f"RAISE EXCEPTION 'DETAIL=%', d; END $$")
-    rc, out, err = srv.psql(sql, check=False)
-    m = re.search(r'DETAIL=Valid values are between "([^"]*)" and "([^"]*)"', err)
+    _, _, err = srv.psql(sql, check=False)
+    m = re.search(r"DETAIL=(.*)", err)
+    return m.group(1) if m else ""
+
+
+def range_of(srv, name, target="TABLESPACE pg_default", below="-1"):
+    """The bounds the server names when a value is below them."""
+    detail = refusal_detail(srv, f"ALTER {target} SET ({name} = {below})")
+    m = re.match(r'Valid values are between "([^"]*)" and "([^"]*)"', detail)
     if not m:
-        raise RuntimeError(f"no range for option {name} of {target}: {err}")
+        raise RuntimeError(f"no range for option {name} of {target}: {detail}")
     return m.group(1), m.group(2)
 
 
@@ -268,14 +275,10 @@ def table_options(srv, params):
 
 def enum_values(srv, name):
     """The values the server lists when it refuses one of an enum table option."""
-    sql = (f"DO $$ DECLARE d text; BEGIN "
-           f"EXECUTE 'ALTER TABLE {PROBE_TABLE} SET ({name} = pgcprobe)'; "
-           f"EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL; "
-           f"RAISE EXCEPTION 'DETAIL=%', d; END $$")
-    _, _, err = srv.psql(sql, check=False)
-    m = re.search(r"DETAIL=Valid values are (.*)\.", err)
+    detail = refusal_detail(srv, f"ALTER TABLE {PROBE_TABLE} SET ({name} = pgcprobe)")
+    m = re.match(r"Valid values are (.*)\.", detail)
     if not m:
-        raise RuntimeError(f"no values for enum table option {name}: {err}")
+        raise RuntimeError(f"no values for enum table option {name}: {detail}")
     return re.findall(r'"([^"]*)"', m.group(1))
 
 

@@ -183,6 +183,33 @@ def test_fix_all_applies_every_safe_fix(start, tmp_path):
     assert actions_at(c, path, 0, only=["source.fixAll"]) == []
 
 
+def test_a_unit_in_the_wrong_case_or_after_a_space_is_a_quick_fix(start, tmp_path):
+    # The server refuses each of these lines (unit names are case-sensitive;
+    # an unquoted value ends at the space); the quick fix spells the value as
+    # `check --fix` does, and fix-all makes the three edits at once.
+    c = start()
+    c.initialize()
+    text = "shared_buffers = '2gb'\nwork_mem = 64 MB\nmaintenance_work_mem = 512mb\nport = 5432\n"
+    expected = "shared_buffers = '2GB'\nwork_mem = '64MB'\nmaintenance_work_mem = 512MB\nport = 5432\n"
+    path = write(tmp_path, "postgresql.conf", text)
+    c.open(path)
+    assert sorted(d["range"]["start"]["line"] for d in c.diagnostics(path, 1)) == [0, 1, 2]
+    fixed = text
+    for line in range(3):
+        quick = [a for a in actions_at(c, path, line) if a.get("kind") == "quickfix" and a.get("isPreferred")]
+        assert len(quick) == 1 and "edit" in quick[0], [a["title"] for a in quick]
+        fixed = apply_edits(fixed, quick[0]["edit"]["changes"][uri(path)])
+        assert fixed.splitlines()[line] == expected.splitlines()[line]
+        c.change(path, line + 2, fixed)
+        c.diagnostics(path, line + 2)
+    assert fixed == expected
+    assert [d["message"] for d in c.diagnostics(path, 4) if d["severity"] == 1] == []  # no error left
+    c.change(path, 5, text)
+    c.diagnostics(path, 5)
+    fix_all = actions_at(c, path, 0, only=["source.fixAll"])
+    assert apply_edits(text, fix_all[0]["edit"]["changes"][uri(path)]) == expected
+
+
 def test_show_documentation_opens_the_rule_page(start, tmp_path):
     c = start()
     c.initialize()

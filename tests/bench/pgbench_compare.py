@@ -49,6 +49,9 @@ Usage (as root, or as a user allowed to run the servers):
       their duration, and runs nothing)
   python3 tests/bench/pgbench_compare.py --quick
       every workload at toy sizes, 3 rounds of seconds: checks the script, measures nothing
+  python3 tests/bench/pgbench_compare.py --json FILE --resume [--workloads ...]
+      goes on with an interrupted run (Ctrl-C or SIGTERM stops its server cleanly), keeping its
+      complete rounds: the full run in parts, each with the same options and pgconflint
 Any option given explicitly overrides the full or quick default. Needs .cache/postgres/18
 (scripts/fetch-postgres.sh 18) and pgbench (Debian's postgresql-client).
 """
@@ -370,7 +373,12 @@ def options():
                          "warning where no cgroup can be made), a size such as 4GB (required), or 'none'")
     ap.add_argument("--pgconflint", default=os.environ.get("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint")))
     ap.add_argument("--json", help="also write every run's measures to this file")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the run --json FILE holds (its options, configurations and complete rounds "
+                         "kept; an unfinished round runs again), so that the full run can be done in parts")
     args = ap.parse_args()
+    if args.resume and not args.json:
+        raise SystemExit("--resume: needs --json FILE, the run to go on with")
     for k, v in (QUICK if args.quick else FULL).items():
         if getattr(args, k) is None:
             setattr(args, k, v)
@@ -409,19 +417,38 @@ def main():
                                                                                     args.cpus)}
     memory, memory_text = memory_for(args)
     started = time.time()
-    work = pgtools.make_tempdir("pgconflint-pgbench-")
     values = {w: {c: {} for c in CONFIGS} for w in workloads}
     runs, info = [], {"memory": memory_text, "shared_buffers": {}, "loads": [], "peaks": {c: [] for c in CONFIGS}}
+    done = set()
+    if args.resume:
+        runs, info, earlier = resumed(args, workloads, configs, memory_text)
+        started -= earlier
+        for r in runs:
+            if r["workload"] not in workloads:
+                continue
+            done.add((r["workload"], r["round"]))
+            info["loads"].append(r["load1"])
+            if r["server_peak_bytes"]:
+                info["peaks"][r["config"]].append(r["server_peak_bytes"])
+            for k, v in r.items():
+                if k not in RUN_KEYS_NOT_MEASURES:
+                    values[r["workload"]][r["config"]].setdefault(k, []).append(v)
+        print(f"resumed: {len(done)} complete rounds of {args.json} kept", file=sys.stderr, flush=True)
+    work = pgtools.make_tempdir("pgconflint-pgbench-")
     try:
         script = os.path.join(work, "hot.sql")
         with open(script, "w", encoding="utf-8") as f:
             f.write(HOT_SCRIPT.format(rows=args.hot_rows))
         os.chmod(script, 0o644)
-        pristine, info["data_bytes"] = make_pristine(args, work)
-        print(f"pristine data: {info['data_bytes'] // MB} MB, made in {time.time() - started:.0f} s",
-              file=sys.stderr, flush=True)
+        if len(done) < len(workloads) * args.rounds:
+            t0 = time.time()
+            pristine, info["data_bytes"] = make_pristine(args, work)
+            print(f"pristine data: {info['data_bytes'] // MB} MB, made in {time.time() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
         for workload in workloads:
             for rnd, order in enumerate(stats.rotation(CONFIGS, args.rounds)):
+                if (workload, rnd + 1) in done:
+                    continue
                 for position, name in enumerate(order):
                     t0 = time.time()
                     with Run(pristine, configs[name], work, memory=memory) as run:
@@ -437,6 +464,7 @@ def main():
                         values[workload][name].setdefault(k, []).append(v)
                     runs.append({"workload": workload, "round": rnd + 1, "position": position + 1, "config": name,
                                  "seconds": round(time.time() - t0, 1), "load1": load, "server_peak_bytes": peak, **m})
+                    info["elapsed_so_far"] = time.time() - started
                     if args.json:  # after every run: hours of runs survive a failure in the next one
                         write_json(args.json, args, configs, info, runs)
                     print(f"{workload} round {rnd + 1} {name}: {m['tps']:.0f} tps, {m['wal_mb']:.0f} MB WAL, "
@@ -452,6 +480,39 @@ def main():
         full = argparse.Namespace(**{**vars(args), **FULL, "quick": False})
         print("\nThe full run: " + full_command(args), file=sys.stderr)
         print_plan(full, list(WORKLOADS), out=sys.stderr)
+
+
+RUN_KEYS_NOT_MEASURES = ("workload", "round", "position", "config", "seconds", "load1", "server_peak_bytes")
+# Options that change what a run measures: a resumed run must have the same.
+SAME_WHEN_RESUMED = ("ram", "cpus", "scale", "rounds", "seconds", "long_seconds", "hot_seconds", "warmup", "clients",
+                     "hot_rows", "memory_limit", "quick")
+
+
+def resumed(args, workloads, configs, memory_text):
+    """(the complete rounds' runs, info, seconds already spent) of the run args.json holds, after
+    checking that it measured what this one would."""
+    try:
+        with open(args.json, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--resume: cannot read {args.json}: {e}")
+    for k in SAME_WHEN_RESUMED:
+        if doc["options"].get(k) != getattr(args, k):
+            raise SystemExit(f"--resume: {args.json} was run with {k} = {doc['options'].get(k)!r}, "
+                             f"this run has {getattr(args, k)!r}")
+    if doc["configs"] != configs:
+        changed = [c for c in CONFIGS if doc["configs"].get(c) != configs[c]]
+        raise SystemExit(f"--resume: the configurations differ from those of {args.json} ({', '.join(changed)}): "
+                         f"a different pgconflint recommends something else")
+    if doc["info"].get("memory") != memory_text:
+        raise SystemExit(f"--resume: {args.json}'s servers ran with memory {doc['info'].get('memory')!r}, "
+                         f"these would run with {memory_text!r}")
+    # Runs of workloads this run does not name stay in the file as they are.
+    runs = stats.complete_rounds(doc["runs"], workloads, args.rounds, CONFIGS)
+    runs += [r for r in doc["runs"] if r["workload"] not in workloads]
+    info = {**doc["info"], "loads": [], "peaks": {c: [] for c in CONFIGS}}
+    earlier = doc["info"].get("elapsed_so_far", doc["info"].get("elapsed", sum(r["seconds"] for r in runs)))
+    return runs, info, earlier
 
 
 def write_json(path, args, configs, info, runs):

@@ -26,6 +26,21 @@ def rotation(names, rounds):
     return [names[r % len(names):] + names[:r % len(names)] for r in range(rounds)]
 
 
+def complete_rounds(runs, workloads, rounds, configs):
+    """The runs of an earlier, interrupted run of the benchmark that a resumed run keeps: those of
+    every (workload, round) that holds a run of each configuration in the rotation's order. A
+    round left unfinished is run again whole, so that the runs a comparison pairs always ran
+    minutes apart on the same pristine data."""
+    order = rotation(configs, rounds)
+    kept = []
+    for w in workloads:
+        for r in range(1, rounds + 1):
+            got = [run for run in runs if run["workload"] == w and run["round"] == r]
+            if [run["config"] for run in sorted(got, key=lambda run: run["position"])] == order[r - 1]:
+                kept.extend(sorted(got, key=lambda run: run["position"]))
+    return kept
+
+
 def sign_test(plus, minus):
     """Exact two-sided p of the sign test for `plus` rounds above and `minus` below (ties left
     out): twice the binomial(n, 1/2) tail at the rarer sign, at most 1. No rounds: 1."""

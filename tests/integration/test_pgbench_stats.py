@@ -8,6 +8,8 @@ docs/benchmarks.md may call a difference:
   once in each position;
 * a comparison pairs rounds, leaves ties out, has no ratio where the divisor is 0, and names
   a direction only when p < 0.05;
+* a resumed run keeps the complete rounds of an interrupted one and runs an unfinished
+  round again whole;
 * the report's tables hold one row per measure and comparison, with that verdict; a measure
   that is 0 in every run is named once instead.
 
@@ -97,6 +99,34 @@ class ComparisonTest(unittest.TestCase):
     def test_rounds_must_pair(self):
         with self.assertRaises(ValueError):
             stats.Comparison([1, 2], [1])
+
+
+class ResumeTest(unittest.TestCase):
+    CONFIGS = ("stock", "pgtune", "recommend")
+
+    def runs(self, workload, rounds, last_round_positions=3):
+        out = []
+        for r, order in enumerate(stats.rotation(self.CONFIGS, rounds)):
+            n = 3 if r + 1 < rounds else last_round_positions
+            out += [{"workload": workload, "round": r + 1, "position": i + 1, "config": c, "tps": 100 * r + i}
+                    for i, c in enumerate(order[:n])]
+        return out
+
+    def test_complete_rounds_are_kept_in_order(self):
+        runs = self.runs("select", 8) + self.runs("tpcb", 3)
+        kept = stats.complete_rounds(list(reversed(runs)), ["select", "tpcb"], 8, self.CONFIGS)
+        self.assertEqual(kept, runs)
+
+    def test_an_unfinished_round_is_dropped_whole(self):
+        runs = self.runs("tpcb", 3, last_round_positions=2)
+        kept = stats.complete_rounds(runs, ["tpcb"], 8, self.CONFIGS)
+        self.assertEqual([(r["round"], r["position"]) for r in kept], [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)])
+
+    def test_runs_of_another_order_or_workload_are_not_kept(self):
+        runs = self.runs("tpcb", 2)
+        runs[3]["config"], runs[4]["config"] = runs[4]["config"], runs[3]["config"]  # round 2 in another order
+        self.assertEqual([r["round"] for r in stats.complete_rounds(runs, ["tpcb"], 8, self.CONFIGS)], [1, 1, 1])
+        self.assertEqual(stats.complete_rounds(runs, ["hot"], 8, self.CONFIGS), [])
 
 
 class ReportTest(unittest.TestCase):

@@ -424,15 +424,9 @@ def main():
         runs, info, earlier = resumed(args, workloads, configs, memory_text)
         started -= earlier
         for r in runs:
-            if r["workload"] not in workloads:
-                continue
-            done.add((r["workload"], r["round"]))
-            info["loads"].append(r["load1"])
-            if r["server_peak_bytes"]:
-                info["peaks"][r["config"]].append(r["server_peak_bytes"])
-            for k, v in r.items():
-                if k not in RUN_KEYS_NOT_MEASURES:
-                    values[r["workload"]][r["config"]].setdefault(k, []).append(v)
+            if r["workload"] in workloads:
+                done.add((r["workload"], r["round"]))
+                count(r, values, info)
         print(f"resumed: {len(done)} complete rounds of {args.json} kept", file=sys.stderr, flush=True)
     work = pgtools.make_tempdir("pgconflint-pgbench-")
     try:
@@ -457,14 +451,10 @@ def main():
                         m = run_workload(run, workload, args, script)
                         peak = run.cgroup.peak() if run.cgroup else None
                     load = os.getloadavg()[0]
-                    info["loads"].append(load)
-                    if peak:
-                        info["peaks"][name].append(peak)
-                    for k, v in m.items():
-                        values[workload][name].setdefault(k, []).append(v)
                     runs.append({"workload": workload, "round": rnd + 1, "position": position + 1, "config": name,
                                  "seconds": round(time.time() - t0, 1), "load1": load, "server_peak_bytes": peak, **m})
-                    info["elapsed_so_far"] = time.time() - started
+                    count(runs[-1], values, info)
+                    info["elapsed"] = time.time() - started  # so far: what a resumed run adds to
                     if args.json:  # after every run: hours of runs survive a failure in the next one
                         write_json(args.json, args, configs, info, runs)
                     print(f"{workload} round {rnd + 1} {name}: {m['tps']:.0f} tps, {m['wal_mb']:.0f} MB WAL, "
@@ -483,6 +473,16 @@ def main():
 
 
 RUN_KEYS_NOT_MEASURES = ("workload", "round", "position", "config", "seconds", "load1", "server_peak_bytes")
+
+
+def count(run, values, info):
+    """Adds one run's record (as the --json file holds it) to the report's values and info."""
+    info["loads"].append(run["load1"])
+    if run["server_peak_bytes"]:
+        info["peaks"][run["config"]].append(run["server_peak_bytes"])
+    for k, v in run.items():
+        if k not in RUN_KEYS_NOT_MEASURES:
+            values[run["workload"]][run["config"]].setdefault(k, []).append(v)
 # Options that change what a run measures: a resumed run must have the same.
 SAME_WHEN_RESUMED = ("ram", "cpus", "scale", "rounds", "seconds", "long_seconds", "hot_seconds", "warmup", "clients",
                      "hot_rows", "memory_limit", "quick")
@@ -511,8 +511,7 @@ def resumed(args, workloads, configs, memory_text):
     runs = stats.complete_rounds(doc["runs"], workloads, args.rounds, CONFIGS)
     runs += [r for r in doc["runs"] if r["workload"] not in workloads]
     info = {**doc["info"], "loads": [], "peaks": {c: [] for c in CONFIGS}}
-    earlier = doc["info"].get("elapsed_so_far", doc["info"].get("elapsed", sum(r["seconds"] for r in runs)))
-    return runs, info, earlier
+    return runs, info, doc["info"].get("elapsed", 0)
 
 
 def write_json(path, args, configs, info, runs):

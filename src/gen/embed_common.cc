@@ -10,7 +10,6 @@ namespace pgconflint::embed {
 
 using nlohmann::json;
 
-// A C++ string literal for arbitrary bytes.
 std::string Num(double d) {
   std::ostringstream o;
   o.precision(17);
@@ -18,6 +17,7 @@ std::string Num(double d) {
   return o.str();
 }
 
+// A C++ string literal for arbitrary bytes.
 std::string Lit(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {

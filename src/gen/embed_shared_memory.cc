@@ -10,9 +10,6 @@
 #include "gen/embed.h"
 
 namespace pgconflint::embed {
-namespace {
-
-}  // namespace
 
 std::string GenerateSharedMemory(const std::string& file) {
   nlohmann::json doc;

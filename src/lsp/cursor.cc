@@ -66,12 +66,4 @@ std::vector<int> IncludedBy(const Analysis& a, int file, uint32_t offset) {
   return out;
 }
 
-std::string MarkdownCode(std::string_view s) {
-  // Appended piece by piece: GCC 12 at -O3 warns falsely (stringop-overflow)
-  // on "`" + std::string(s).
-  std::string out = "`";
-  out.append(s);
-  return out += '`';
-}
-
 }  // namespace pgconflint::lsp

@@ -44,9 +44,6 @@ bool IsIncludeDirective(std::string_view name);
 /// analysis followed it (none when the file is missing or the directory empty).
 std::vector<int> IncludedBy(const Analysis& a, int file, uint32_t offset);
 
-/// `s` as Markdown code: in backticks.
-std::string MarkdownCode(std::string_view s);
-
 }  // namespace pgconflint::lsp
 
 #endif  // PGCONFLINT_LSP_CURSOR_H_

@@ -11,6 +11,7 @@
 #include "core/checks/extensions.h"
 #include "core/hba/hba_docs.h"
 #include "core/knowledge/value.h"
+#include "core/base/escape.h"
 #include "lsp/cursor.h"
 #include "lsp/session.h"
 

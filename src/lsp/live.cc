@@ -15,6 +15,7 @@
 #include "core/model/secrets.h"
 #include "core/server/server_state.h"
 #include "core/sql/sql_quote.h"
+#include "core/base/escape.h"
 #include "lsp/cursor.h"
 #include "lsp/session.h"
 

@@ -9,9 +9,9 @@
 
 #include "core/base/quantity.h"
 #include "core/knowledge/sql_knowledge.h"
-#include "core/knowledge/value.h"
 #include "core/model/effective.h"
 #include "core/sql/sql_quote.h"
+#include "core/sql/storage_options.h"
 
 namespace pgconflint {
 namespace {
@@ -106,16 +106,20 @@ std::vector<TableAdvice> AdviseTables(const Recommendation& r, const Analysis& c
     for (const Cell& c : tc->options) {
       auto has = own.find(c.parameter);
       if (has != own.end() && strtod(has->second.c_str(), nullptr) == strtod(c.value.c_str(), nullptr)) continue;
-      const StorageOption* known = facts ? facts->FindTableOption(c.parameter) : nullptr;
+      // The server's own check of ALTER TABLE ... SET (...), so that no
+      // statement written here is one the major refuses.
       std::string why;
-      if (!known) {
-        why = "PostgreSQL " + std::to_string(cat.major()) + " has no table option " + c.parameter;
+      if (!facts) {
+        why = "PostgreSQL " + std::to_string(cat.major()) + " has no known table options";
       } else {
-        Parameter p = known->AsParameter();
-        ParsedValue v = ParseValue(cat, p, c.value);
-        if (!v.ok())
-          why = c.parameter + " = " + c.value + " is outside what PostgreSQL " + std::to_string(cat.major()) +
-                " accepts (" + known->min_text + " .. " + known->max_text + ")";
+        SqlOption o;
+        o.name = c.parameter;
+        o.value = c.value;
+        o.has_value = true;
+        const std::vector<OptionRefusal> no = CheckTableOptions(*facts, cat, {o});
+        if (!no.empty())
+          why = "PostgreSQL " + std::to_string(cat.major()) + " refuses " + c.parameter + " = " + c.value + ": " +
+                no.front().message + (no.front().rule == RuleId::kTableOptionInvalid ? " (" + no.front().help + ")" : "");
       }
       if (!why.empty()) {
         refused.emplace(c.parameter, why);

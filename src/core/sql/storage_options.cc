@@ -58,54 +58,60 @@ void CheckOptionValue(const SqlFacts& facts, const Catalog& cat, const StorageOp
     out->back().help = "NULL is no value: RESET (" + o.name + ") returns it to the default";
 }
 
-}  // namespace
-
-std::vector<OptionRefusal> CheckTablespaceOptions(const SqlFacts& facts, const Catalog& cat,
-                                                  const std::vector<SqlOption>& options) {
+// The reloption parser's walk over one statement's options: a qualified
+// name is refused (except, where `toast` is set, one in the `toast.`
+// namespace, taken as written), then a name `find` does not know, a name
+// given twice, and last a value CheckOptionValue refuses. `unknown_help`
+// gives the hint for a refused name.
+template <typename Find, typename Help>
+std::vector<OptionRefusal> CheckReloptions(const SqlFacts& facts, const Catalog& cat,
+                                           const std::vector<SqlOption>& options, bool toast, Find find,
+                                           RuleId unknown, RuleId invalid, Help unknown_help) {
   std::vector<OptionRefusal> out;
   std::set<std::string> seen;
   for (const SqlOption& o : options) {
     const size_t dot = o.name.find('.');
-    const StorageOption* known = facts.FindTablespaceOption(o.name);
+    if (toast && dot != std::string::npos && o.name.compare(0, dot, "toast") == 0) continue;
+    const StorageOption* known = dot == std::string::npos ? find(o.name) : nullptr;
     std::string message = dot != std::string::npos ? facts.Message("ts_namespace", {{"namespace", o.name.substr(0, dot)}})
                           : !known                 ? facts.Message("ts_unknown", {{"name", o.name}})
                           : !seen.insert(o.name).second ? facts.Message("ts_twice", {{"name", o.name}})
                                                         : "";
     if (!message.empty()) {
-      out.push_back({RuleId::kTablespaceOptionUnknown, o.name_range, std::move(message),
-                     "a tablespace has four options: seq_page_cost, random_page_cost, effective_io_concurrency, "
-                     "maintenance_io_concurrency"});
+      out.push_back({unknown, o.name_range, std::move(message), unknown_help(o, known, dot)});
       continue;
     }
-    CheckOptionValue(facts, cat, *known, o, RuleId::kTablespaceOptionInvalid, &out);
+    CheckOptionValue(facts, cat, *known, o, invalid, &out);
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<OptionRefusal> CheckTablespaceOptions(const SqlFacts& facts, const Catalog& cat,
+                                                  const std::vector<SqlOption>& options) {
+  return CheckReloptions(
+      facts, cat, options, /*toast=*/false, [&](const std::string& n) { return facts.FindTablespaceOption(n); },
+      RuleId::kTablespaceOptionUnknown, RuleId::kTablespaceOptionInvalid,
+      [](const SqlOption&, const StorageOption*, size_t) {
+        return std::string(
+            "a tablespace has four options: seq_page_cost, random_page_cost, effective_io_concurrency, "
+            "maintenance_io_concurrency");
+      });
+}
+
 std::vector<OptionRefusal> CheckTableOptions(const SqlFacts& facts, const Catalog& cat,
                                              const std::vector<SqlOption>& options) {
-  std::vector<OptionRefusal> out;
-  std::set<std::string> seen;
-  for (const SqlOption& o : options) {
-    const size_t dot = o.name.find('.');
-    if (dot != std::string::npos && o.name.compare(0, dot, "toast") == 0) continue;
-    const StorageOption* known = dot == std::string::npos ? facts.FindTableOption(o.name) : nullptr;
-    std::string message = dot != std::string::npos ? facts.Message("ts_namespace", {{"namespace", o.name.substr(0, dot)}})
-                          : !known                 ? facts.Message("ts_unknown", {{"name", o.name}})
-                          : !seen.insert(o.name).second ? facts.Message("ts_twice", {{"name", o.name}})
-                                                        : "";
-    if (!message.empty()) {
-      const bool server_parameter = !known && dot == std::string::npos && cat.Find(o.name);
-      out.push_back({RuleId::kTableOptionUnknown, o.name_range, std::move(message),
-                     server_parameter ? o.name + " is a server parameter with no per-table form: set it in "
-                                                 "postgresql.conf or with ALTER SYSTEM"
-                                      : "a table takes fillfactor, parallel_workers, toast_tuple_target and "
-                                        "per-table autovacuum_* and vacuum_* parameters"});
-      continue;
-    }
-    CheckOptionValue(facts, cat, *known, o, RuleId::kTableOptionInvalid, &out);
-  }
-  return out;
+  return CheckReloptions(
+      facts, cat, options, /*toast=*/true, [&](const std::string& n) { return facts.FindTableOption(n); },
+      RuleId::kTableOptionUnknown, RuleId::kTableOptionInvalid,
+      [&](const SqlOption& o, const StorageOption* known, size_t dot) {
+        const bool server_parameter = !known && dot == std::string::npos && cat.Find(o.name);
+        return server_parameter ? o.name + " is a server parameter with no per-table form: set it in "
+                                           "postgresql.conf or with ALTER SYSTEM"
+                                : std::string("a table takes fillfactor, parallel_workers, toast_tuple_target and "
+                                              "per-table autovacuum_* and vacuum_* parameters");
+      });
 }
 
 }  // namespace pgconflint

@@ -193,19 +193,19 @@ bool SolveWorkMem(const Profile& p, int requested, bool explicit_connections, Ma
   // Counted against every slot of max_connections, as the output of a run
   // without the configuration counts them: the plan from that output then
   // lowers them as far (its clients are max_connections less the reserved).
-  const double clients = mm.connections;
-  if (!explicit_connections && p.configured_connections) mm.connections += m->reserved_slots;
-  if (mm.WorkMemWithin(usable) < kWorkMemFloor && mm.parallel_workers > 0) {
+  MemoryModel slots = mm;
+  if (!explicit_connections && p.configured_connections) slots.connections += m->reserved_slots;
+  if (slots.WorkMemWithin(usable) < kWorkMemFloor && slots.parallel_workers > 0) {
     const int from = m->parallel_workers;
-    while (mm.parallel_workers > 0 && mm.WorkMemWithin(usable) < kWorkMemFloor) mm.parallel_workers -= 1;
+    while (slots.parallel_workers > 0 && slots.WorkMemWithin(usable) < kWorkMemFloor) slots.parallel_workers -= 1;
     m->parallel_from = from;
-    m->parallel_workers = static_cast<int>(mm.parallel_workers);
+    m->parallel_workers = static_cast<int>(slots.parallel_workers);
+    mm.parallel_workers = slots.parallel_workers;
     m->per_gather = std::min(m->per_gather, m->parallel_workers);
     m->parallel_maintenance = std::min(m->parallel_maintenance, m->parallel_workers);
     assumptions->push_back(std::to_string(from) + " parallel workers (one per CPU) leave less than 4MB of work_mem "
                            "each: max_parallel_workers lowered to " + std::to_string(m->parallel_workers));
   }
-  mm.connections = clients;
   wm = mm.WorkMemWithin(usable);
   if (wm < kWorkMemMin) {
     MemoryModel at_min = mm;

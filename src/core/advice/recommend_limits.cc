@@ -21,7 +21,7 @@ double MaxSize(const Catalog& cat, const char* name, const std::optional<std::st
   double most = p->max;
   if (os)
     if (const PlatformFact* f = FindPlatformFact(*p, *os, cat.major(), PlatformFact::Kind::kMaximum))
-      most = std::min(most, strtod(f->value, nullptr));
+      most = std::min(most, f->number());
   const double bytes = most * p->unit_amount;
   return bytes >= 1048576 ? FloorMB(bytes) : bytes;  // io_combine_limit's 128kB on Windows is exact
 }

@@ -194,14 +194,11 @@ TableClass TableClassFor(const SizeClass& c, const std::string& wl, const Storag
 // --storage, the machine block carries it.
 void ChooseServerIoMethod(const Catalog& cat, Recommendation* r) {
   const Profile& p = r->profile;
-  if (cat.major() < 18 || !IoUringAllowed(p) || !r->data_in_memory.empty()) return;
-  const TablespaceAdvice* reports = nullptr;
-  for (const TablespaceAdvice& t : r->tablespaces)
-    if (t.storage.type().high_latency && CarriesReports(p, true)) {
-      reports = &t;
-      break;
-    }
-  if (!reports) return;
+  if (cat.major() < 18 || !IoUringAllowed(p) || !r->data_in_memory.empty() || !CarriesReports(p, true)) return;
+  auto high = std::find_if(r->tablespaces.begin(), r->tablespaces.end(),
+                           [](const TablespaceAdvice& t) { return t.storage.type().high_latency; });
+  if (high == r->tablespaces.end()) return;
+  const TablespaceAdvice* reports = &*high;
   const StartingPoint& measured = reports->storage.type().settings.at("io_method");
   Cell method{"io_method", "io_uring", "worker", "",
               "io_uring is available and tablespace " + OneLine(reports->name) + " on " + StorageName(reports->storage) +

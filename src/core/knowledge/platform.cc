@@ -45,6 +45,8 @@ bool PlatformFactHoldsOn(const PlatformFact& f, std::string_view os) {
 
 }  // namespace
 
+double PlatformFact::number() const { return strtod(value, nullptr); }
+
 std::span<const PlatformFact> PlatformFacts() { return kPlatformFacts; }
 
 const PlatformFact* FindPlatformFact(const Parameter& param, std::string_view os, int major, PlatformFact::Kind kind) {
@@ -62,10 +64,10 @@ std::string_view PlatformBootValue(const Parameter& param, std::string_view os, 
 
 void ApplyPlatformLimit(const Parameter& param, std::string_view os, int major, ParsedValue* out) {
   const PlatformFact* f = FindPlatformFact(param, os, major, PlatformFact::Kind::kMaximum);
-  if (!f || out->number <= strtod(f->value, nullptr)) return;
+  if (!f || out->number <= f->number()) return;
   out->problem = ValueProblem::kOutOfRange;
   out->message = OutOfRangeMessage(major, param, FormatWhole(out->number), param.min_val, f->value);
-  out->hint = "on " + std::string(os) + " the largest value is " + FormatWithUnit(strtod(f->value, nullptr), param) +
+  out->hint = "on " + std::string(os) + " the largest value is " + FormatWithUnit(f->number(), param) +
               " (" + f->basis + ")";
   out->normalized.clear();
 }

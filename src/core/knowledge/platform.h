@@ -27,6 +27,9 @@ struct PlatformFact {
   const char* value;
   const char* basis;   // where it comes from, in a few words ("PostgreSQL's documentation")
   const char* source;  // the same, quoted, with the address
+
+  /// `value` as a number, in the parameter's unit.
+  double number() const;
 };
 
 /// Every platform fact, in parameter order.

@@ -155,12 +155,13 @@ json Session::Completion(const json& params) {
   if (view.loaded().kind != FileKind::kConf) {
     // A live server's databases and roles.
     AuthNames names;
-    if (const Snapshot* live = LiveSnapshot()) {
+    const Snapshot* live = LiveSnapshot();
+    if (live) {
       names.server = live->server;
       for (const SnapshotDatabase& d : live->databases) names.databases.push_back(d.name);
       for (const SnapshotRole& r : live->roles) names.roles.push_back({r.name, r.login});
     }
-    return AuthItems(*view.analysis, view.file, src, line_start, offset, unit_, LiveSnapshot() ? &names : nullptr);
+    return AuthItems(*view.analysis, view.file, src, line_start, offset, unit_, live ? &names : nullptr);
   }
   const ExtensionSet extensions = workspace_->extensions(view.analysis->catalog->major());
   // name [=] value, as far as the cursor.

@@ -28,15 +28,6 @@ std::string Capitalized(std::string s) {
   return s;
 }
 
-// Does the client's context.only ask for actions of `kind`?
-bool Wanted(const json* only, const std::string& kind) {
-  if (!only || !only->is_array()) return true;
-  for (const json& k : *only)
-    if (k.is_string() && (kind == k.get<std::string>() || kind.rfind(k.get<std::string>() + ".", 0) == 0)) return true;
-  return false;
-}
-
-
 }  // namespace
 
 std::string Session::RulePage(const RuleInfo& rule, bool write_now) {
@@ -123,12 +114,12 @@ std::string Session::DiagnosticText(const Analysis& a, const Diagnostic& d) {
 
 json Session::DiagnosticJson(const Analysis& a, const Diagnostic& d) { return json::parse(DiagnosticText(a, d)); }
 
-json Session::DocumentDiagnostic(const json& params) {
+std::string Session::DocumentDiagnostic(const json& params) {
   Document* doc = DocumentOf(params);
   Fresh(*doc);
-  json items = DiagnosticsOf(*doc);
+  std::string items = DiagnosticsText(*doc);
   WritePendingPages();
-  return {{"kind", "full"}, {"items", std::move(items)}};
+  return R"({"items":)" + items + R"(,"kind":"full"})";
 }
 
 json Session::EditJson(const Analysis& a, const std::vector<const Edit*>& edits) {
@@ -170,7 +161,7 @@ json Session::CodeAction(const json& params) {
     const Diagnostic& d = *f.diagnostic;
     const Range r = d.file >= 0 ? d.range : Range{0, 0};
     bool in_range = r.begin <= range.end && range.begin <= r.end;
-    if (!Wanted(only, "quickfix") || (!in_range && !named.count({d.rule->code, r.begin, r.end}))) continue;
+    if (!ActionKindWanted(only, "quickfix") || (!in_range && !named.count({d.rule->code, r.begin, r.end}))) continue;
     const json diag = DiagnosticJson(a, d);
     for (const Fix& fix : d.fixes) {
       std::vector<const Edit*> edits;
@@ -190,7 +181,7 @@ json Session::CodeAction(const json& params) {
     actions.back()["command"] = {{"title", title}, {"command", kShowDocumentation}, {"arguments", {d.rule->code}}};
   }
   LiveActions(view, range, only, &actions);
-  if (Wanted(only, kFixAll)) {
+  if (ActionKindWanted(only, kFixAll)) {
     // Every safe fix of this file that `check --fix` would apply.
     std::vector<const Fix*> safe;
     for (const Diagnostic& d : view.analysis->diagnostics)

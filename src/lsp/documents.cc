@@ -386,8 +386,6 @@ std::string Session::DiagnosticsText(const Document& doc) {
   return w.Take();
 }
 
-json Session::DiagnosticsOf(const Document& doc) { return json::parse(DiagnosticsText(doc)); }
-
 bool Session::View(const Document& doc, FileView* out) const {
   for (const std::string& root : doc.roots) {
     auto it = roots_.find(root);

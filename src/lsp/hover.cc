@@ -139,9 +139,7 @@ json Session::Hover(const json& params) {
     if (module) ModuleFacts(*view.analysis, *module, o);
     CatalogFacts(*view.analysis->catalog, *p, o);
     ConfiguredFacts(*view.analysis, *p, here, o);
-    std::string running;
-    LiveHover(*p, &running);
-    o << running;
+    LiveHover(*p, o);
   }
   return {{"contents", {{"kind", "markdown"}, {"value", o.str()}}}, {"range", RangeJson(src, word, unit_)}};
 }

@@ -12,6 +12,8 @@
 // string is never shown: messages name the server as it names itself
 // (user@host:port/dbname), or the connection string masked; a statement's
 // value is shown with its passwords masked (primary_conninfo's).
+#include <ostream>
+
 #include "core/model/secrets.h"
 #include "core/server/server_state.h"
 #include "core/sql/sql_quote.h"
@@ -27,10 +29,6 @@ constexpr const char* kAlterSystem = "pgconflint.live.alterSystem";
 constexpr const char* kReload = "pgconflint.live.reload";
 constexpr const char* kReloadStatement = "SELECT pg_reload_conf()";
 constexpr const char* kRun = "Run";
-
-// These actions have no kind: a client asking for some kinds only does not get them.
-bool KindlessWanted(const json* only) { return !only || !only->is_array(); }
-
 
 }  // namespace
 
@@ -167,7 +165,7 @@ void Session::AfterWrite(const LiveWrite& write, const LiveReply& reply) {
 }
 
 void Session::LiveActions(const FileView& view, Range range, const json* only, json* actions) {
-  if (!live_.allow_writes || !live_.have || !KindlessWanted(only)) return;
+  if (!live_.allow_writes || !live_.have || !ActionKindWanted(only, "")  /* these actions have no kind */) return;
   const std::string on = " on " + live_.label;
   if (view.loaded().kind == FileKind::kConf) {
     for (const Setting& s : view.analysis->settings) {
@@ -230,33 +228,24 @@ json Session::LiveCommand(const std::string& command, const json& args) {
   return nullptr;
 }
 
-void Session::LiveHover(const Parameter& p, std::string* markdown) const {
+void Session::LiveHover(const Parameter& p, std::ostream& o) const {
   if (!live_.have) return;
   const Catalog* catalog = Catalog::ForMajor(live_.snapshot.major());
   std::optional<RunningValue> v = catalog ? RunningValueOf(live_.snapshot, *catalog, p.name) : std::nullopt;
-  std::string& o = *markdown;
-  o += "\n**Running** on ";
-  o += MarkdownCode(live_.label);
-  o += ": ";
+  o << "\n**Running** on " << MarkdownCode(live_.label) << ": ";
   if (!v) {
-    o += "not in its pg_settings (not a parameter of that server, or its module is not loaded)\n";
+    o << "not in its pg_settings (not a parameter of that server, or its module is not loaded)\n";
     return;
   }
-  o += MarkdownCode(MaskSecrets(v->value));
-  o += " (";
-  o += v->source;
-  if (!v->where.empty()) o += ", " + v->where;
-  o += ")\n";
+  o << MarkdownCode(MaskSecrets(v->value)) << " (" << v->source;
+  if (!v->where.empty()) o << ", " << v->where;
+  o << ")\n";
   if (!v->pending_restart) return;
-  o += "\n**Pending restart**: ";
-  if (!v->pending_value.empty()) {
-    o += "the server's files say ";
-    o += MarkdownCode(MaskSecrets(v->pending_value));
-    o += " (" + v->pending_where + "); ";
-  }
-  o += "it keeps running with ";
-  o += MarkdownCode(MaskSecrets(v->value));
-  o += " until it restarts (context " + v->context + ")\n";
+  o << "\n**Pending restart**: ";
+  if (!v->pending_value.empty())
+    o << "the server's files say " << MarkdownCode(MaskSecrets(v->pending_value)) << " (" << v->pending_where << "); ";
+  o << "it keeps running with " << MarkdownCode(MaskSecrets(v->value)) << " until it restarts (context " << v->context
+    << ")\n";
 }
 
 std::optional<std::pair<std::string, std::string>> Session::LiveHint(const Setting& s, const Catalog& catalog) const {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/base/file_system.h"
+#include "core/base/source_file.h"
 #include "core/base/uri.h"
 
 namespace pgconflint::lsp {
@@ -153,37 +154,19 @@ bool ClientSupports(const json& capabilities, std::initializer_list<const char*>
   return at->is_boolean() && at->get<bool>();
 }
 
-std::string Dump(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-namespace {
-
-// The UTF-8 sequence at s[i] (a byte >= 0x80): its length when well formed;
-// else minus the length of its maximal subpart (the bytes that could begin a
-// sequence, at least 1), which is replaced by one U+FFFD, as Unicode
-// recommends and nlohmann's dump does.
-long Utf8Sequence(std::string_view s, size_t i) {
-  const unsigned char c = static_cast<unsigned char>(s[i]);
-  int more;
-  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) more = 1;
-  else if (c == 0xE0) more = 2, lo = 0xA0;
-  else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) more = 2;
-  else if (c == 0xED) more = 2, hi = 0x9F;
-  else if (c == 0xF0) more = 3, lo = 0x90;
-  else if (c >= 0xF1 && c <= 0xF3) more = 3;
-  else if (c == 0xF4) more = 3, hi = 0x8F;
-  else return -1;
-  long n = 1;
-  for (int k = 0; k < more; ++k, lo = 0x80, hi = 0xBF) {
-    if (i + n >= s.size()) return -n;
-    const unsigned char b = static_cast<unsigned char>(s[i + n]);
-    if (b < lo || b > hi) return -n;
-    ++n;
+bool ActionKindWanted(const json* only, std::string_view kind) {
+  if (!only || !only->is_array()) return true;
+  if (kind.empty()) return false;
+  for (const json& k : *only) {
+    if (!k.is_string()) continue;
+    const std::string& asked = k.get_ref<const std::string&>();
+    if (kind == asked || (kind.starts_with(asked) && kind.size() > asked.size() && kind[asked.size()] == '.'))
+      return true;
   }
-  return n;
+  return false;
 }
 
-}  // namespace
+std::string Dump(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 void JsonWriter::Separate() {
   if (after_key_) {

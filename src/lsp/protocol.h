@@ -49,6 +49,12 @@ const json& Array(const json& parent, const char* key);
 /// Whether the boolean at `path` in a capabilities object is true (false
 /// when a key is missing or the value is not a boolean).
 bool ClientSupports(const json& capabilities, std::initializer_list<const char*> path);
+
+/// Does a codeAction request's context.only (null when absent) ask for actions
+/// of `kind`: the kind itself or a parent of it ("source" asks for
+/// "source.fixAll.pgconflint")? An action without a kind (`kind` empty) only
+/// when the request names no kinds.
+bool ActionKindWanted(const json* only, std::string_view kind);
 /// params[key] when present and of the type, else nullptr / the default.
 const json* Find(const json& parent, const char* key);
 std::string StringOr(const json& parent, const char* key, const std::string& fallback);

@@ -17,6 +17,12 @@ struct RequestEntry {
   const char* method;
   json (Session::*handler)(const json&);
 };
+// A request whose result is written as JSON text (diagnostics are serialised
+// once, for publication and pulls alike).
+struct TextRequestEntry {
+  const char* method;
+  std::string (Session::*handler)(const json&);
+};
 
 std::string MajorsListed() {
   std::string list;
@@ -112,8 +118,10 @@ void Session::Dispatch(const json& message, const json& id, bool is_request) {
       {"textDocument/rename", &Session::Rename},
       {"textDocument/prepareRename", &Session::PrepareRename},
       {"textDocument/formatting", &Session::Formatting},
-      {"textDocument/diagnostic", &Session::DocumentDiagnostic},
       {"workspace/executeCommand", &Session::ExecuteCommand},
+  };
+  static const TextRequestEntry kTextRequests[] = {
+      {"textDocument/diagnostic", &Session::DocumentDiagnostic},
   };
   static const std::map<std::string, void (Session::*)(const json&)> kNotifications = {
       {"initialized", &Session::Initialized},
@@ -153,6 +161,12 @@ void Session::Dispatch(const json& message, const json& id, bool is_request) {
     if (method == r.method) {
       json result = (this->*(r.handler))(params);
       if (!exited_) Reply(id, std::move(result));
+      return;
+    }
+  for (const TextRequestEntry& r : kTextRequests)
+    if (method == r.method) {
+      std::string result = (this->*(r.handler))(params);
+      if (!exited_) ReplyText(id, result);
       return;
     }
   ReplyError(id, kMethodNotFound, "unknown method " + method);
@@ -293,6 +307,10 @@ void Session::Configure(const json& settings) {
 
 void Session::Reply(const json& id, json result) {
   out_->Send(Dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}));
+}
+
+void Session::ReplyText(const json& id, const std::string& result) {
+  out_->Send(R"({"id":)" + Dump(id) + R"(,"jsonrpc":"2.0","result":)" + result + "}");
 }
 
 void Session::ReplyError(const json& id, int code, const std::string& message) {

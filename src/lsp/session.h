@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <optional>
@@ -138,6 +139,7 @@ class Session {
   void DidChangeConfiguration(const json& params);
   void Configure(const json& settings);
   void Reply(const json& id, json result);
+  void ReplyText(const json& id, const std::string& result);  // `result` is JSON text
   void ReplyError(const json& id, int code, const std::string& message);
   void Notify(const std::string& method, json params);
   /// Sends a request to the client; `answered` (optional) receives its
@@ -165,10 +167,9 @@ class Session {
   void DropUnusedRoots();     // the analyses of roots no open document is in
   std::string TextOf(const Document& doc) const;
   std::vector<Finding> Findings(const Document& doc) const;
-  /// The document's diagnostics: as JSON text (what is published), or as a
-  /// value (what a pull request answers).
+  /// The document's diagnostics as JSON text: what is published, and what a
+  /// pull request answers.
   std::string DiagnosticsText(const Document& doc);
-  json DiagnosticsOf(const Document& doc);
   bool View(const Document& doc, FileView* out) const;
   /// The open document of params.textDocument.uri (RpcError when not open),
   /// brought up to date, and its view; null when it has none.
@@ -180,7 +181,7 @@ class Session {
   std::string DiagnosticText(const Analysis& a, const Diagnostic& d);
   json DiagnosticJson(const Analysis& a, const Diagnostic& d);
   const std::string& FileUri(const std::string& abs_path);  // PathToUri, kept per path
-  json DocumentDiagnostic(const json& params);
+  std::string DocumentDiagnostic(const json& params);  // JSON text
   json CodeAction(const json& params);
   json ExecuteCommand(const json& params);
   json EditJson(const Analysis& a, const std::vector<const Edit*>& edits);
@@ -218,7 +219,7 @@ class Session {
   void LiveActions(const FileView& view, Range range, const json* only, json* actions);
   json LiveCommand(const std::string& command, const json& args);
   void AfterWrite(const LiveWrite& write, const LiveReply& reply);
-  void LiveHover(const Parameter& p, std::string* markdown) const;
+  void LiveHover(const Parameter& p, std::ostream& markdown) const;  // the running value, if live
   std::optional<std::pair<std::string, std::string>> LiveHint(const Setting& s, const Catalog& catalog) const;
 
   ServerOptions options_;

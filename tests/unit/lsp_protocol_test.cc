@@ -94,6 +94,28 @@ RC_GTEST_PROP(ProtocolProperty, JsonWriterWritesWhatDumpWrites, (std::string tex
   RC_ASSERT(w.Take() == Dump(value));
 }
 
+// context.only asks for a kind by naming it or a parent of it; an action
+// without a kind only when no kinds are named.
+TEST(ProtocolTest, ActionKindsAreAskedByThemselvesOrAParent) {
+  for (const char* kind : {"quickfix", "source.fixAll.pgconflint", ""}) {
+    EXPECT_TRUE(ActionKindWanted(nullptr, kind)) << kind;
+    const json not_a_list = "quickfix";
+    EXPECT_TRUE(ActionKindWanted(&not_a_list, kind)) << kind;
+  }
+  const json quickfix = json::array({"quickfix"});
+  EXPECT_TRUE(ActionKindWanted(&quickfix, "quickfix"));
+  EXPECT_FALSE(ActionKindWanted(&quickfix, "quickfixes"));
+  EXPECT_FALSE(ActionKindWanted(&quickfix, "source.fixAll.pgconflint"));
+  EXPECT_FALSE(ActionKindWanted(&quickfix, ""));
+  const json source = json::array({7, "source"});
+  EXPECT_TRUE(ActionKindWanted(&source, "source.fixAll.pgconflint"));
+  EXPECT_FALSE(ActionKindWanted(&source, "quickfix"));
+  const json part = json::array({"source.fix"});
+  EXPECT_FALSE(ActionKindWanted(&part, "source.fixAll.pgconflint"));
+  const json fix_all = json::array({"source.fixAll"});
+  EXPECT_TRUE(ActionKindWanted(&fix_all, "source.fixAll.pgconflint"));
+}
+
 TEST(ProtocolTest, JsonWriterRangesAreRangeJson) {
   const SourceFile file("/x.conf", "# \xc3\xa9\xf0\x9f\x98\x80\nwork_mem = 1\n");
   for (ColumnUnit unit : {ColumnUnit::kUtf8, ColumnUnit::kUtf16, ColumnUnit::kCodePoint}) {

@@ -80,6 +80,27 @@ TEST(SourceFileTest, DecodeRefusesMalformedSequences) {
   }
 }
 
+// A well-formed sequence gives its length; an ill-formed one minus the length
+// of its maximal subpart, the bytes one U+FFFD replaces (Unicode's practice,
+// and nlohmann's dump's).
+TEST(SourceFileTest, Utf8SequenceGivesTheMaximalSubpartOfAnIllFormedOne) {
+  EXPECT_EQ(Utf8Sequence("a", 0), 1);
+  EXPECT_EQ(Utf8Sequence("\xc3\xa9", 0), 2);
+  EXPECT_EQ(Utf8Sequence("\xe6\x97\xa5", 0), 3);
+  EXPECT_EQ(Utf8Sequence("\xf0\x9f\x8e\x89", 0), 4);
+  EXPECT_EQ(Utf8Sequence("\xf4\x8f\xbf\xbf", 0), 4);  // U+10FFFF
+  EXPECT_EQ(Utf8Sequence("\x80", 0), -1);                // a lone continuation byte
+  EXPECT_EQ(Utf8Sequence("\xc0\x80", 0), -1);            // overlong: C0 never begins a sequence
+  EXPECT_EQ(Utf8Sequence("\xe0\x80\x80", 0), -1);        // overlong: E0 needs A0..BF next
+  EXPECT_EQ(Utf8Sequence("\xed\xa0\x80", 0), -1);        // a surrogate
+  EXPECT_EQ(Utf8Sequence("\xf4\x90\x80\x80", 0), -1);    // above U+10FFFF
+  EXPECT_EQ(Utf8Sequence("\xe6\x97", 0), -2);            // truncated after two bytes
+  EXPECT_EQ(Utf8Sequence("\xf0\x9f\x8ex", 0), -3);       // three of four, then ASCII
+  size_t n = 0;
+  EXPECT_EQ(DecodeUtf8("\xf0\x9f\x8ex", 0, &n), U'\uFFFD');
+  EXPECT_EQ(n, 1u);  // DecodeUtf8 replaces byte by byte, as a terminal shows them
+}
+
 TEST(SourceFileTest, OffsetInsideACharacterIsItsStart) {
   SourceFile f("t.conf", kLine);
   // The second UTF-16 unit of 🎉 (columns 5 and 6), the second column of 日 (columns 7 and 8).

@@ -20,8 +20,6 @@ bool InRanges(const CodePointRange (&ranges)[N], char32_t c) {
   return it != std::begin(ranges) && c <= (it - 1)->last;
 }
 
-bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
-
 // Decodes the character at s[i], sets *length, and returns its columns in `unit`.
 uint32_t UnitsAt(std::string_view s, size_t i, ColumnUnit unit, size_t* length) {
   char32_t c = DecodeUtf8(s, i, length);
@@ -38,25 +36,38 @@ uint32_t UnitsAt(std::string_view s, size_t i, ColumnUnit unit, size_t* length) 
 
 }  // namespace
 
+long Utf8Sequence(std::string_view s, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  int more;
+  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) more = 1;
+  else if (c == 0xE0) more = 2, lo = 0xA0;  // no overlong form
+  else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) more = 2;
+  else if (c == 0xED) more = 2, hi = 0x9F;  // no surrogate
+  else if (c == 0xF0) more = 3, lo = 0x90;  // no overlong form
+  else if (c >= 0xF1 && c <= 0xF3) more = 3;
+  else if (c == 0xF4) more = 3, hi = 0x8F;  // at most U+10FFFF
+  else return -1;
+  long n = 1;
+  for (int k = 0; k < more; ++k, lo = 0x80, hi = 0xBF) {
+    if (i + n >= s.size()) return -n;
+    const unsigned char b = static_cast<unsigned char>(s[i + n]);
+    if (b < lo || b > hi) return -n;
+    ++n;
+  }
+  return n;
+}
+
 char32_t DecodeUtf8(std::string_view s, size_t i, size_t* length) {
-  constexpr char32_t kReplacement = 0xFFFD;
-  unsigned char b = static_cast<unsigned char>(s[i]);
+  const unsigned char b = static_cast<unsigned char>(s[i]);
   *length = 1;
   if (b < 0x80) return b;
-  size_t n;
-  char32_t c, min;
-  if (b >= 0xC2 && b <= 0xDF) n = 2, c = b & 0x1F, min = 0x80;
-  else if (b >= 0xE0 && b <= 0xEF) n = 3, c = b & 0x0F, min = 0x800;
-  else if (b >= 0xF0 && b <= 0xF4) n = 4, c = b & 0x07, min = 0x10000;
-  else return kReplacement;
-  if (i + n > s.size()) return kReplacement;
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char cb = static_cast<unsigned char>(s[i + k]);
-    if (!IsContinuation(cb)) return kReplacement;
-    c = (c << 6) | (cb & 0x3F);
-  }
-  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return kReplacement;
-  *length = n;
+  const long n = Utf8Sequence(s, i);
+  if (n < 0) return 0xFFFD;
+  char32_t c = b & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+  for (long k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  *length = static_cast<size_t>(n);
   return c;
 }
 

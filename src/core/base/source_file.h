@@ -53,6 +53,13 @@ bool ShownEscaped(char32_t c);
 /// anything else 1.
 uint32_t DisplayWidth(char32_t c);
 
+/// The UTF-8 sequence at `s[i]`: its byte length when well formed (no
+/// overlong forms, no surrogates, at most U+10FFFF; 1 for ASCII), else minus
+/// the length of its maximal subpart (the bytes that could begin a sequence,
+/// at least 1), which Unicode's recommended practice, and nlohmann's dump,
+/// replace by one U+FFFD. REQUIRES: i < s.size().
+long Utf8Sequence(std::string_view s, size_t i);
+
 /// Decodes the well-formed UTF-8 sequence starting at `s[i]` (no overlong
 /// forms, no surrogates, at most U+10FFFF) and sets *length to its byte length.
 /// An invalid byte decodes as U+FFFD with *length 1, as a terminal shows it.

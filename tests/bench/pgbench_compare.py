@@ -515,7 +515,12 @@ def resumed(args, workloads, configs, memory_text):
 
 
 def write_json(path, args, configs, info, runs):
-    """The options, the three configurations and every run so far, replacing `path` atomically."""
+    """The options, the three configurations and every run so far, replacing `path` atomically.
+    The loads and peaks are those of every run the file holds (a resumed run of one workload
+    keeps the others' runs), whatever this run's report counts."""
+    info = {**info, "loads": [r["load1"] for r in runs],
+            "peaks": {c: [r["server_peak_bytes"] for r in runs if r["config"] == c and r["server_peak_bytes"]]
+                      for c in CONFIGS}}
     tmp = f"{path}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump({"options": vars(args), "configs": configs, "info": info, "runs": runs}, f, indent=1)

@@ -418,7 +418,7 @@ def main():
     memory, memory_text = memory_for(args)
     started = time.time()
     values = {w: {c: {} for c in CONFIGS} for w in workloads}
-    runs, info = [], {"memory": memory_text, "shared_buffers": {}, "loads": [], "peaks": {c: [] for c in CONFIGS}}
+    runs, info = [], {"memory": memory_text, "shared_buffers": {}}
     done = set()
     if args.resume:
         runs, info, earlier = resumed(args, workloads, configs, memory_text)
@@ -426,7 +426,7 @@ def main():
         for r in runs:
             if r["workload"] in workloads:
                 done.add((r["workload"], r["round"]))
-                count(r, values, info)
+                count(r, values)
         print(f"resumed: {len(done)} complete rounds of {args.json} kept", file=sys.stderr, flush=True)
     work = pgtools.make_tempdir("pgconflint-pgbench-")
     try:
@@ -453,7 +453,7 @@ def main():
                     load = os.getloadavg()[0]
                     runs.append({"workload": workload, "round": rnd + 1, "position": position + 1, "config": name,
                                  "seconds": round(time.time() - t0, 1), "load1": load, "server_peak_bytes": peak, **m})
-                    count(runs[-1], values, info)
+                    count(runs[-1], values)
                     info["elapsed"] = time.time() - started  # so far: what a resumed run adds to
                     if args.json:  # after every run: hours of runs survive a failure in the next one
                         write_json(args.json, args, configs, info, runs)
@@ -465,7 +465,7 @@ def main():
     info["elapsed"] = time.time() - started
     if args.json:
         write_json(args.json, args, configs, info, runs)
-    report(args, workloads, values, info)
+    report(args, workloads, values, info, runs)
     if args.quick:
         full = argparse.Namespace(**{**vars(args), **FULL, "quick": False})
         print("\nThe full run: " + full_command(args), file=sys.stderr)
@@ -475,14 +475,13 @@ def main():
 RUN_KEYS_NOT_MEASURES = ("workload", "round", "position", "config", "seconds", "load1", "server_peak_bytes")
 
 
-def count(run, values, info):
-    """Adds one run's record (as the --json file holds it) to the report's values and info."""
-    info["loads"].append(run["load1"])
-    if run["server_peak_bytes"]:
-        info["peaks"][run["config"]].append(run["server_peak_bytes"])
+def count(run, values):
+    """Adds one run's measures (its record as the --json file holds it) to the report's values."""
     for k, v in run.items():
         if k not in RUN_KEYS_NOT_MEASURES:
             values[run["workload"]][run["config"]].setdefault(k, []).append(v)
+
+
 # Options that change what a run measures: a resumed run must have the same.
 SAME_WHEN_RESUMED = ("ram", "cpus", "scale", "rounds", "seconds", "long_seconds", "hot_seconds", "warmup", "clients",
                      "hot_rows", "memory_limit", "quick")
@@ -510,26 +509,26 @@ def resumed(args, workloads, configs, memory_text):
     # Runs of workloads this run does not name stay in the file as they are.
     runs = stats.complete_rounds(doc["runs"], workloads, args.rounds, CONFIGS)
     runs += [r for r in doc["runs"] if r["workload"] not in workloads]
-    info = {**doc["info"], "loads": [], "peaks": {c: [] for c in CONFIGS}}
+    # Loads and peaks are read from the runs; older records also held copies of them.
+    info = {k: v for k, v in doc["info"].items() if k not in ("loads", "peaks")}
     return runs, info, doc["info"].get("elapsed", 0)
 
 
 def write_json(path, args, configs, info, runs):
-    """The options, the three configurations and every run so far, replacing `path` atomically.
-    The loads and peaks are those of every run the file holds (a resumed run of one workload
-    keeps the others' runs), whatever this run's report counts."""
-    info = {**info, "loads": [r["load1"] for r in runs],
-            "peaks": {c: [r["server_peak_bytes"] for r in runs if r["config"] == c and r["server_peak_bytes"]]
-                      for c in CONFIGS}}
+    """The options, the three configurations and every run so far, replacing `path` atomically."""
     tmp = f"{path}.tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump({"options": vars(args), "configs": configs, "info": info, "runs": runs}, f, indent=1)
     os.replace(tmp, path)
 
 
-def report(args, workloads, values, info):
+def report(args, workloads, values, info, runs):
+    mine = [r for r in runs if r["workload"] in workloads]
     sb = ", ".join(f"{c} {info['shared_buffers'].get(c, '?')}" for c in CONFIGS)
-    peaks = ", ".join(f"{c} {min(p) // MB}..{max(p) // MB} MB" for c, p in info["peaks"].items() if p)
+    peak_of = {c: [r["server_peak_bytes"] for r in mine if r["config"] == c and r["server_peak_bytes"]]
+               for c in CONFIGS}
+    peaks = ", ".join(f"{c} {min(p) // MB}..{max(p) // MB} MB" for c, p in peak_of.items() if p)
+    loads = [r["load1"] for r in mine]
     print(f"pgbench, PostgreSQL {info.get('server_version', MAJOR)}, profile --ram {args.ram} --cpus {args.cpus} "
           f"--storage sata-ssd --workload mixed{' (--quick: toy sizes, measures nothing)' if args.quick else ''}\n")
     print(f"- data: pgbench scale {args.scale} and pgbench_hot ({args.hot_rows} rows): "
@@ -538,8 +537,8 @@ def report(args, workloads, values, info):
     windows = ", ".join(f"{getattr(args, WORKLOADS[w][0])} s ({w})" for w in workloads)
     print(f"- {args.clients} clients, {args.rounds} rounds, the order rotating (A B C / B C A / C A B); "
           f"{args.warmup} s of warm-up, then windows of {windows}; one server start per run")
-    print(f"- load average (1 min) after the runs: {min(info['loads']):.1f} .. {max(info['loads']):.1f}; "
-          f"{hours(info['elapsed'])} in all")
+    print(f"- load average (1 min) after the runs: {min(loads):.1f} .. {max(loads):.1f}; "
+          f"{hours(info['elapsed'])} for all the runs{' the record holds' if args.resume else ''}")
     print(f"- sign test: exact, two-sided, over the {args.rounds} rounds; a direction is given only where "
           f"p < {stats.ALPHA} (with {args.rounds} rounds the smallest possible p is "
           f"{stats.sign_test(args.rounds, 0):.4f})")

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lspclient import REPO
+from lspclient import REPO, binary, cli_env
 
 EDITORS = REPO / "editors"
 VSCODE = EDITORS / "vscode"
@@ -80,6 +80,25 @@ def write_tree(root, tree):
     for name, text in tree.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
+
+
+def test_pgconflint_reads_marked_files_as_the_editors_do(tmp_path):
+    """A `.conf` the editors open as pghba or pgident by its first line's marker is read by
+    pgconflint (the CLI and the server share the classifier) as that file, and the marker is no
+    malformed directive."""
+    write_tree(tmp_path, DETECTION_TREE)
+    marked = {name: DETECTED[name] for name, text in DETECTION_TREE.items() if "file-type=" in text}
+    assert set(marked.values()) == {"pghba", "pgident"}
+    for name, language in marked.items():
+        kind = {"pgconf": "conf", "pghba": "hba", "pgident": "ident"}[language]
+        run = subprocess.run([binary(), "check", "--verbose", "--format", "json", "--fail-on", "never", name],
+                             cwd=tmp_path, capture_output=True, text=True, env=cli_env(), timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert f"its first line says file-type={kind}" in run.stderr, run.stderr
+        codes = [d["code"] for d in json.loads(run.stdout)["diagnostics"]]
+        assert "PGC903" not in codes, codes
+        if kind == "hba":
+            assert "PGC835" in codes, codes  # its `trust` from 0.0.0.0/0, read as a pg_hba.conf line
 
 
 def test_the_vscode_extension_compiles_with_tsc(node_modules, tmp_path):

@@ -141,6 +141,28 @@ TEST_F(ClassifyTreeTest, OtherFormatsAreNotConfiguration) {
   EXPECT_EQ(a.cluster, "/repo/data");
 }
 
+// The first-line marker the editors pick a language by decides for a file
+// no root reads; a root that reads the file decides as the server does.
+TEST_F(ClassifyTreeTest, TheFileTypeMarkerDecidesForAFileNoRootReads) {
+  d_.Write("auth/office.conf", "# pgconflint: file-type=ident\noffice alice app\n");
+  d_.Write("auth/lan.conf", "# pgconflint: file-type=hba\nhost all all 10.0.0.0/8 scram-sha-256\n");
+  d_.Write("tuning/settings.ini", "# pgconflint: file-type=conf\nwork_mem = '4MB'\n");
+  d_.Write("tuning/unmarked.ini", "work_mem = '4MB'\n");
+  d_.Write("tuning/plain.conf", "#pgconflint: file-type = conf\nlisten 80;\n");
+  d_.Write("data/postgresql.conf", "include 'marked.conf'\n");
+  d_.Write("data/marked.conf", "# pgconflint: file-type=hba\nwork_mem = '4MB'\n");
+  InputClass c = ClassifyIn("auth/office.conf");
+  EXPECT_EQ(c.kind, InputKind::kIdent) << "its lines alone read as nothing PostgreSQL";
+  EXPECT_TRUE(c.alone);
+  EXPECT_EQ(ClassifyIn("auth/lan.conf").kind, InputKind::kHba);
+  EXPECT_EQ(ClassifyIn("tuning/unmarked.ini").kind, InputKind::kNotPostgres);
+  EXPECT_EQ(ClassifyIn("tuning/settings.ini").kind, InputKind::kConfFragment) << "named as another format";
+  EXPECT_EQ(ClassifyIn("tuning/plain.conf").kind, InputKind::kConfFragment) << "lines that are not settings";
+  c = ClassifyIn("data/marked.conf");
+  EXPECT_EQ(c.kind, InputKind::kConfFragment) << "postgresql.conf includes it: the server reads it as one";
+  EXPECT_EQ(c.roots, std::vector<std::string>{"/repo/data"});
+}
+
 TEST_F(ClassifyTreeTest, ARootFileWithAnyNameIncludesItsFragments) {
   // The project configuration's directory may be read from any root in it.
   d_.Write(".pgconflint.toml", "");

@@ -65,6 +65,31 @@ TEST(DirectivesTest, AReasonNeedsNoSecondHashButAMisspeltItemIsReported) {
   EXPECT_EQ(words.malformed.size(), 1u) << "one finding for the comment, not one per word";
 }
 
+// The editors' first-line marker: read by the classifier, not a malformed
+// directive; anywhere else, or with another value, it is one.
+TEST(DirectivesTest, FileTypeMarkerOnTheFirstLine) {
+  EXPECT_EQ(FirstLineFileType("# pgconflint: file-type=hba\nlocal all all peer\n"), MarkedFileType::kHba);
+  EXPECT_EQ(FirstLineFileType("  #pgconflint:file-type = ident\r\n"), MarkedFileType::kIdent)
+      << "blanks as the editors' patterns allow them";
+  EXPECT_EQ(FirstLineFileType("# pgconflint: file-type=conf # read as postgresql.conf"), MarkedFileType::kConf);
+  EXPECT_EQ(FirstLineFileType("# pgconflint: file-type=yaml\n"), MarkedFileType::kNone);
+  EXPECT_EQ(FirstLineFileType("# pgconflint: file-type=hbax\n"), MarkedFileType::kNone);
+  EXPECT_EQ(FirstLineFileType("# pgconflint: file-type=HBA\n"), MarkedFileType::kNone) << "as the editors: lower case";
+  EXPECT_EQ(FirstLineFileType("\n# pgconflint: file-type=hba\n"), MarkedFileType::kNone) << "the first line only";
+  EXPECT_EQ(FirstLineFileType("work_mem = 1 # pgconflint: file-type=hba\n"), MarkedFileType::kNone);
+
+  FileDirectives d = ReadDirectives("# pgconflint: file-type = conf disable-file=PGC303\nwork_mem = '4MB'\n");
+  EXPECT_TRUE(d.malformed.empty());
+  ASSERT_EQ(d.directives.size(), 1u) << "other items of the same comment are read";
+  EXPECT_EQ(d.directives[0].kind, Directive::Kind::kDisableFile);
+  EXPECT_TRUE(ReadDirectives("# pgconflint: file-type=conf\n").malformed.empty());
+  FileDirectives later = ReadDirectives("work_mem = '4MB'\n# pgconflint: file-type=conf\n");
+  ASSERT_EQ(later.malformed.size(), 1u);
+  EXPECT_EQ(later.malformed[0].item, "file-type=conf");
+  ASSERT_EQ(ReadDirectives("# pgconflint: file-type=xml\n").malformed.size(), 1u);
+  EXPECT_EQ(CodesAtLines(LintConf("# pgconflint: file-type=conf\nwork_mem = '4MB'\n")), std::vector<std::string>{});
+}
+
 TEST(DirectivesTest, AbsurdVersionsAreNoVersion) {
   FileDirectives d = ReadDirectives("# pgconflint: pg-version=4294967310\n");
   ASSERT_EQ(d.directives.size(), 1u);

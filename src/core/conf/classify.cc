@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "core/knowledge/catalog.h"
+#include "core/model/directives.h"
 
 namespace pgconflint {
 namespace {
@@ -385,6 +386,15 @@ InputClass TreeIndex::Classify(const std::string& abs, bool forced) {
   std::shared_ptr<const std::string> read = Text(abs);
   if (!read) return {InputKind::kConfRoot, {abs}, true, "it cannot be read"};
   const std::string& text = *read;
+  // The editors' first-line marker (`# pgconflint: file-type=hba`) says what
+  // a file that no root reads is, as their language is picked by it; a root
+  // that reads the file decides above, as the server does.
+  switch (FirstLineFileType(text)) {
+    case MarkedFileType::kHba: return {InputKind::kHba, {abs}, true, "its first line says file-type=hba"};
+    case MarkedFileType::kIdent: return {InputKind::kIdent, {abs}, true, "its first line says file-type=ident"};
+    case MarkedFileType::kConf: forced = true; break;
+    case MarkedFileType::kNone: break;
+  }
   Looks looks = LooksLike(text);
   if (IsAutoConf(abs, text)) return {InputKind::kAutoConf, {abs}, true, "ALTER SYSTEM's header"};
   // Named like postgresql.conf, it is one whatever it holds (the name says

@@ -45,12 +45,43 @@ std::vector<std::string> SplitSelectors(std::string_view value) {
   return out;
 }
 
+// The length of a `file-type = conf|hba|ident` item at the start of `s`
+// (blanks allowed around '='), and what it says; 0 when `s` does not start
+// with one.
+size_t FileTypeItem(std::string_view s, MarkedFileType* type) {
+  constexpr std::string_view kKey = "file-type";
+  if (s.substr(0, kKey.size()) != kKey) return 0;
+  size_t i = kKey.size();
+  auto blanks = [&] {
+    while (i < s.size() && IsBlank(s[i])) ++i;
+  };
+  blanks();
+  if (i == s.size() || s[i] != '=') return 0;
+  ++i;
+  blanks();
+  const size_t start = i;
+  while (i < s.size() && s[i] >= 'a' && s[i] <= 'z') ++i;
+  if (i < s.size() && !IsBlank(s[i]) && s[i] != '#') return 0;
+  const std::string_view word = s.substr(start, i - start);
+  *type = word == "conf"    ? MarkedFileType::kConf
+          : word == "hba"   ? MarkedFileType::kHba
+          : word == "ident" ? MarkedFileType::kIdent
+                            : MarkedFileType::kNone;
+  return *type == MarkedFileType::kNone ? 0 : i;
+}
+
 // Reads the items of one directive comment (after "pgconflint:").
 void ReadComment(const ParsedFile& parsed, const CommentLine& c, std::string_view body, FileDirectives* out) {
   body = body.substr(0, body.find('#'));  // a reason may follow after another '#'
   bool any = false, reported = false;
   std::string_view rest = body;
   while (!(rest = TrimBlanks(rest)).empty()) {
+    MarkedFileType type;
+    if (size_t n = c.line == 1 ? FileTypeItem(rest, &type) : 0) {  // read by the classifier
+      any = true;
+      rest.remove_prefix(n);
+      continue;
+    }
     size_t sp = rest.find_first_of(" \t");
     std::string_view item = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp);
@@ -103,6 +134,15 @@ FileDirectives ReadDirectives(std::string_view file, const ParsedFile& parsed) {
     ReadComment(parsed, c, text.substr(kPrefix.size()), &out);
   }
   return out;
+}
+
+MarkedFileType FirstLineFileType(std::string_view text) {
+  std::string_view line = TrimBlanks(text.substr(0, text.find('\n')));
+  if (line.empty() || line[0] != '#') return MarkedFileType::kNone;
+  line = TrimBlanks(line.substr(1));
+  if (line.substr(0, kPrefix.size()) != kPrefix) return MarkedFileType::kNone;
+  MarkedFileType type = MarkedFileType::kNone;
+  return FileTypeItem(TrimBlanks(line.substr(kPrefix.size())), &type) ? type : MarkedFileType::kNone;
 }
 
 int PgVersionDirective(std::string_view text, const ParsedFile& parsed) {

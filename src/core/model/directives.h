@@ -5,14 +5,18 @@
 //   # pgconflint: disable=io-workers-ignored because the proxy terminates TLS
 //   # pgconflint: disable-file=PGC303
 //   # pgconflint: pg-version=17
+//   # pgconflint: file-type=hba            (the first line only)
 //
 // Items are `key=value`; free text after the items is the reason (a second
-// '#' is optional).
+// '#' is optional). `file-type=conf|hba|ident` on a file's first line is the
+// marker the editor integrations pick a language by; the classifier reads a
+// file that no root includes as what it says (FirstLineFileType).
 #ifndef PGCONFLINT_CORE_MODEL_DIRECTIVES_H_
 #define PGCONFLINT_CORE_MODEL_DIRECTIVES_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/source_file.h"
@@ -48,6 +52,12 @@ struct FileDirectives {
 
 /// The directives of one file (`text` and its parse), in order.
 FileDirectives ReadDirectives(std::string_view text, const ParsedFile& parsed);
+
+/// What the first line's `# pgconflint: file-type=conf|hba|ident` says the
+/// file is (blanks allowed around '=', as the editors' patterns allow), or
+/// kNone when the first line has no such marker.
+enum class MarkedFileType : uint8_t { kNone, kConf, kHba, kIdent };
+MarkedFileType FirstLineFileType(std::string_view text);
 
 /// The `pg-version=N` of a file's directives (the first one), or 0.
 int PgVersionDirective(std::string_view text, const ParsedFile& parsed);

@@ -32,7 +32,8 @@ std::vector<Active> Collect(const RuleSet& rules, Analysis* a) {
       AddMeta(a, rules, RuleId::kMalformedSuppression, f, m.comment,
               m.item.empty() ? "empty pgconflint directive" : "malformed pgconflint directive \"" + m.item + "\"",
               "write `# pgconflint: disable=PGC202` (this line, or the next setting when the comment stands "
-              "alone), `disable-file=CODE` or `pg-version=17`; a reason may follow the codes");
+              "alone), `disable-file=CODE`, `pg-version=17`, or `file-type=conf|hba|ident` on the first line; a "
+              "reason may follow the codes");
     for (Directive& d : fd.directives) {
       if (d.kind == Directive::Kind::kPgVersion) {
         if (!d.pg_version || !Catalog::ForMajor(d.pg_version))

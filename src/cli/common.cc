@@ -13,6 +13,7 @@
 #include "core/base/file_system.h"
 #include "core/base/limits.h"
 #include "report/text.h"
+#include "core/base/json_read.h"
 
 namespace pgconflint::cli {
 
@@ -30,7 +31,7 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o) {
   // linting a small file.
   CLI::App* sub = command->add_option_group("Configuration and rules");
   sub->add_option("--pg-version", o->major,
-                  "PostgreSQL major to check against (" + SupportedMajorsText("-") + "; default: config file, else " +
+                  "PostgreSQL major to check against (" + SupportedMajorsText("-") + "; default: the data directory's PG_VERSION, a package path, a pg-version directive, the config file, else " +
                       std::to_string(Catalog::DefaultMajor()) + ")")
       ->check(MajorValidator());
   sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");
@@ -266,18 +267,11 @@ std::string JsonErrorPosition(const std::string& text) {
 }  // namespace
 
 bool ParseRunning(std::string_view text, std::map<std::string, std::string>* out, std::string* error) {
-  // Nesting is refused while parsing (the parser callback sees each level's
-  // depth), before anything recursive could see a deep document.
-  struct TooDeep {};
-  auto limit_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxJsonDepth) throw TooDeep{};
-    return true;
-  };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text, limit_depth);
-  } catch (const TooDeep&) {
-    *error = "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    j = ParseJson(text);
+  } catch (const JsonTooDeep& e) {
+    *error = e.what();
     return false;
   } catch (const nlohmann::json::exception&) {
     *error = "not valid JSON" + JsonErrorPosition(std::string(text)) +

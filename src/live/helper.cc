@@ -56,7 +56,7 @@ std::string EncodeRequest(const LiveRequest& r) {
 
 bool DecodeRequest(std::string_view text, LiveRequest* out, std::string* error) {
   try {
-    json j = json::parse(text);
+    json j = ParseJson(text);
     const auto connect = JsonInt(j.at("connect_timeout")), statement = JsonInt(j.at("statement_timeout"));
     if (!j.at("conninfo").is_string() || !j.at("statement").is_string() || !connect || !statement) {
       *error = "a request has a conninfo, a statement and two timeouts";
@@ -85,7 +85,7 @@ bool DecodeReply(std::string_view text, LiveReply* out, std::string* error) {
     return false;
   }
   try {
-    json j = json::parse(text.substr(0, eol));
+    json j = ParseJson(text.substr(0, eol));
     if (!j.at("executed").is_boolean() || !j.at("statement_error").is_string() || !j.at("label").is_string() ||
         !j.at("error").is_string()) {
       *error = "the live helper's answer is not a reply";

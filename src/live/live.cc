@@ -15,6 +15,7 @@
 #include "core/model/secrets.h"
 #include "live/libpq.h"
 #include "live/queries.h"
+#include "core/base/json_read.h"
 
 namespace pgconflint::live {
 namespace {
@@ -191,7 +192,7 @@ bool LibpqSnapshotTaker::TakeUnscrubbed(const std::string& conninfo, std::string
 
 bool MaskSnapshotSecrets(std::string* json, int indent, std::string* error) {
   try {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(*json);
+    nlohmann::ordered_json doc = ParseJson<nlohmann::ordered_json>(*json);
     MaskStrings(&doc);
     *json = doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
   } catch (const std::exception& e) {

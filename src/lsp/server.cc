@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "core/base/json_read.h"
+
 namespace pgconflint::lsp {
 namespace {
 
@@ -46,7 +48,7 @@ Server::~Server() { Finish(); }
 void Server::Receive(std::string body) {
   json message;
   try {
-    message = json::parse(body);
+    message = ParseJson(body);
   } catch (const json::exception& e) {
     out_->Send(Dump({{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", kParseError}, {"message", e.what()}}}}));
     return;

@@ -623,6 +623,16 @@ class HostileTest(unittest.TestCase):
         ok = self.write("ok.json", json.dumps({"work_mem": "4096", "max_connections": 100}))
         r = run("check", "--no-config", "--running", ok, conf, cwd=self.dir)
         self.assertEqual(r.returncode, EXIT_OK, r.stderr)
+        # A snapshot's format field and an hba row nested a million deep (copied or written
+        # when refused, which recursed once per level): refused while parsing.
+        brackets = "[" * 1000000 + "]" * 1000000
+        for name, text in [("deep-snapshot.json", '{"pgconflint_snapshot": ' + brackets + "}"),
+                           ("deep-hba.json", "[{\"type\": " + brackets + "}]")]:
+            with self.subTest(file=name):
+                path = self.write(name, text)
+                args = ["--snapshot", path] if name == "deep-snapshot.json" else ["--server-hba", path, conf]
+                r = run("check", "--no-config", *args, cwd=self.dir)
+                self.assertOneLineError(r, EXIT_USAGE, "nested deeper than 64 levels")
 
     # Item 9: recommend never prints what its own check calls fatal.
     def test_recommend_huge_ram_is_clamped(self):

@@ -30,6 +30,10 @@ def test_requests_before_initialize_are_refused(start, tmp_path):
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri(tmp_path / "x.conf"), "languageId": "pgconf",
                                                        "version": 1, "text": "x"}})
     c.initialize()
+    # A document opened now is linted and published; by then the early one would have been too.
+    later = write(tmp_path, "postgresql.conf", "work_mem = 64 MB\n")
+    c.open(later)
+    assert SYNTAX in codes(c.diagnostics(later, 1))
     assert c.published(tmp_path / "x.conf") == []  # the early notification was dropped
 
 
@@ -53,6 +57,32 @@ def test_malformed_json_rpc(start, tmp_path):
     c.send_raw(b"Content-Length: lots\r\n\r\n")
     # Notifications that fail are logged, never answered.
     c.notify("textDocument/didChange", {"textDocument": {"uri": 3}})
+    still_serving(c, path)
+
+
+def test_deeply_nested_json_is_a_parse_error(start, tmp_path):
+    """Copying or writing a nested value recurses once per level: a message of a million
+    brackets (2 MB) ended the server with SIGSEGV. Nesting deeper than 64 is refused while parsing;
+    real messages nest far less and pass."""
+    c = start()
+    c.initialize()
+    path = write(tmp_path, "postgresql.conf", "work_mem = 64MB\n")
+    c.open(path)
+    deep = "[" * 1_000_000 + "]" * 1_000_000
+    for body in ('{"jsonrpc":"2.0","id":%s,"method":"textDocument/hover"}' % deep,
+                 '{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%s}}' % deep):
+        def parse_errors(c):
+            return [m for m in c.messages if m.get("id", "absent") is None and "error" in m]
+        before = len(parse_errors(c))
+        c.send_body(body.encode())
+        answers = c.wait_for(lambda c: parse_errors(c)[before:], what="the parse error")
+        assert answers[0]["error"]["code"] == -32700
+        assert "nested deeper than 64" in answers[0]["error"]["message"]
+    nested = "[" * 60 + "]" * 60
+    c.send_body(('{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"textDocument":{"uri":"%s"},'
+                 '"position":{"line":0,"character":1},"extra":%s}}' % (uri(path), nested)).encode())
+    hover = c.wait_for(lambda c: [m for m in c.messages if m.get("id") == 8], what="the hover")[0]
+    assert hover["result"]["contents"]["value"].startswith("### work_mem"), hover
     still_serving(c, path)
 
 

@@ -45,6 +45,36 @@ TEST(SnapshotTest, ReadsWhatARoleCouldSee) {
   EXPECT_EQ(s.Setting("work_mem")->setting, "4096");
 }
 
+// A snapshot read from a file finds rows through its index (a file of
+// 200,000 rows, each asking for its parameter, was quadratic); the first row
+// of a name wins, as in a scan, and a snapshot changed afterwards scans.
+TEST(SnapshotTest, SettingsAreFoundByIndexAsByScan) {
+  std::string rows;
+  for (int i = 0; i < 5000; ++i)
+    rows += std::string(i ? "," : "") + R"({"name": "x.p)" + std::to_string(i) + R"(", "setting": ")" +
+            std::to_string(i) + R"(", "source": "configuration file"})";
+  rows += R"(, {"name": "Work_Mem", "setting": "first", "source": "default"},
+              {"name": "work_mem", "setting": "second", "source": "default"})";
+  Snapshot s;
+  std::string error;
+  ASSERT_TRUE(ReadSnapshot(R"({"pgconflint_snapshot": 1, "info": {"server_version_num": 180004},
+      "settings": [)" + rows + "]}",
+                           &s, &error))
+      << error;
+  EXPECT_EQ(s.indexed_rows, 5002u);
+  ASSERT_NE(s.Setting("X.P4999"), nullptr);
+  EXPECT_EQ(s.Setting("X.P4999")->setting, "4999");
+  ASSERT_NE(s.Setting("WORK_MEM"), nullptr);
+  EXPECT_EQ(s.Setting("WORK_MEM")->setting, "first");
+  EXPECT_EQ(s.Setting("x.p5000"), nullptr);
+  Snapshot copy = s;
+  EXPECT_EQ(copy.Setting("x.p17"), &copy.settings[17]) << "a copy finds its own rows";
+  copy.settings.push_back({});
+  copy.settings.back().name = "x.added";
+  ASSERT_NE(copy.Setting("x.added"), nullptr) << "a changed snapshot scans";
+  EXPECT_EQ(copy.Setting("work_mem")->setting, "first");
+}
+
 // pg_roles: every role, and whether it can log in; a snapshot of an older
 // pgconflint without the section has none.
 TEST(SnapshotTest, ReadsTheRoles) {

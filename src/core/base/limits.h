@@ -64,8 +64,10 @@ inline constexpr size_t kMaxSyntaxErrors = 100;
 /// the rule file is refused (exit 2). Chains (`a or b or ...`) have no limit.
 inline constexpr int kMaxExprDepth = 256;
 
-/// Nesting of the --running JSON document (an object of name -> setting
-/// needs 1). Deeper: refused (exit 2) before anything recursive sees it.
+/// Nesting of a JSON document from outside (an LSP message, a snapshot, a
+/// server's rows, --running; the deepest LSP message nests about 8). Deeper:
+/// refused while parsing (ParseJson, core/base/json_read.h), before copying
+/// or writing it could recurse once per level.
 inline constexpr int kMaxJsonDepth = 64;
 
 /// Dotted parts of one TOML key or table header (.pgconflint.toml, rule files,

@@ -359,7 +359,7 @@ bool ParseText(const std::string& text, std::vector<Row>* out, std::string* erro
                bool (*parse)(const json&, std::vector<Row>*, std::string*)) {
   json j;
   try {
-    j = json::parse(text);
+    j = ParseJson(text);
   } catch (const json::exception& e) {
     *error = std::string("not valid JSON: ") + e.what();
     return false;

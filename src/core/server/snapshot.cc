@@ -183,9 +183,20 @@ void ReadObjects(const json& doc, Snapshot* s, std::string* error) {
 
 const SnapshotSetting* Snapshot::Setting(std::string_view name) const {
   const std::string key = AsciiLower(name);
+  if (indexed_rows && indexed_rows == settings.size()) {
+    auto it = setting_index.find(key);
+    return it == setting_index.end() ? nullptr : &settings[it->second];
+  }
   for (const SnapshotSetting& s : settings)
     if (AsciiLower(s.name) == key) return &s;
   return nullptr;
+}
+
+void Snapshot::IndexSettings() {
+  setting_index.clear();
+  setting_index.reserve(settings.size());
+  for (size_t i = 0; i < settings.size(); ++i) setting_index.emplace(AsciiLower(settings[i].name), i);
+  indexed_rows = settings.size();
 }
 
 bool Snapshot::Refused(const SnapshotFileSetting& f) const {
@@ -197,7 +208,7 @@ bool Snapshot::Refused(const SnapshotFileSetting& f) const {
 
 bool ReadSnapshot(std::string_view text, Snapshot* out, std::string* error) {
   try {
-    json doc = json::parse(text);
+    json doc = ParseJson(text);
     if (!doc.is_object() || !doc.contains("pgconflint_snapshot")) {
       *error = "not a pgconflint snapshot (no \"pgconflint_snapshot\" key)";
       return false;
@@ -232,6 +243,7 @@ bool ReadSnapshot(std::string_view text, Snapshot* out, std::string* error) {
       *error = problem;
       return false;
     }
+    s.IndexSettings();
     *out = std::move(s);
   } catch (const std::exception& e) {
     *error = std::string("not valid JSON: ") + e.what();

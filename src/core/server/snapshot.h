@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/hba/hba_server.h"
@@ -95,8 +96,17 @@ struct Snapshot {
 
   /// The major (server_version_num / 10000).
   int major() const { return server_version_num / 10000; }
-  /// The pg_settings row of `name` (ASCII case-insensitive), or null.
+  /// The pg_settings row of `name` (ASCII case-insensitive; the first one),
+  /// or null. Callers ask once per row: in a snapshot that ReadSnapshot made
+  /// (a file from anywhere), through the index IndexSettings builds, else by
+  /// a scan (a snapshot built by hand; a scan per row of 200,000 rows took
+  /// hours).
   const SnapshotSetting* Setting(std::string_view name) const;
+  /// Indexes `settings` by lower-case name. A later change of `settings`'
+  /// size makes Setting scan again; change no name in place after it.
+  void IndexSettings();
+  std::unordered_map<std::string, size_t> setting_index;  // lower-case name -> first row
+  size_t indexed_rows = 0;                                // settings.size() when indexed
   /// Whether the server refused line `f` of its files: an error other than
   /// "setting could not be applied", or that one for a parameter with no
   /// pending restart (the server reports a refused value with the same text

@@ -174,21 +174,35 @@ bool GitChangedLines(const std::string& top, const std::string& rev, std::map<st
                     "--dst-prefix=b/", rev},
               "", &patch, error))
     return false;
+  // "N" or "N,M" at `at` (M defaults to 1), as a hunk header writes a range.
+  auto range = [](std::string_view text, size_t at, unsigned long* start, unsigned long* count) {
+    char* rest = nullptr;
+    *start = strtoul(text.data() + at, &rest, 10);
+    *count = *rest == ',' ? strtoul(rest + 1, nullptr, 10) : 1;
+  };
   std::string file;
+  unsigned long body = 0;  // lines of the current hunk still to come
   for (size_t at = 0; at < patch.size();) {
     size_t end = patch.find('\n', at);
     if (end == std::string::npos) end = patch.size();
     std::string_view line(patch.data() + at, end - at);
     at = end + 1;
+    // A hunk's lines are content: an added "++ x" reads "+++ x".
+    if (body > 0) {
+      if (line.empty() || line[0] != '\\') --body;  // "\ No newline at end of file" is not a line
+      continue;
+    }
     if (line.rfind("+++ ", 0) == 0) {
-      file = line.substr(4) == "/dev/null" ? "" : std::string(line.substr(6));
-    } else if (line.rfind("@@ ", 0) == 0 && !file.empty()) {
-      // "@@ -a,b +c,d @@": lines c .. c+d-1 of the new file (d defaults to 1).
-      size_t plus = line.find('+');
+      file = line.size() > 6 && line.substr(4, 2) == "b/" ? std::string(line.substr(6)) : "";  // or /dev/null
+    } else if (line.rfind("@@ -", 0) == 0) {
+      // "@@ -a,b +c,d @@": b removed lines, then d added ones, lines c .. c+d-1 of the new file.
+      unsigned long old_start, old_count, start, count;
+      range(line, 4, &old_start, &old_count);
+      size_t plus = line.find(" +", 4);
       if (plus == std::string_view::npos) continue;
-      char* rest = nullptr;
-      unsigned long start = strtoul(line.data() + plus + 1, &rest, 10);
-      unsigned long count = *rest == ',' ? strtoul(rest + 1, nullptr, 10) : 1;
+      range(line, plus + 2, &start, &count);
+      body = old_count + count;
+      if (file.empty()) continue;
       for (unsigned long l = start; l < start + count; ++l) (*out)[file].insert(static_cast<uint32_t>(l));
       if (count == 0) (*out)[file];  // a deletion: the file changed, no line of it
     }

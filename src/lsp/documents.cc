@@ -7,6 +7,7 @@
 // document is published; a document that did not change is published only
 // when its diagnostics did.
 #include <algorithm>
+#include <limits>
 #include <regex>
 
 #include "lsp/session.h"
@@ -149,7 +150,9 @@ void Session::DidChange(const json& params) {
   Document& doc = documents_[uri];
   doc.uri = uri;
   doc.path = path;
-  doc.version = Find(td, "version") ? Integer(td, "version") : doc.version + 1;
+  doc.version = Find(td, "version")                                ? Integer(td, "version")
+                : doc.version < std::numeric_limits<int64_t>::max() ? doc.version + 1
+                                                                     : doc.version;  // no wrap past the largest
   doc.generation = pending_generation_;
   doc.text_changed = true;
   doc.acknowledge = true;

@@ -190,6 +190,26 @@ class DiffTest(unittest.TestCase):
         self.assertLess(len(found), len(everything))
 
 
+class DiffBaseHunkTest(unittest.TestCase):
+    """`check --diff-base` reads git's patch: an added line whose text starts with "++ " is
+    "+++ ..." in it, like a file header; it is the hunk's content, and the later hunks still
+    belong to the same file (it ended in an internal error, or moved them to a file "nger")."""
+
+    def test_added_lines_that_look_like_headers(self):
+        base = "listen_addresses = 'localhost'\n# -- tuning\nmax_connections = 100\nwork_mem = '4MB'\n" \
+               "checkpoint_timeout = 5min\n"
+        repo = repository(self, {"data/postgresql.conf": base}, prefix="pgconflint-diff-hunks-", message="base")
+        for added in ("++ x", "++ longer text", "++"):
+            with self.subTest(added=added):
+                head = base.replace("# -- tuning", added).replace("'4MB'", "4096  # MB")
+                write_tree(repo, {"data/postgresql.conf": head})
+                r = pgconflint(repo, "check", "--format", "json", "--fail-on", "never", "--diff-base", "HEAD", "data")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                found = {(d["line"], d["code"]) for d in json.loads(r.stdout)["diagnostics"]}
+                self.assertIn((2, "PGC001"), found)  # the added line: a syntax error
+                self.assertIn((4, "PGC204"), found)  # the next hunk, of the same file
+
+
 class AuthAndTopLevelTest(unittest.TestCase):
     """A repository whose top directory is the data directory, and changes to pg_hba.conf and
     pg_ident.conf alone: each is a change of that data directory (root "."). A pg_hba.conf

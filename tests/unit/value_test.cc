@@ -125,5 +125,16 @@ TEST(ValueTest, FormatWithUnitPrintsZeroBare) {
   EXPECT_EQ(FormatWithUnit(-1, *Pg18().Find("wal_buffers")), "-1");
 }
 
+// A running value from a snapshot is anything: beyond int64 it is written as
+// it is (the conversion to an integer would be undefined behaviour).
+TEST(ValueTest, ValuesBeyondInt64AreWrittenAsTheyAre) {
+  const Parameter& sb = *Pg18().Find("shared_buffers");
+  EXPECT_EQ(ShownWithUnit(sb, "1e30"), FormatWhole(1e30));
+  EXPECT_EQ(ShownWithUnit(sb, "-1e19"), "-10000000000000000000");
+  EXPECT_EQ(ShownWithUnit(sb, "inf"), "inf");
+  EXPECT_EQ(ShownWithUnit(sb, "nan"), "nan");
+  EXPECT_EQ(ShownWithUnit(sb, "16384"), "128MB");
+}
+
 }  // namespace
 }  // namespace pgconflint

@@ -243,7 +243,9 @@ std::string ShownWithUnit(const Parameter& param, const std::string& value) {
 }
 
 std::string FormatWithUnit(double value, const Parameter& param) {
-  if (param.unit_kind == UnitKind::kNone) return FormatWhole(std::trunc(value));
+  // Beyond int64's range (a snapshot's "1e30" or "inf"), the cast would be
+  // undefined, and no integer parameter takes such a value: as written.
+  if (param.unit_kind == UnitKind::kNone || !(std::fabs(value) < 9e18)) return FormatWhole(std::trunc(value));
   int64_t v = static_cast<int64_t>(value);
   if (v == -1) return "-1";  // the "automatic"/"disabled" sentinel has no unit
   if (v == 0) return "0";  // as SHOW: units only for positive values

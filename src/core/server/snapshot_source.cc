@@ -3,6 +3,7 @@
 #include "core/server/snapshot_source.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "core/conf/classify.h"
@@ -37,7 +38,12 @@ Line SettingText(const std::string& name, const std::string& value, const std::s
 class RebuiltFile {
  public:
   int Put(int line, Line l) {
-    if (line <= 0) line = lines_.empty() ? 1 : lines_.rbegin()->first + 1;
+    if (line <= 0) {
+      // After the last one; past INT_MAX (a snapshot can say 2147483647) it
+      // shares that line, where the first one wins.
+      const int last = lines_.empty() ? 0 : lines_.rbegin()->first;
+      line = last == std::numeric_limits<int>::max() ? last : last + 1;
+    }
     lines_.emplace(line, std::move(l));  // the first one at a line wins
     return line;
   }

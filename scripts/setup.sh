@@ -31,10 +31,11 @@ if [ "${1:-}" = "--tests" ]; then
   # renders the markdown plans as GitHub would (CommonMark).
   # python3 first, with the build: CMake looks for it when it configures the tests.
   packages+=(python3)
-  # file and lintian check the release archives (test_release.py).
+  # file and lintian check the release archives (test_release.py); zsh and fish
+  # parse the completion scripts (test_cli_docs.py).
   test_packages=(postgresql-client locales-all pre-commit python3-jsonschema python3-yaml patch time file lintian
                  python3-pytest python3-pylsp-jsonrpc neovim emacs-nox elpa-eglot clang-14 libclang-rt-14-dev llvm-14
-                 cmark)
+                 cmark zsh fish)
   command -v npm >/dev/null 2>&1 || test_packages+=(nodejs npm)
 fi
 updated=no

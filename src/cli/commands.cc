@@ -3,6 +3,9 @@
 #include "cli/commands.h"
 
 #include <iterator>
+#include <string>
+
+#include "core/knowledge/storage_facts.h"
 
 namespace pgconflint::cli {
 
@@ -16,6 +19,16 @@ std::span<const Subcommand> Subcommands() {
 
 const char* ProgramDescription() {
   return "pgconflint: lint PostgreSQL configuration files as the server reads them";
+}
+
+void ConfigureProgram(CLI::App* app, const std::string& version) {
+  app->description(ProgramDescription());
+  app->set_version_flag("--version", version);
+}
+
+void DescribeForHelp(const Command& command) {
+  if (CLI::Option* o = command.app->get_option_no_throw("--storage"))
+    o->description(o->get_description() + ": " + StorageChoices());
 }
 
 }  // namespace pgconflint::cli

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <span>
+#include <string>
 
 namespace pgconflint::cli {
 
@@ -45,6 +46,15 @@ std::span<const Subcommand> Subcommands();
 
 /// The top-level description --help prints.
 const char* ProgramDescription();
+
+/// The top-level app as main() runs it and the manual documents it: its
+/// description, --help, and --version printing `version`.
+void ConfigureProgram(CLI::App* app, const std::string& version);
+
+/// What only --help, the manual page and the completions show, too costly to
+/// build on every start: --storage's description gets the storage types
+/// (knowledge/storage.toml).
+void DescribeForHelp(const Command& command);
 
 }  // namespace pgconflint::cli
 

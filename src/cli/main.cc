@@ -17,7 +17,6 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/knowledge/catalog.h"
-#include "core/knowledge/storage_facts.h"
 #include "live/helper.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -74,8 +73,8 @@ int Main(int argc, char** argv) {
   // Left to the operating system at exit, as check leaves its workspace:
   // tearing down the option tree cost more than building it (a static
   // reference keeps it reachable for leak checkers).
-  static CLI::App& app = *new CLI::App{ProgramDescription()};
-  app.set_version_flag("--version", VersionText());
+  static CLI::App& app = *new CLI::App;
+  ConfigureProgram(&app, VersionText());
   app.require_subcommand(1);
   // The subcommand being run is the only one registered, with its options;
   // otherwise each adds its name and description, which is all the top-level
@@ -95,11 +94,7 @@ int Main(int argc, char** argv) {
       PrintError(UsageMessage(e));
       return kExitUsage;
     }
-    // The storage types come from knowledge/storage.toml: parse it only when
-    // help may be printed, not on every start.
-    for (const Command& c : commands)
-      if (CLI::Option* o = c.app->get_option_no_throw("--storage"))
-        o->description(o->get_description() + ": " + StorageChoices());
+    for (const Command& c : commands) DescribeForHelp(c);
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
   for (const Command& c : commands)

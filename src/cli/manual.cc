@@ -46,8 +46,10 @@ void ReadType(const std::string& type, OptionDoc* o) {
 
 // The options of `app` and of its option groups (CLI11 keeps a group as an
 // unnamed sub-app), in the order --help lists them.
-void CollectOptions(const CLI::App& app, std::vector<OptionDoc>* out) {
+void CollectOptions(const CLI::App& app, std::vector<OptionDoc>* out, bool group = false) {
   for (const CLI::Option* opt : app.get_options()) {
+    // A group holds a copy of its parent's help flag, which --help leaves out too.
+    if (group && (opt == app.get_help_ptr() || opt == app.get_help_all_ptr())) continue;
     OptionDoc o;
     o.positional = !opt->nonpositional();
     if (o.positional) {
@@ -62,17 +64,36 @@ void CollectOptions(const CLI::App& app, std::vector<OptionDoc>* out) {
     out->push_back(std::move(o));
   }
   for (const CLI::App* group : app.get_subcommands([](const CLI::App* a) { return a->get_name().empty(); }))
-    CollectOptions(*group, out);
+    CollectOptions(*group, out, true);
 }
 
-// Every subcommand, registered in full on an app of its own.
-std::vector<CommandDoc> Commands() {
-  static CLI::App& app = *new CLI::App{ProgramDescription()};
+// The program as main() sets it up, with every subcommand registered in full
+// and described as for --help.
+const CLI::App& Program(const std::vector<Command>** commands) {
+  static CLI::App& app = *new CLI::App;
   static std::vector<Command>& keep = *new std::vector<Command>;  // the run closures own the options' storage
-  if (keep.empty())
+  if (keep.empty()) {
+    ConfigureProgram(&app, PGCONFLINT_VERSION);
     for (const Subcommand& s : Subcommands()) keep.push_back(s.add(&app, true));
+    for (const Command& c : keep) DescribeForHelp(c);
+  }
+  if (commands) *commands = &keep;
+  return app;
+}
+
+// The options of the program itself (--help, --version).
+std::vector<OptionDoc> ProgramOptions() {
+  std::vector<OptionDoc> out;
+  CollectOptions(Program(nullptr), &out);
+  return out;
+}
+
+// Every subcommand with its options.
+std::vector<CommandDoc> Commands() {
+  const std::vector<Command>* keep = nullptr;
+  Program(&keep);
   std::vector<CommandDoc> out;
-  for (const Command& c : keep) {
+  for (const Command& c : *keep) {
     CommandDoc d{c.app->get_name(), c.app->get_description(), {}};
     CollectOptions(*c.app, &d.options);
     out.push_back(std::move(d));
@@ -92,6 +113,25 @@ std::string Roff(const std::string& text) {
   return out;
 }
 
+// One .TP entry per option.
+void ManOptions(const std::vector<OptionDoc>& options, std::ostream& o) {
+  for (const OptionDoc& opt : options) {
+    o << ".TP\n";
+    std::string head;
+    for (const std::string& n : opt.names)
+      head += (head.empty() ? "" : ", ") + std::string(opt.positional ? "\\fI" : "\\fB") + Roff(n) + "\\fR";
+    if (!opt.value.empty() && !opt.positional) head += " \\fI" + Roff(opt.value) + "\\fR";
+    o << head << "\n" << Roff(opt.description);
+    if (!opt.choices.empty()) {
+      std::string list;
+      for (const std::string& ch : opt.choices) list += (list.empty() ? "" : ", ") + ch;
+      o << " (one of: " << Roff(list) << ")";
+    }
+    if (!opt.default_value.empty()) o << " [default: " << Roff(opt.default_value) << "]";
+    o << "\n";
+  }
+}
+
 std::string ManPage() {
   std::vector<CommandDoc> commands = Commands();
   const std::string about = ProgramDescription();
@@ -99,25 +139,14 @@ std::string ManPage() {
   o << ".TH PGCONFLINT 1 \"\" \"pgconflint " << PGCONFLINT_VERSION << "\" \"User Commands\"\n"
     << ".SH NAME\npgconflint \\- " << Roff(about.substr(about.find(':') == std::string::npos ? 0 : about.find(':') + 2))
     << "\n.SH SYNOPSIS\n.B pgconflint\n\\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]\n"
-    << ".br\n.B pgconflint\n\\fICOMMAND\\fR \\fB\\-\\-help\\fR\n.SH COMMANDS\n";
+    << ".br\n.B pgconflint\n\\fICOMMAND\\fR \\fB\\-\\-help\\fR\n"
+    << ".br\n.B pgconflint\n[\\fIOPTIONS\\fR]\n.SH OPTIONS\n";
+  ManOptions(ProgramOptions(), o);
+  o << ".SH COMMANDS\n";
   for (const CommandDoc& c : commands) o << ".TP\n.B " << Roff(c.name) << "\n" << Roff(c.description) << "\n";
   for (const CommandDoc& c : commands) {
     o << ".SH \"" << Roff("pgconflint " + c.name) << "\"\n" << Roff(c.description) << "\n";
-    for (const OptionDoc& opt : c.options) {
-      o << ".TP\n";
-      std::string head;
-      for (const std::string& n : opt.names)
-        head += (head.empty() ? "" : ", ") + std::string(opt.positional ? "\\fI" : "\\fB") + Roff(n) + "\\fR";
-      if (!opt.value.empty() && !opt.positional) head += " \\fI" + Roff(opt.value) + "\\fR";
-      o << head << "\n" << Roff(opt.description);
-      if (!opt.choices.empty()) {
-        std::string list;
-        for (const std::string& ch : opt.choices) list += (list.empty() ? "" : ", ") + ch;
-        o << " (one of: " << Roff(list) << ")";
-      }
-      if (!opt.default_value.empty()) o << " [default: " << Roff(opt.default_value) << "]";
-      o << "\n";
-    }
+    ManOptions(c.options, o);
   }
   o << ".SH \"EXIT STATUS\"\n.TP\n0\nNo finding at or above \\fB\\-\\-fail\\-on\\fR.\n.TP\n1\nFindings at or above "
        "\\fB\\-\\-fail\\-on\\fR.\n.TP\n2\nA usage or configuration error.\n.TP\n3\nAn I/O or internal error, or a "
@@ -127,10 +156,10 @@ std::string ManPage() {
   return o.str();
 }
 
-// The long and short names of a command's options, one string.
-std::string Flags(const CommandDoc& c) {
+// The long and short names of options, one string.
+std::string Flags(const std::vector<OptionDoc>& options) {
   std::string out;
-  for (const OptionDoc& o : c.options)
+  for (const OptionDoc& o : options)
     if (!o.positional)
       for (const std::string& n : o.names) out += (out.empty() ? "" : " ") + n;
   return out;
@@ -151,7 +180,7 @@ std::string Bash() {
     << "    case \"${COMP_WORDS[i]}\" in -*) ;; *) cmd=\"${COMP_WORDS[i]}\"; break ;; esac\n"
     << "  done\n"
     << "  if [ -z \"$cmd\" ]; then\n"
-    << "    COMPREPLY=($(compgen -W \"" << names << " --help --version\" -- \"$cur\"))\n"
+    << "    COMPREPLY=($(compgen -W \"" << names << " " << Flags(ProgramOptions()) << "\" -- \"$cur\"))\n"
     << "    return\n"
     << "  fi\n"
     << "  case \"$cmd\" in\n";
@@ -165,7 +194,7 @@ std::string Bash() {
       o << "        " << pattern << ") COMPREPLY=($(compgen -W \"" << words << "\" -- \"$cur\")); return ;;\n";
     }
     o << "      esac\n"
-      << "      if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"" << Flags(c) << "\" -- \"$cur\"));\n"
+      << "      if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"" << Flags(c.options) << "\" -- \"$cur\"));\n"
       << "      else COMPREPLY=($(compgen -f -- \"$cur\")); fi ;;\n";
   }
   o << "  esac\n}\ncomplete -o filenames -F _pgconflint pgconflint\n";
@@ -190,7 +219,15 @@ std::string Zsh() {
       if (ch == ':') ch = ' ';
     o << "    " << ShellQuoted(c.name + ":" + desc) << "\n";
   }
-  o << "  )\n  if (( CURRENT == 2 )); then\n    _describe 'command' commands\n    return\n  fi\n"
+  o << "  )\n  local -a options\n  options=(\n";
+  for (const OptionDoc& opt : ProgramOptions())
+    for (const std::string& n : opt.names) {
+      std::string desc = opt.description.substr(0, opt.description.find('\n'));
+      for (char& ch : desc)
+        if (ch == ':') ch = ' ';
+      o << "    " << ShellQuoted(n + ":" + desc) << "\n";
+    }
+  o << "  )\n  if (( CURRENT == 2 )); then\n    _describe 'command' commands -- options\n    return\n  fi\n"
     << "  local cmd=${words[2]}\n  case $cmd in\n";
   for (const CommandDoc& c : commands) {
     o << "    " << c.name << ")\n      _arguments";
@@ -224,10 +261,11 @@ std::string Fish() {
   for (const CommandDoc& c : commands)
     o << "complete -c pgconflint -f -n 'not __fish_seen_subcommand_from " << names << "' -a " << c.name << " -d "
       << ShellQuoted(c.description) << "\n";
-  for (const CommandDoc& c : commands)
-    for (const OptionDoc& opt : c.options) {
+  // One line per option, offered when `condition` holds.
+  auto options = [&](const std::vector<OptionDoc>& list, const std::string& condition) {
+    for (const OptionDoc& opt : list) {
       if (opt.positional) continue;
-      o << "complete -c pgconflint -n '__fish_seen_subcommand_from " << c.name << "'";
+      o << "complete -c pgconflint -n '" << condition << "'";
       for (const std::string& n : opt.names)
         o << (n.size() == 2 ? " -s " + n.substr(1) : " -l " + n.substr(2));
       if (!opt.value.empty()) o << " -r";
@@ -238,6 +276,9 @@ std::string Fish() {
       }
       o << " -d " << ShellQuoted(opt.description.substr(0, opt.description.find('\n'))) << "\n";
     }
+  };
+  options(ProgramOptions(), "not __fish_seen_subcommand_from " + names);
+  for (const CommandDoc& c : commands) options(c.options, "__fish_seen_subcommand_from " + c.name);
   return o.str();
 }
 

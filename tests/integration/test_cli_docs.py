@@ -9,7 +9,8 @@ option definitions; this suite holds them to what `pgconflint COMMAND --help` pr
   `man --warnings` renders it without a warning when man is installed;
 * the bash completion passes `bash -n`, and, sourced in bash, completes a subcommand from its
   prefix, each subcommand's options from `--`, and an option's choices after it;
-* the zsh and fish scripts name every subcommand and every long option;
+* the zsh and fish scripts name every subcommand and every long option, and the program's own
+  --help and --version; each lists an option once, with --help's full description;
 * --version names CMake's project version, the commit and the catalogs' PostgreSQL releases.
 
 Usage: python3 tests/integration/test_cli_docs.py
@@ -70,14 +71,28 @@ class ManualPageTest(unittest.TestCase):
         for command in self.commands:
             with self.subTest(command=command):
                 body = self.section(command).replace("\\-", "-")
-                listed = set(re.findall(r"\\fB(-{1,2}[\w-]+)\\fR", body))
+                entries = re.findall(r"\\fB(-{1,2}[\w-]+)\\fR", body)
                 want = help_options(command)
-                self.assertEqual(listed, set(want), f"{command}: the manual's options differ from --help")
+                self.assertEqual(set(entries), set(want), f"{command}: the manual's options differ from --help")
+                # Each once: an option group's copy of -h/--help is not an option of its own.
+                self.assertEqual(sorted(entries), sorted(set(entries)), f"{command}: an option listed twice")
                 for name, choices in want.items():
                     if choices:
                         entry = body[body.index(f"\\fB{name}\\fR"):]
                         entry = entry[:entry.find(".TP") if ".TP" in entry else len(entry)]
                         self.assertIn("(one of: " + ", ".join(choices) + ")", entry, f"{command} {name}")
+
+    def test_program_options_and_help_only_descriptions(self):
+        """The program's own --help and --version have a section, and a description that --help
+        completes at print time (--storage's storage types) is completed in the manual too."""
+        m = re.search(r"^\.SH OPTIONS\n(.*?)(?=^\.SH )", self.man, re.M | re.S)
+        self.assertIsNotNone(m, "no OPTIONS section")
+        top = set(re.findall(r"\\fB(-{1,2}[\w-]+)\\fR", m.group(1).replace("\\-", "-")))
+        self.assertEqual(top, {"-h", "--help", "--version"})
+        line = next(l for l in run("check", "--help").splitlines() if l.strip().startswith("--storage "))
+        types = line.split("Storage of the data directory: ", 1)[1].strip()
+        self.assertIn(", nvme, ", types)
+        self.assertIn("Storage of the data directory: " + types, self.section("check").replace("\\-", "-"))
 
     def test_man_renders_without_warnings(self):
         if not shutil.which("man"):
@@ -154,6 +169,14 @@ class CompletionTest(unittest.TestCase):
                     self.assertIn(f"'{name}[", scripts["zsh"])
                     self.assertRegex(scripts["fish"],
                                      rf"__fish_seen_subcommand_from {re.escape(command)}'.* -l {re.escape(name[2:])}\b")
+        # The program's own options, where no subcommand was given yet.
+        self.assertIn("'--version:", scripts["zsh"])
+        self.assertRegex(scripts["fish"], r"-n 'not __fish_seen_subcommand_from [^']*' -l version\b")
+        self.assertRegex(scripts["fish"], r"-n 'not __fish_seen_subcommand_from [^']*' -s h -l help\b")
+        self.assertLessEqual({"--help", "--version"}, self.complete(""))
+        for shell, script in scripts.items():
+            with self.subTest(shell=shell):
+                self.assertRegex(script, r"Storage of the data directory[: ]+hdd, sata-ssd, nvme")
         if shutil.which("zsh"):
             r = subprocess.run(["zsh", "-n"], input=scripts["zsh"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)

@@ -25,7 +25,9 @@ Needs: /usr/bin/python3 with python3-jsonschema and python3-yaml (scripts/setup.
 import json
 import os
 import re
+import resource
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -58,9 +60,10 @@ GITLAB_SEVERITIES = {"info", "minor", "major", "critical", "blocker"}
 RDJSON_SEVERITIES = {"UNKNOWN_SEVERITY", "ERROR", "WARNING", "INFO"}
 
 
-def check(args, cwd=FIXTURES, env=None, stdin=None):
+def check(args, cwd=FIXTURES, env=None, stdin=None, preexec=None):
     r = subprocess.run([PGCONFLINT, "check", "--fail-on", "never", "--color", "never"] + args, cwd=cwd,
-                       capture_output=True, env=dict(os.environ, **(env or {})), timeout=120, input=stdin)
+                       capture_output=True, env=dict(os.environ, **(env or {})), timeout=120, input=stdin,
+                       preexec_fn=preexec)
     return r
 
 
@@ -201,25 +204,35 @@ class OutputTest(unittest.TestCase):
             self.assertTrue(out.startswith("::"), out)
             self.assertEqual(out, render("github", "oltp-tuned"))
 
-    def test_unwritable_path_is_exit_3_and_nothing_half_written(self):
+    def test_unwritable_path_is_exit_3(self):
         with tempfile.TemporaryDirectory() as d:
-            locked = os.path.join(d, "locked")
-            os.mkdir(locked)
-            target = os.path.join(locked, "r.sarif")
+            open(os.path.join(d, "file"), "w").close()
+            target = os.path.join(d, "file", "r.sarif")  # under a file: unwritable for root too
+            r = check(["--output", f"sarif={target}", "oltp-tuned/postgresql.conf"])
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertIn(b"cannot write the sarif report", r.stderr)
+
+    def test_a_write_failing_midway_keeps_the_previous_report(self):
+        """A report is written to a temporary file that is renamed over the target: a write that
+        fails once the temporary file exists (here at the file size limit, which binds root too)
+        leaves the previous report whole and no temporary file beside it."""
+        with tempfile.TemporaryDirectory() as d:
+            target = os.path.join(d, "r.sarif")
             with open(target, "w") as f:
                 f.write("previous report\n")
-            os.chmod(locked, 0o555)
-            try:
-                if os.access(locked, os.W_OK):  # root ignores modes: use a path under a file
-                    target = os.path.join(d, "file", "r.sarif")
-                    open(os.path.join(d, "file"), "w").close()
-                r = check(["--output", f"sarif={target}", "oltp-tuned/postgresql.conf"])
-                self.assertEqual(r.returncode, 3, r.stderr)
-                self.assertIn(b"cannot write the sarif report", r.stderr)
-                self.assertEqual(open(os.path.join(locked, "r.sarif")).read(), "previous report\n")
-                self.assertEqual(sorted(os.listdir(locked)), ["r.sarif"], "no temp file left")
-            finally:
-                os.chmod(locked, 0o755)
+
+            def limit():
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of the signal
+                resource.setrlimit(resource.RLIMIT_FSIZE, (256, 256))
+
+            r = check(["--output", f"sarif={target}", "oltp-tuned/postgresql.conf"], preexec=limit)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertIn(b"cannot write the sarif report", r.stderr)
+            self.assertEqual(open(target).read(), "previous report\n")
+            self.assertEqual(os.listdir(d), ["r.sarif"], "no temporary file left")
+            full = check(["--output", f"sarif={target}", "oltp-tuned/postgresql.conf"])
+            self.assertEqual(full.returncode, 0, full.stderr)
+            self.assertGreater(os.path.getsize(target), 256, "the limit cut a report that is longer")
 
     def test_unknown_format_is_a_usage_error(self):
         r = check(["--output", "yaml=x", "oltp-tuned/postgresql.conf"])

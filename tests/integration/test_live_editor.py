@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lsp"))
 os.environ.setdefault("PGCONFLINT", os.path.join(ROOT, "build", "pgconflint"))
 import pgtools  # noqa: E402
-from lspclient import Client, at, span, uri  # noqa: E402
+from lspclient import Client, at, codes, span, uri  # noqa: E402
 
 PASSWORD = "Edit0r-S3cret-pw"
 SERVER = None
@@ -239,10 +239,11 @@ class LiveEditorTest(unittest.TestCase):
     def test_dead_server(self):
         port = pgtools.free_port()
         c = self.start({"conninfo": conninfo(port)})
-        c.open(self.conf)
+        # An unsaved syntax error: its finding shows that the file is still checked.
+        c.open(self.conf, open(self.conf).read() + "\nwork_mem = 64 MB\n")
         c.notify("textDocument/didSave", {"textDocument": {"uri": uri(self.conf)}})
         c.wait_for(lambda cl: cl.shown(), what="the error message")
-        self.assertIsInstance(c.diagnostics(self.conf, 1), list)  # the file is still checked
+        self.assertIn("PGC001", codes(c.diagnostics(self.conf, 1)))
         c.request("workspace/executeCommand", {"command": "pgconflint.live.refresh"})
         self.assertEqual(c.shutdown(), 0)
         errors = [m for m in shown_messages(c) if "live server" in m]

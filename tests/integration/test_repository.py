@@ -6,8 +6,8 @@
   name (see OUTSIDE). One exception: under tests/, `../shared/corpus` names the real-world
   corpus, test data the suites read (tests/integration/README.md).
 * Every link to a Markdown anchor of the repository (`docs/postgresql-semantics.md#units`,
-  `grammar.md#1-tokens`) names an anchor that exists: an `<a id="...">` or a heading of that
-  file. Comments cite these anchors instead of the outside reference, so a renamed heading
+  `grammar.md#1-tokens`) names a Markdown file of the repository and an anchor that exists
+  in it: an `<a id="...">` or a heading of that file. Comments cite these anchors instead of the outside reference, so a renamed heading
   must not leave them dangling.
 
 The allow-list below is empty on purpose; a file that must cite an outside path needs a
@@ -37,6 +37,7 @@ CORPUS = ("../" + "shared/corpus").encode()
 # path -> why it may cite an outside path. Keep empty.
 ALLOWED = {}
 
+THIS = os.path.relpath(os.path.abspath(__file__), ROOT).replace(os.sep, "/")
 MD_LINK = re.compile(rb"([A-Za-z0-9_./-]*\.md)#([A-Za-z0-9_-]+)")
 SAME_FILE_LINK = re.compile(rb"\]\(#([A-Za-z0-9_-]+)\)")
 ANCHOR_ID = re.compile(rb"<a\s+(?:id|name)=\"([^\"]+)\"")
@@ -168,8 +169,11 @@ class RepositoryTest(unittest.TestCase):
                     bad += [f"{path}:{n}: #{a.decode()}" for a in SAME_FILE_LINK.findall(line)
                             if a.decode() not in anchors[path]]
                 for link, anchor in MD_LINK.findall(line):
-                    target = resolve_md(link.decode("utf-8", "replace"), path, md_files)
-                    if target and anchor.decode() not in anchors[target]:
+                    written = link.decode("utf-8", "replace")
+                    target = resolve_md(written, path, md_files)
+                    if target is None and "://" not in written and path != THIS:  # its examples
+                        bad.append(f"{path}:{n}: {written}: no such Markdown file")
+                    elif target and anchor.decode() not in anchors[target]:
                         bad.append(f"{path}:{n}: {target}#{anchor.decode()}")
         if bad:
             self.fail("links to anchors that do not exist:\n" + "\n".join(bad))

@@ -128,9 +128,13 @@ class OneVerdictTest(unittest.TestCase):
                     self.assertFalse(d["fatal"], d)
                     text = " ".join([d["message"], d["help"]] + [n["message"] for n in d["notes"]])
                     self.assertNotRegex(text, re.compile("refus", re.I), f"{d['code']} is {d['outcome']}")
-                self.assertEqual(r.returncode, 1 if refused else r.returncode, path)
+                # The summary, the JSON and the exit code read the same findings.
+                errors = sum(d["severity"] == "error" for d in out["diagnostics"])
+                self.assertEqual(out["summary"]["errors"], errors, path)
                 if refused:
                     self.assertEqual(r.returncode, 1, path)
+                if not any("error" in x for x in out["roots"]):
+                    self.assertEqual(r.returncode, 1 if errors else 0, path)
                 self.assertEqual(any(root["fatal"] for root in out["roots"]),
                                  any(d["fatal"] for d in out["diagnostics"]) or any("error" in x for x in out["roots"]))
                 summary = check("--format", "concise", "--fail-on", "error", path)

@@ -3,6 +3,8 @@
 #include "core/base/atomic_write.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +68,30 @@ TEST_F(AtomicWriteTest, FailureLeavesNothing) {
   EXPECT_FALSE(WriteFileAtomically((dir_ / "missing" / "f").string(), "x", &error));
   EXPECT_NE(error.find("missing/f"), std::string::npos) << error;
   EXPECT_EQ(Entries(), 0u);
+}
+
+// In a child process: writes 4 KiB to `path` under a 16-byte file size
+// limit; exits 0 when the write failed with an error naming the file.
+void WriteUnderSizeLimit(const std::string& path) {
+  signal(SIGXFSZ, SIG_IGN);  // EFBIG from write() instead of the signal
+  struct rlimit limit;
+  limit.rlim_cur = limit.rlim_max = 16;
+  setrlimit(RLIMIT_FSIZE, &limit);
+  std::string why;
+  const bool written = WriteFileAtomically(path, std::string(4096, 'x'), &why);
+  _exit(!written && why.find("report.sarif") != std::string::npos ? 0 : 1);
+}
+
+// A write that fails once the temporary file exists (the file size limit,
+// which binds root too): the old file stays whole and the temporary file is
+// removed. Run in a child process, whose limit ends with it.
+TEST_F(AtomicWriteTest, AWriteFailingMidwayKeepsTheOldFile) {
+  const fs::path f = dir_ / "report.sarif";
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically(f.string(), "previous\n", &error)) << error;
+  EXPECT_EXIT(WriteUnderSizeLimit(f.string()), ::testing::ExitedWithCode(0), "");
+  EXPECT_EQ(Slurp(f), "previous\n");
+  EXPECT_EQ(Entries(), 1u) << "the temporary file was removed";
 }
 
 TEST_F(AtomicWriteTest, KeepsTheOwnerAndGroup) {

@@ -105,8 +105,14 @@ TEST(RuleNamesTest, ProfileFactsAreOneTable) {
     EXPECT_EQ(v.Display(), f.value(p).Display()) << f.name;
   }
   bool known = true;
-  EXPECT_EQ(env.Lookup("profile.ram", &known).Display(), "64GB");
-  EXPECT_EQ(env.Lookup("profile.storage", &known).Display(), "nvme");
+  // Each fact as the profile string set it (the loop above compares the
+  // table with itself; these hold each entry to the field it reads).
+  const std::pair<const char*, const char*> expected[] = {
+      {"ram", "64GB"},       {"storage", "nvme"}, {"cpus", "16"},         {"workload", "oltp"},
+      {"connections", "300"}, {"os", "linux"},     {"container", "docker"}, {"io_uring", "on"},
+      {"storage_safe_without_fsync", "off"}};
+  for (const auto& [name, want] : expected)
+    EXPECT_EQ(env.Lookup(std::string("profile.") + name, &known).Display(), want) << name;
   EXPECT_TRUE(env.Lookup("profile.rma", &known).is_null());
   EXPECT_FALSE(known);
   const Profile none;

@@ -12,8 +12,8 @@
 
 #include "core/base/file_system.h"
 #include "core/base/limits.h"
-#include "report/text.h"
 #include "core/base/json_read.h"
+#include "report/text.h"
 
 namespace pgconflint::cli {
 
@@ -31,7 +31,9 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o) {
   // linting a small file.
   CLI::App* sub = command->add_option_group("Configuration and rules");
   sub->add_option("--pg-version", o->major,
-                  "PostgreSQL major to check against (" + SupportedMajorsText("-") + "; default: the data directory's PG_VERSION, a package path, a pg-version directive, the config file, else " +
+                  "PostgreSQL major to check against (" + SupportedMajorsText("-") +
+                      "; default: the data directory's PG_VERSION, a package path, a pg-version directive, the "
+                      "config file, else " +
                       std::to_string(Catalog::DefaultMajor()) + ")")
       ->check(MajorValidator());
   sub->add_option("--config", o->config, "Use this .pgconflint.toml instead of searching upwards");

@@ -99,8 +99,8 @@ struct Snapshot {
   /// The pg_settings row of `name` (ASCII case-insensitive; the first one),
   /// or null. Callers ask once per row: in a snapshot that ReadSnapshot made
   /// (a file from anywhere), through the index IndexSettings builds, else by
-  /// a scan (a snapshot built by hand; a scan per row of 200,000 rows took
-  /// hours).
+  /// a scan (a snapshot built by hand; a scan per row is quadratic in the
+  /// rows of a crafted file).
   const SnapshotSetting* Setting(std::string_view name) const;
   /// Indexes `settings` by lower-case name. A later change of `settings`'
   /// size makes Setting scan again; change no name in place after it.

@@ -24,7 +24,8 @@
   :type '(repeat string))
 
 (defcustom pgconflint-initialization-options '(:run "onType")
-  "initializationOptions for the server: :profile, :pg-version, :run, :extra-rules."
+  "initializationOptions for the server: :profile, :pg-version, :run, :extra-rules,
+:debounce-ms, :live (the table in editors/README.md)."
   :type 'plist)
 
 (defvar pgconf-mode-font-lock-keywords

@@ -220,6 +220,23 @@ def test_helix_languages_toml():
     assert grammar["name"] == "pgconf" and grammar["source"]["path"].endswith("/src/grammar")
 
 
+def test_sample_configs_name_every_server_setting():
+    """The Helix and Emacs samples list the initializationOptions keys in a comment: every key of
+    the table in editors/README.md, so that none is known only to the VS Code users."""
+    readme = (EDITORS / "README.md").read_text()
+    table = readme[readme.index("| key | value | default |"):]
+    table = table[:table.index("\n\n")]
+    keys = re.findall(r"^\| `([\w-]+)` \|", table, re.M)
+    assert len(keys) >= 6, keys
+    helix = (EDITORS / "helix/languages.toml").read_text()
+    comment = " ".join(l for l in helix.splitlines() if l.startswith("#"))
+    emacs = (EDITORS / "emacs/pgconflint.el").read_text()
+    docstring = re.search(r'pgconflint-initialization-options .*?\n  "((?:[^"\\]|\\.)*)"', emacs, re.S).group(1)
+    for key in keys:
+        assert re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", comment), f"Helix's comment lacks {key}"
+        assert f":{key}" in docstring, f"pgconflint-initialization-options' docstring lacks :{key}"
+
+
 def elisp_string(text):
     """The value of an Emacs Lisp string literal's contents."""
     return re.sub(r"\\(.)", r"\1", text)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -62,7 +63,12 @@ void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Server>* targets)
   auto work = [&] {
     for (size_t k; (k = next++) < live.size();) {
       Server& t = (*targets)[live[k]];
-      t.ok = taker.Take(t.conninfo, &t.json, &t.label, &t.error);
+      try {
+        t.ok = taker.Take(t.conninfo, &t.json, &t.label, &t.error);
+      } catch (const std::exception& e) {  // one server's failure (memory running out) is that server's
+        t.ok = false;
+        t.error = e.what();
+      }
       size_t n = ++done;
       if (!show) continue;
       std::lock_guard<std::mutex> lock(progress);

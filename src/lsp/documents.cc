@@ -295,7 +295,12 @@ void Session::Refresh(bool publish, bool may_abort) {
     Root& r = roots_[root];
     r.used = ++use_clock_;
     r.error.clear();
-    if (!workspace_->Lint(root, &r.analysis, &r.error)) r.analysis = Analysis();
+    try {
+      if (!workspace_->Lint(root, &r.analysis, &r.error)) r.analysis = Analysis();
+    } catch (...) {
+      roots_.erase(root);  // never linted, for the next refresh; the failure is the caller's (Guard)
+      throw;
+    }
     if (!r.error.empty() && r.error != last_error_) Show(kMessageError, "pgconflint: " + r.error);
     last_error_ = r.error;
   }

@@ -12,6 +12,8 @@
 // string is never shown: messages name the server as it names itself
 // (user@host:port/dbname), or the connection string masked; a statement's
 // value is shown with its passwords masked (primary_conninfo's).
+#include <exception>
+#include <new>
 #include <ostream>
 
 #include "core/model/secrets.h"
@@ -29,6 +31,22 @@ constexpr const char* kAlterSystem = "pgconflint.live.alterSystem";
 constexpr const char* kReload = "pgconflint.live.reload";
 constexpr const char* kReloadStatement = "SELECT pg_reload_conf()";
 constexpr const char* kRun = "Run";
+
+// A client that throws (a bug, memory running out) answers as a server that
+// could not be read: its thread never ends the editor's server, and the
+// next open or save asks again.
+LiveReply AskGuarded(const LiveClient& live, const LiveRequest& request, const std::atomic<bool>& cancel) {
+  LiveReply reply;
+  try {
+    return live.Ask(request, cancel);
+  } catch (const std::bad_alloc&) {
+    reply.error = "out of memory";
+  } catch (const std::exception& e) {
+    reply.error = e.what();
+  }
+  reply.label = request.conninfo;  // masked with every label
+  return reply;
+}
 
 }  // namespace
 
@@ -90,11 +108,11 @@ void Session::NextLiveRequest() {
   if (live_.thread.joinable()) live_.thread.join();  // it has posted its answer: it is ending
   const uint64_t epoch = live_.epoch;
   if (!post_) {
-    LiveAnswered(epoch, write, options_.live->Ask(write.request, live_.cancel));
+    LiveAnswered(epoch, write, AskGuarded(*options_.live, write.request, live_.cancel));
     return;
   }
   live_.thread = std::thread([this, epoch, write] {
-    LiveReply reply = options_.live->Ask(write.request, live_.cancel);
+    LiveReply reply = AskGuarded(*options_.live, write.request, live_.cancel);
     post_([this, epoch, write, reply] { LiveAnswered(epoch, write, reply); });
   });
 }

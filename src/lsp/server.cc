@@ -83,9 +83,9 @@ void Server::Skipped(const ReaderEvent& event) {
 void Server::Push(Queued item) {
   if (!threaded_) {
     if (session_->done()) return;
-    if (item.skipped) session_->Skipped(item.event);
+    if (item.skipped) session_->Guard("answering an over-long message", [&] { session_->Skipped(item.event); });
     else session_->Handle(item.message, item.generation);
-    session_->RunDue(Clock::now(), true);
+    session_->Guard("linting", [&] { session_->RunDue(Clock::now(), true); });
     if (!session_->done()) Idle();
     return;
   }
@@ -119,8 +119,8 @@ void Server::WorkerLoop() {
       }
     }
     if (have) {
-      if (item.task) item.task();
-      else if (item.skipped) session_->Skipped(item.event);
+      if (item.task) session_->Guard("a live server's answer", item.task);
+      else if (item.skipped) session_->Guard("answering an over-long message", [&] { session_->Skipped(item.event); });
       else session_->Handle(item.message, item.generation);
       if (session_->done()) return;
     }
@@ -128,7 +128,7 @@ void Server::WorkerLoop() {
     // documents) is linted once, after its last message.
     if (more) continue;
     const bool due = session_->Deadline().has_value();
-    session_->RunDue(Clock::now(), false);
+    session_->Guard("linting", [&] { session_->RunDue(Clock::now(), false); });
     // After work, once nothing has come for a moment: the idle work, never on
     // the way of an answer or of a change's diagnostics.
     if (have || due) {
@@ -141,7 +141,7 @@ void Server::WorkerLoop() {
 }
 
 void Server::Idle() {
-  session_->Idle();
+  session_->Guard("dropping unused analyses", [&] { session_->Idle(); });
   // The freed memory of a burst (message texts, dropped analyses) goes back
   // to the system once it is worth a call: glibc keeps it otherwise.
   if (mallinfo2().fordblks > kTrimAbove) malloc_trim(0);

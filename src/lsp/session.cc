@@ -1,6 +1,7 @@
 // Messages, the lifecycle (initialize, shutdown, exit) and configuration.
 #include "lsp/session.h"
 
+#include <exception>
 #include <new>
 
 #include "core/knowledge/catalog.h"
@@ -100,6 +101,29 @@ void Session::Handle(const json& message, uint64_t generation) {
   } catch (const std::exception& e) {
     if (has_id) ReplyError(id, kInternalError, e.what());
     else Log(kMessageError, method_it->get<std::string>() + ": " + e.what());
+  }
+}
+
+void Session::Guard(const char* what, const std::function<void()>& work) {
+  std::string why;
+  try {
+    work();
+    return;
+  } catch (const std::bad_alloc&) {
+    why = "out of memory";
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  try {
+    const std::string message = std::string("pgconflint: ") + what + " failed: " + why;
+    if (message == last_failure_) {
+      Log(kMessageError, message);
+      return;
+    }
+    last_failure_ = message;
+    Show(kMessageError, message + " (the server goes on)");
+  } catch (const std::exception&) {
+    // Saying it failed too (no memory left): the next work says it.
   }
 }
 

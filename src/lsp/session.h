@@ -91,6 +91,11 @@ class Session {
   /// start of its body names a request, and stops checking the document it
   /// carried.
   void Skipped(const ReaderEvent& event);
+  /// Runs `work` (a due lint, the idle work, a skipped message, a live
+  /// server's answer): a failure in it (a bug, memory running out) is
+  /// shown to the user, once while it repeats, and the session goes on,
+  /// as Handle does for a message. `what` names the work in that message.
+  void Guard(const char* what, const std::function<void()>& work);
 
   bool done() const { return exited_; }
   /// 0 after shutdown then exit, 1 otherwise (LSP's exit codes).
@@ -256,6 +261,7 @@ class Session {
   int next_request_ = 0;
   uint64_t pending_generation_ = 0;     // of the message being handled
   std::string last_error_;               // the last configuration error shown
+  std::string last_failure_;             // the last failure Guard showed
   std::set<std::string> pages_written_;  // rule pages written to docs_dir, by rule name
   std::map<std::string, std::string> uris_;   // FileUri's: absolute path -> file:// URI
   std::set<std::string> pages_pending_;  // linked to, written after publishing

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <stdexcept>
 
 #include "fake_disk.h"
 #include "lsp/server.h"
@@ -47,6 +48,10 @@ class FakeLive : public LiveClient {
   LiveReply Ask(const LiveRequest& request, const std::atomic<bool>&) const override {
     std::lock_guard<std::mutex> lock(mu_);
     asked.push_back(request);
+    if (throws > 0) {
+      --throws;
+      throw std::runtime_error("the client failed (hunter2)");
+    }
     LiveReply r;
     r.label = "postgres@db:5432/postgres";
     if (!error.empty()) {
@@ -60,6 +65,7 @@ class FakeLive : public LiveClient {
   }
   mutable std::vector<LiveRequest> asked;
   std::string error;
+  mutable int throws = 0;  // the next `throws` questions throw
 
  private:
   mutable std::mutex mu_;
@@ -284,6 +290,26 @@ TEST(LspLiveTest, ADownServerIsSaidOnceAndLintingGoesOn) {
   EXPECT_FALSE(AnyHas(Titles(c.Actions(conf, 1)), "ALTER SYSTEM"));
   // No message the client received holds the password.
   for (const json& m : c.received) EXPECT_EQ(m.dump().find("hunter2"), std::string::npos) << m.dump();
+}
+
+// A client that throws is a server that could not be read: said without
+// the password, and the next save asks again (the request under way ended).
+TEST(LspLiveTest, AClientThatThrowsIsSaidAndAskedAgain) {
+  FakeLive live;
+  live.throws = 1;
+  Editor c(&live, {{"conninfo", kConninfo}});
+  const std::string conf = "/project/data/postgresql.conf";
+  c.Open(conf, kConf);
+  std::vector<json> shown = c.Sent("window/showMessage");
+  ASSERT_EQ(shown.size(), 1u);
+  const std::string message = shown[0]["params"]["message"];
+  EXPECT_NE(message.find("the client failed"), std::string::npos) << message;
+  EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
+  const size_t asked = live.asked.size();
+  c.Notify("textDocument/didSave", {{"textDocument", {{"uri", PathToUri(conf)}}}});
+  EXPECT_EQ(live.asked.size(), asked + 1);
+  std::string hover = c.Request("textDocument/hover", Editor::At(conf, 1, 3))["result"]["contents"]["value"];
+  EXPECT_NE(hover.find("Running"), std::string::npos) << hover;
 }
 
 // workspace/didChangeConfiguration turns the live server on and off as

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "core/knowledge/catalog.h"
 #include "fake_disk.h"
 #include "lsp/server.h"
@@ -91,6 +93,74 @@ TEST(LspSessionTest, LifecycleAndErrors) {
   EXPECT_EQ(c.Request("textDocument/hover", Client::At("/project/x.conf", 0, 0))["error"]["code"], kInvalidRequest);
   c.Notify("exit", nullptr);
   EXPECT_EQ(c.Finish(), 0);
+}
+
+// A disk whose read of one file throws, as a bug deep in a lint or memory
+// running out would: the lint is outside any request's own error handling.
+class ThrowingDisk : public FileSystem {
+ public:
+  explicit ThrowingDisk(const FileSystem* base) : base_(base) {}
+  ReadStatus Read(const std::string& path, std::string* text, std::string* error) const override {
+    if (path == boom) throw std::runtime_error("the disk failed");
+    return base_->Read(path, text, error);
+  }
+  FileInfo Stat(const std::string& path) const override { return base_->Stat(path); }
+  bool List(const std::string& dir, std::vector<DirEntry>* out, std::string* error) const override {
+    return base_->List(dir, out, error);
+  }
+  std::string CurrentDirectory() const override { return base_->CurrentDirectory(); }
+  std::string boom;
+
+ private:
+  const FileSystem* base_;
+};
+
+// A lint that throws is shown once, not a crash: the server answers the
+// next request, and lints again once the cause is gone.
+TEST(LspSessionTest, AFailingLintIsShownAndTheServerGoesOn) {
+  class Editor : public InProcessClient {
+   public:
+    Editor() {
+      ServerOptions o;
+      o.disk = &throwing;
+      o.threaded = false;
+      Start(o);
+      Request("initialize", {{"rootUri", "file:///project"}, {"capabilities", json::object()}});
+      Notify("initialized", json::object());
+    }
+    ~Editor() { Finish(); }
+    FakeDisk disk;
+    ThrowingDisk throwing{&disk.fs()};
+  } c;
+  c.disk.Write("data/PG_VERSION", "18\n");
+  const std::string conf = c.disk.Write("data/postgresql.conf", "include 'extra.conf'\nwork_mem = lots\n");
+  c.throwing.boom = c.disk.Write("data/extra.conf", "shared_buffers = 1GB\n");
+  c.Open(conf, "include 'extra.conf'\nwork_mem = lots\n");
+  std::vector<json> shown = c.Sent("window/showMessage");
+  ASSERT_EQ(shown.size(), 1u);
+  EXPECT_EQ(shown[0]["params"]["type"], kMessageError);
+  EXPECT_EQ(shown[0]["params"]["message"], "pgconflint: linting failed: the disk failed (the server goes on)");
+  // A request answers (the failure again, as its error: it needs the lint).
+  json hover = c.Request("textDocument/hover", Client::At(conf, 1, 2));
+  EXPECT_TRUE(hover.contains("result") || hover.contains("error")) << hover.dump();
+  auto change = [&](int version, const std::string& text) {
+    c.Notify("textDocument/didChange", {{"textDocument", {{"uri", PathToUri(conf)}, {"version", version}}},
+                                        {"contentChanges", {{{"text", text}}}}});
+  };
+  // The same failure again is logged, not shown again.
+  change(2, "include 'extra.conf'\nwork_mem = 'lots'\n");
+  EXPECT_EQ(c.Sent("window/showMessage").size(), 1u);
+  int logged = 0;
+  for (const json& m : c.Sent("window/logMessage"))
+    logged += m["params"]["message"] == "pgconflint: linting failed: the disk failed";
+  EXPECT_EQ(logged, 1);
+  c.throwing.boom.clear();
+  change(3, "include 'extra.conf'\nwork_mem = lots\n");
+  json published = c.Published(conf);
+  ASSERT_FALSE(published.is_null());
+  bool invalid = false;
+  for (const json& d : published["diagnostics"]) invalid = invalid || d["range"]["start"]["line"] == 1;
+  EXPECT_TRUE(invalid) << published.dump();
 }
 
 TEST(LspSessionTest, ExitWithoutShutdownIsCode1) {

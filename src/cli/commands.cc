@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "core/knowledge/storage_facts.h"
+#include "core/rules/profile.h"
 
 namespace pgconflint::cli {
 
@@ -27,8 +27,15 @@ void ConfigureProgram(CLI::App* app, const std::string& version) {
 }
 
 void DescribeForHelp(const Command& command) {
-  if (CLI::Option* o = command.app->get_option_no_throw("--storage"))
-    o->description(o->get_description() + ": " + StorageChoices());
+  // The storage types come from the knowledge, which a run without --help
+  // does not read before it needs them.
+  for (const char* fact : {"storage", "workload", "os", "container"}) {
+    CLI::Option* o = command.app->get_option_no_throw(std::string("--") + fact);
+    if (!o) continue;
+    std::string list;
+    for (const std::string& v : ProfileFactChoices(fact)) list += (list.empty() ? "" : ", ") + v;
+    o->description(o->get_description() + ": " + list);
+  }
 }
 
 }  // namespace pgconflint::cli

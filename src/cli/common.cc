@@ -55,11 +55,12 @@ void AddCommonOptions(CLI::App* command, CommonOptions* o) {
   static const char* const kFacts[][2] = {
       {"ram", "RAM of the host, e.g. 64GB"},
       {"cpus", "CPU count"},
-      {"storage", "Storage of the data directory"},  // + the types, only for --help (see main.cc)
-      {"workload", "oltp, olap, mixed, web, desktop"},
+      // The fixed lists of values are added for --help only (DescribeForHelp).
+      {"storage", "Storage of the data directory"},
+      {"workload", "Workload of the server"},
       {"connections", "Expected concurrent connections"},
-      {"os", "linux, freebsd, macos, windows"},
-      {"container", "none, docker, kubernetes"},
+      {"os", "Operating system of the server"},
+      {"container", "Container the server runs in"},
       {"io-uring", "yes if the kernel, the build and seccomp allow io_uring"},
       {"storage-safe-without-fsync", "yes for throwaway databases and atomic-write storage"},
       {"baseline-measurement", "yes while measuring a baseline with io_method = sync"},

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/rules/profile.h"
 
 #ifndef PGCONFLINT_VERSION
 #define PGCONFLINT_VERSION "0.0.0"
@@ -59,6 +60,9 @@ void CollectOptions(const CLI::App& app, std::vector<OptionDoc>* out, bool group
       for (const std::string& l : opt->get_lnames()) o.names.push_back("--" + l);
     }
     if (opt->get_items_expected_max() != 0) ReadType(opt->get_type_name(), &o);
+    // A profile fact's fixed values (--workload oltp ...), checked by the core rather than CLI11.
+    if (o.choices.empty() && !o.positional && opt->get_lnames().size() == 1)
+      o.choices = ProfileFactChoices(opt->get_lnames()[0]);
     o.description = opt->get_description();
     o.default_value = opt->get_default_str();
     out->push_back(std::move(o));
@@ -122,11 +126,9 @@ void ManOptions(const std::vector<OptionDoc>& options, std::ostream& o) {
       head += (head.empty() ? "" : ", ") + std::string(opt.positional ? "\\fI" : "\\fB") + Roff(n) + "\\fR";
     if (!opt.value.empty() && !opt.positional) head += " \\fI" + Roff(opt.value) + "\\fR";
     o << head << "\n" << Roff(opt.description);
-    if (!opt.choices.empty()) {
-      std::string list;
-      for (const std::string& ch : opt.choices) list += (list.empty() ? "" : ", ") + ch;
-      o << " (one of: " << Roff(list) << ")";
-    }
+    std::string list;
+    for (const std::string& ch : opt.choices) list += (list.empty() ? "" : ", ") + ch;
+    if (!list.empty() && opt.description.find(list) == std::string::npos) o << " (one of: " << Roff(list) << ")";
     if (!opt.default_value.empty()) o << " [default: " << Roff(opt.default_value) << "]";
     o << "\n";
   }

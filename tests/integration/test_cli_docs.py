@@ -158,6 +158,25 @@ class CompletionTest(unittest.TestCase):
                     if choices and name.startswith("--"):
                         self.assertEqual(self.complete(command, name, ""), set(choices), f"{command} {name}")
 
+    def test_profile_facts_complete_the_values_the_core_takes(self):
+        """--storage, --workload, --os and --container take a fixed list of values that the core
+        checks (not CLI11): --help states the list, the completions offer exactly it, and the
+        core takes each value; the yes/no facts complete yes and no."""
+        help_text = run("recommend", "--help").splitlines()
+        for name in ("--storage", "--workload", "--os", "--container"):
+            with self.subTest(option=name):
+                line = next(l for l in help_text if l.strip().startswith(name + " "))
+                listed = line.split(": ", 1)[1].strip().split(", ")
+                self.assertGreaterEqual(len(listed), 3, line)
+                self.assertEqual(self.complete("recommend", name, ""), set(listed))
+                self.assertEqual(self.complete("check", name, ""), set(listed))
+                for value in listed:
+                    run("recommend", "--ram", "8GB", "--cpus", "4", name, value)
+        for name in ("--io-uring", "--gssapi", "--storage-safe-without-fsync", "--baseline-measurement"):
+            self.assertEqual(self.complete("check", name, ""), {"yes", "no"}, name)
+        zsh = run("completions", "zsh")
+        self.assertIn(":value:(oltp olap mixed web desktop)'", zsh)
+
     def test_zsh_and_fish_name_every_option(self):
         scripts = {shell: run("completions", shell) for shell in ("zsh", "fish")}
         self.assertTrue(scripts["zsh"].startswith("#compdef pgconflint\n"))

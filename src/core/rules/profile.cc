@@ -40,10 +40,19 @@ bool Lookup(const Names<E> (&table)[N], const std::string& s, E* out) {
   return false;
 }
 
-template <typename E, size_t N>
-std::string Choices(const Names<E> (&table)[N]) {
+// The operating systems a profile names (rules read profile.os).
+constexpr const char* kOses[] = {"linux", "freebsd", "macos", "windows"};
+
+std::string Join(const std::vector<std::string>& names) {
   std::string out;
-  for (const auto& n : table) out += (out.empty() ? "" : ", ") + std::string(n.name);
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+template <typename E, size_t N>
+std::vector<std::string> NamesOf(const Names<E> (&table)[N]) {
+  std::vector<std::string> out;
+  for (const auto& n : table) out.push_back(n.name);
   return out;
 }
 
@@ -147,6 +156,20 @@ bool SetProfileFacts(Profile* p, const std::string& facts, std::string* error) {
   return true;
 }
 
+std::vector<std::string> ProfileFactChoices(const std::string& key) {
+  if (key == "storage") {
+    std::vector<std::string> out;
+    for (const StorageType& t : BuiltinStorageFacts().types) out.push_back(t.name);
+    return out;
+  }
+  if (key == "workload") return NamesOf(kWorkloads);
+  if (key == "container") return NamesOf(kContainers);
+  if (key == "os") return {std::begin(kOses), std::end(kOses)};
+  if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement" || key == "gssapi")
+    return {"yes", "no"};
+  return {};
+}
+
 bool SetProfileFact(Profile* p, const std::string& key, const std::string& value, std::string* error) {
   auto bad = [&](const std::string& expected) {
     *error = "invalid " + key + " \"" + value + "\" (expected " + expected + ")";
@@ -192,15 +215,15 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     p->tablespaces[value.substr(0, eq)] = s;
   } else if (key == "workload") {
     Workload w;
-    if (!ParseWorkload(value, &w)) return bad(Choices(kWorkloads));
+    if (!ParseWorkload(value, &w)) return bad(Join(NamesOf(kWorkloads)));
     p->workload = w;
   } else if (key == "os") {
-    if (value != "linux" && value != "freebsd" && value != "macos" && value != "windows")
-      return bad("linux, freebsd, macos or windows");
+    if (std::find(std::begin(kOses), std::end(kOses), value) == std::end(kOses))
+      return bad(Join(ProfileFactChoices(key)));
     p->os = value;
   } else if (key == "container") {
     ContainerKind c;
-    if (!ParseContainer(value, &c)) return bad(Choices(kContainers));
+    if (!ParseContainer(value, &c)) return bad(Join(NamesOf(kContainers)));
     p->container = c;
   } else if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement" ||
              key == "gssapi") {

@@ -108,6 +108,12 @@ bool ParseBytes(const std::string& s, double* out, std::string* error);
 /// "yes"/"no"/"true"/"false"/"on"/"off".
 bool ParseYesNo(const std::string& s, bool* out);
 
+/// The values profile fact `key` (flag spelling: "storage", "io-uring")
+/// takes when they are a fixed list: storage, workload, os, container and
+/// the yes/no facts (of which "yes" and "no"; ParseYesNo takes more
+/// spellings). Empty for the others (sizes, counts, lists). The one list
+/// SetProfileFact checks against, --help shows and the shells complete.
+std::vector<std::string> ProfileFactChoices(const std::string& key);
 /// Applies `key = value` (flag or config-file spelling: ram, cpus, storage,
 /// workload, connections, os, container, io-uring, ...). False with *error set
 /// when the key or value is not understood.

@@ -118,9 +118,9 @@ class ThrowingDisk : public FileSystem {
 // A lint that throws is shown once, not a crash: the server answers the
 // next request, and lints again once the cause is gone.
 TEST(LspSessionTest, AFailingLintIsShownAndTheServerGoesOn) {
-  class Editor : public InProcessClient {
+  class ThrowingEditor : public InProcessClient {
    public:
-    Editor() {
+    ThrowingEditor() {
       ServerOptions o;
       o.disk = &throwing;
       o.threaded = false;
@@ -128,7 +128,7 @@ TEST(LspSessionTest, AFailingLintIsShownAndTheServerGoesOn) {
       Request("initialize", {{"rootUri", "file:///project"}, {"capabilities", json::object()}});
       Notify("initialized", json::object());
     }
-    ~Editor() { Finish(); }
+    ~ThrowingEditor() { Finish(); }
     FakeDisk disk;
     ThrowingDisk throwing{&disk.fs()};
   } c;

@@ -42,6 +42,12 @@ bool Lookup(const Names<E> (&table)[N], const std::string& s, E* out) {
 
 // The operating systems a profile names (rules read profile.os).
 constexpr const char* kOses[] = {"linux", "freebsd", "macos", "windows"};
+// The facts that are yes or no (ParseYesNo).
+constexpr std::string_view kYesNoFacts[] = {"io-uring", "storage-safe-without-fsync", "baseline-measurement", "gssapi"};
+
+bool IsYesNoFact(const std::string& key) {
+  return std::find(std::begin(kYesNoFacts), std::end(kYesNoFacts), key) != std::end(kYesNoFacts);
+}
 
 std::string Join(const std::vector<std::string>& names) {
   std::string out;
@@ -165,8 +171,7 @@ std::vector<std::string> ProfileFactChoices(const std::string& key) {
   if (key == "workload") return NamesOf(kWorkloads);
   if (key == "container") return NamesOf(kContainers);
   if (key == "os") return {std::begin(kOses), std::end(kOses)};
-  if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement" || key == "gssapi")
-    return {"yes", "no"};
+  if (IsYesNoFact(key)) return {"yes", "no"};
   return {};
 }
 
@@ -215,7 +220,7 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     p->tablespaces[value.substr(0, eq)] = s;
   } else if (key == "workload") {
     Workload w;
-    if (!ParseWorkload(value, &w)) return bad(Join(NamesOf(kWorkloads)));
+    if (!ParseWorkload(value, &w)) return bad(Join(ProfileFactChoices(key)));
     p->workload = w;
   } else if (key == "os") {
     if (std::find(std::begin(kOses), std::end(kOses), value) == std::end(kOses))
@@ -223,10 +228,9 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     p->os = value;
   } else if (key == "container") {
     ContainerKind c;
-    if (!ParseContainer(value, &c)) return bad(Join(NamesOf(kContainers)));
+    if (!ParseContainer(value, &c)) return bad(Join(ProfileFactChoices(key)));
     p->container = c;
-  } else if (key == "io-uring" || key == "storage-safe-without-fsync" || key == "baseline-measurement" ||
-             key == "gssapi") {
+  } else if (IsYesNoFact(key)) {
     bool b;
     if (!ParseYesNo(value, &b)) return bad("yes or no");
     if (key == "io-uring") p->io_uring = b;

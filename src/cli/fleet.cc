@@ -11,11 +11,13 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <new>
 #include <sstream>
 #include <thread>
 
 #include "core/knowledge/catalog.h"
 #include "core/base/file_system.h"
+#include "core/model/secrets.h"
 #include "core/server/snapshot.h"
 #include "live/live.h"
 #include "report/text.h"
@@ -65,9 +67,13 @@ void TakeAll(const SnapshotTaker& taker, int jobs, std::vector<Server>* targets)
       Server& t = (*targets)[live[k]];
       try {
         t.ok = taker.Take(t.conninfo, &t.json, &t.label, &t.error);
-      } catch (const std::exception& e) {  // one server's failure (memory running out) is that server's
+      } catch (const std::exception& e) {
+        // One server's failure (a bug, memory running out) is that server's,
+        // named and said as a failed Take says it: without the password.
         t.ok = false;
-        t.error = e.what();
+        t.label = MaskSecrets(t.conninfo);
+        const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+        t.error = t.label + ": " + (memory ? "out of memory" : ScrubSecrets(e.what(), SecretsIn(t.conninfo)));
       }
       size_t n = ++done;
       if (!show) continue;
@@ -169,8 +175,8 @@ int CheckServers(const CommonOptions& common, const LiveCheckOptions& o, const s
   if (!o.conninfo_file.empty() && !ReadConninfoFile(o.conninfo_file, &conninfos)) return kExitUsage;
   for (const std::string& c : conninfos) targets.push_back({c, "", false, "", "", ""});
   for (const std::string& f : o.snapshots) targets.push_back({"", f, false, "", "", ""});
-  live::LibpqSnapshotTaker taker({o.connect_timeout_s, o.statement_timeout_ms});
-  TakeAll(taker, o.jobs, &targets);
+  live::LibpqSnapshotTaker libpq({o.connect_timeout_s, o.statement_timeout_ms});
+  TakeAll(o.taker ? *o.taker : static_cast<const SnapshotTaker&>(libpq), o.jobs, &targets);
   Workspace ws(MakeWorkspaceOptions(common, nullptr, &HostFor(common)));
   int exit_code = kExitOk;
   for (Server& t : targets) {

@@ -15,6 +15,10 @@
 #include "cli/common.h"
 #include "core/model/analysis.h"
 
+namespace pgconflint {
+class SnapshotTaker;
+}
+
 namespace pgconflint::cli {
 
 struct LiveCheckOptions {
@@ -25,6 +29,7 @@ struct LiveCheckOptions {
   std::string summary;                 // --summary text|markdown|json: the table only
   int connect_timeout_s = 10;
   int statement_timeout_ms = 30000;
+  const SnapshotTaker* taker = nullptr;  // who takes the --live snapshots: null for libpq (a test gives its own)
   bool any() const { return !conninfos.empty() || !conninfo_file.empty() || !snapshots.empty(); }
 };
 

@@ -66,7 +66,8 @@ Command AddServer(CLI::App* app, bool full) {
       ->capture_default_str();
   server->add_option("--docs-dir", o->docs_dir,
                      "Where rule pages linked from diagnostics are written (default: "
-                     "$XDG_CACHE_HOME/pgconflint/VERSION/rules; none: no links)");
+                     "$XDG_CACHE_HOME/pgconflint/VERSION/rules, else $HOME/.cache/pgconflint/VERSION/rules; "
+                     "none: no links)");
   return {server, [o] { return RunServer(*o); }};
 }
 

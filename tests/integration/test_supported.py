@@ -85,8 +85,10 @@ class SupportedTest(unittest.TestCase):
             r = run("recommend", "--no-config", "--ram", "4GB", "--cpus", "2", "--storage", s, "--format", "json")
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(json.loads(r.stdout)["profile"]["storage"], s)
-        self.assertNotEqual(run("recommend", "--no-config", "--ram", "4GB", "--cpus", "2", "--storage",
-                                "floppy").returncode, 0)
+        r = run("recommend", "--no-config", "--ram", "4GB", "--cpus", "2", "--storage", "floppy")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn('invalid storage "floppy" (expected ' + ", ".join(supported.storage_types(PGCONFLINT)) + ")",
+                      r.stderr)
         help_text = run("recommend", "--help").stdout
         listed = re.search(r"--storage TEXT +Storage of the data directory: (.*)", help_text)
         self.assertIsNotNone(listed, help_text)

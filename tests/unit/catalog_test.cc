@@ -265,7 +265,8 @@ TEST(CatalogTest, SuggestsTheClosestParameter) {
   EXPECT_EQ(cat.Suggest("SHARED_BUFERS"), std::vector<std::string>{"shared_buffers"});
   EXPECT_TRUE(cat.Suggest("completely_unrelated_name").empty());
   EXPECT_TRUE(cat.Suggest(std::string(1 << 20, 'a')).empty());
-  EXPECT_TRUE(cat.Suggest("").empty() || cat.Suggest("").size() == 1);
+  // Within 2 edits of nothing: no name is that short.
+  EXPECT_TRUE(cat.Suggest("").empty());
 }
 
 // Misspellings of real names (a letter dropped, doubled, replaced, two

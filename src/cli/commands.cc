@@ -4,7 +4,9 @@
 
 #include <iterator>
 #include <string>
+#include <vector>
 
+#include "core/base/strings.h"
 #include "core/rules/profile.h"
 
 namespace pgconflint::cli {
@@ -26,16 +28,23 @@ void ConfigureProgram(CLI::App* app, const std::string& version) {
   app->set_version_flag("--version", version);
 }
 
-void DescribeForHelp(const Command& command) {
-  // The storage types come from the knowledge, which a run without --help
-  // does not read before it needs them.
-  for (const char* fact : {"storage", "workload", "os", "container"}) {
-    CLI::Option* o = command.app->get_option_no_throw(std::string("--") + fact);
-    if (!o) continue;
-    std::string list;
-    for (const std::string& v : ProfileFactChoices(fact)) list += (list.empty() ? "" : ", ") + v;
-    o->description(o->get_description() + ": " + list);
+namespace {
+
+// The storage types come from the knowledge, which a run without --help
+// does not read before it needs them. A yes/no fact's description says
+// what yes means instead.
+void DescribeChoices(CLI::App* app) {
+  for (CLI::Option* o : app->get_options()) {
+    if (o->get_lnames().size() != 1 || IsYesNoFact(o->get_lnames()[0])) continue;
+    if (std::vector<std::string> choices = ProfileFactChoices(o->get_lnames()[0]); !choices.empty())
+      o->description(o->get_description() + ": " + CommaList(choices));
   }
+  for (CLI::App* group : app->get_subcommands([](CLI::App* a) { return a->get_name().empty(); }))
+    DescribeChoices(group);
 }
+
+}  // namespace
+
+void DescribeForHelp(const Command& command) { DescribeChoices(command.app); }
 
 }  // namespace pgconflint::cli

@@ -52,8 +52,10 @@ const char* ProgramDescription();
 void ConfigureProgram(CLI::App* app, const std::string& version);
 
 /// What only --help, the manual page and the completions show, too costly to
-/// build on every start: --storage's description gets the storage types
-/// (knowledge/storage.toml).
+/// build on every start: each profile fact with a fixed list of names
+/// (--storage, --workload, --os, --container) gets its list in its
+/// description (ProfileFactChoices; the storage types are read from
+/// knowledge/storage.toml).
 void DescribeForHelp(const Command& command);
 
 }  // namespace pgconflint::cli

@@ -13,6 +13,7 @@
 #include "core/base/file_system.h"
 #include "core/base/limits.h"
 #include "core/base/json_read.h"
+#include "core/base/strings.h"
 #include "report/text.h"
 
 namespace pgconflint::cli {
@@ -149,9 +150,7 @@ CLI::Validator MajorValidator() {
         bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
         if (digits) major = std::stoi(text);
         if (Catalog::ForMajor(major)) return "";
-        std::string list;
-        for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
-        return "no knowledge of PostgreSQL \"" + text + "\" (supported: " + list + ")";
+        return "no knowledge of PostgreSQL \"" + text + "\" (supported: " + CommaList(Catalog::SupportedMajors()) + ")";
       },
       "MAJOR");
 }
@@ -191,9 +190,8 @@ bool CheckCommonOptions(CommonOptions* c) {
 const Catalog* CatalogOrComplain(int major) {
   const Catalog* c = Catalog::ForMajor(major);
   if (!c) {
-    std::string list;
-    for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
-    PrintError("no knowledge of PostgreSQL " + std::to_string(major) + " (supported: " + list + ")");
+    PrintError("no knowledge of PostgreSQL " + std::to_string(major) + " (supported: " +
+               CommaList(Catalog::SupportedMajors()) + ")");
   }
   return c;
 }

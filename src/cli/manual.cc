@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/base/strings.h"
 #include "core/rules/profile.h"
 
 #ifndef PGCONFLINT_VERSION
@@ -121,13 +122,11 @@ std::string Roff(const std::string& text) {
 void ManOptions(const std::vector<OptionDoc>& options, std::ostream& o) {
   for (const OptionDoc& opt : options) {
     o << ".TP\n";
-    std::string head;
-    for (const std::string& n : opt.names)
-      head += (head.empty() ? "" : ", ") + std::string(opt.positional ? "\\fI" : "\\fB") + Roff(n) + "\\fR";
+    std::string head = CommaList(
+        opt.names, [&](const std::string& n) { return (opt.positional ? "\\fI" : "\\fB") + Roff(n) + "\\fR"; });
     if (!opt.value.empty() && !opt.positional) head += " \\fI" + Roff(opt.value) + "\\fR";
     o << head << "\n" << Roff(opt.description);
-    std::string list;
-    for (const std::string& ch : opt.choices) list += (list.empty() ? "" : ", ") + ch;
+    const std::string list = CommaList(opt.choices);
     if (!list.empty() && opt.description.find(list) == std::string::npos) o << " (one of: " << Roff(list) << ")";
     if (!opt.default_value.empty()) o << " [default: " << Roff(opt.default_value) << "]";
     o << "\n";

@@ -11,17 +11,12 @@
 
 #include "cli/common.h"
 #include "core/base/atomic_write.h"
+#include "core/base/strings.h"
 #include "core/model/echo_limit.h"
 #include "core/model/secrets.h"
 
 namespace pgconflint::cli {
 namespace {
-
-std::string FormatNames() {
-  std::string names;
-  for (const Reporter& r : Reporters()) names += (names.empty() ? "" : ", ") + std::string(r.name);
-  return names;
-}
 
 // GitHub's step summary is appended to, as every step of the job does.
 bool AppendTo(const std::string& path, const std::string& text, std::string* error) {
@@ -52,7 +47,8 @@ bool ParseOutput(const std::string& spec, OutputSpec* out, std::string* error) {
   out->reporter = FindReporter(name);
   out->path = eq == std::string::npos ? "" : spec.substr(eq + 1);
   if (!out->reporter) {
-    *error = "--output " + spec + ": unknown format \"" + name + "\" (formats: " + FormatNames() + ")";
+    *error = "--output " + spec + ": unknown format \"" + name +
+             "\" (formats: " + CommaList(Reporters(), [](const Reporter& r) { return r.name; }) + ")";
     return false;
   }
   if (eq != std::string::npos && out->path.empty()) {

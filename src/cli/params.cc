@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/base/strings.h"
 #include "core/knowledge/extension_catalog.h"
 #include "core/knowledge/storage_facts.h"
 #include "core/knowledge/value.h"
@@ -198,8 +199,7 @@ int RunParams(const ParamsOptions& o) {
     std::vector<int> majors = MajorsWithParameter(n);
     std::vector<std::string> s = catalog->Suggest(n, 1);
     if (!majors.empty()) {
-      std::string list;
-      for (int m : majors) list += (list.empty() ? "" : ", ") + std::to_string(m);
+      const std::string list = CommaList(majors);
       message += majors.front() > o.major ? " (it exists from PostgreSQL " + std::to_string(majors.front()) + ": "
                                           : " (it exists in PostgreSQL " + list + ": ";
       message += "see `pgconflint params --pg-version " + std::to_string(majors.back()) + " " + n + "`)";

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/model/effective.h"
+#include "core/base/strings.h"
 #include "core/checks/extensions.h"
 #include "core/hba/hba_docs.h"
 #include "core/knowledge/value.h"
@@ -71,8 +72,7 @@ void CatalogFacts(const Catalog& cat, const Parameter& p, std::ostringstream& o)
   }
   o << "- **default**: " << (p.has_boot_val ? WithUnit(p, p.boot_val) : std::string("none")) << "\n";
   o << "- **context**: " << ContextName(p.context) << ": " << ContextMeaning(p.context, cat.major()) << "\n";
-  std::string majors;
-  for (int m : MajorsOf(p)) majors += (majors.empty() ? "" : ", ") + std::to_string(m);
+  const std::string majors = CommaList(MajorsOf(p));
   if (!majors.empty()) o << "- **exists in**: PostgreSQL " << majors << "\n";
   o << "- **category**: " << p.category << "\n";
 }

@@ -4,6 +4,7 @@
 #include <exception>
 #include <new>
 
+#include "core/base/strings.h"
 #include "core/knowledge/catalog.h"
 #include "core/base/json_read.h"
 #include "core/rules/profile.h"
@@ -24,12 +25,6 @@ struct TextRequestEntry {
   const char* method;
   std::string (Session::*handler)(const json&);
 };
-
-std::string MajorsListed() {
-  std::string list;
-  for (int m : Catalog::SupportedMajors()) list += (list.empty() ? "" : ", ") + std::to_string(m);
-  return list;
-}
 
 // A profile fact from a JSON value: strings as written, numbers as JSON
 // prints them, booleans as yes/no (--io-uring yes).
@@ -280,7 +275,7 @@ void Session::Configure(const json& settings) {
     if (major && (*major == 0 || Catalog::ForMajor(*major)))
       o.pg_version = *major;
     else
-      problems.push_back("pg-version: expected one of " + MajorsListed());
+      problems.push_back("pg-version: expected one of " + CommaList(Catalog::SupportedMajors()));
   }
   if (const json* v = Find(settings, "profile"); v && !v->is_object()) {
     problems.push_back("profile: expected an object of facts");

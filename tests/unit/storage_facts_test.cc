@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/base/strings.h"
 #include "core/rules/profile.h"
 
 namespace pgconflint {
@@ -69,7 +70,7 @@ TEST(StorageFactsTest, StorageTypesComeFromTheFileInItsOrder) {
     EXPECT_EQ(StorageName(parsed), all[i].name());
     choices += (i ? ", " : "") + all[i].name();
   }
-  EXPECT_EQ(StorageChoices(), choices);
+  EXPECT_EQ(CommaList(ProfileFactChoices("storage")), choices);
   EXPECT_FALSE(Storage::Named("floppy").has_value());
   // The profile accepts exactly these names and lists them when refusing.
   Profile p;

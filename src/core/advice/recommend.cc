@@ -373,9 +373,8 @@ const Cell* RecommendedCell(const Recommendation& r, const std::string& paramete
 }
 
 std::string TablespaceStatement(const std::string& name, const std::vector<const Cell*>& options) {
-  std::string opts;
-  for (const Cell* c : options) opts += (opts.empty() ? "" : ", ") + c->parameter + " = " + c->value;
-  return "ALTER TABLESPACE " + QuoteIdentifier(name) + " SET (" + opts + ");";
+  return "ALTER TABLESPACE " + QuoteIdentifier(name) + " SET (" +
+         CommaList(options, [](const Cell* c) { return c->parameter + " = " + c->value; }) + ");";
 }
 
 bool ProfileSufficient(const Profile& in, std::string* error) {

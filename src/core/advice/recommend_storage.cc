@@ -181,9 +181,8 @@ TableClass TableClassFor(const SizeClass& c, const std::string& wl, const Storag
   tc.vacuum_trigger = trigger(1000, sf, c.rows);
   tc.default_trigger = trigger(BootValue(cat, "autovacuum_vacuum_threshold"),
                                BootValue(cat, "autovacuum_vacuum_scale_factor"), c.rows);
-  std::string opts;
-  for (const Cell& o : tc.options) opts += (opts.empty() ? "" : ", ") + o.parameter + " = " + o.value;
-  tc.sql = "ALTER TABLE <table> SET (" + opts + ");";
+  tc.sql = "ALTER TABLE <table> SET (" +
+           CommaList(tc.options, [](const Cell& o) { return o.parameter + " = " + o.value; }) + ");";
   return tc;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/base/escape.h"
+#include "core/base/strings.h"
 #include "core/sql/sql_quote.h"
 
 namespace pgconflint {
@@ -72,9 +73,7 @@ class Writer {
 };
 
 std::string NameList(const std::vector<RolloutStep>& v) {
-  std::string n;
-  for (const RolloutStep& s : v) n += (n.empty() ? "'" : ", '") + std::string(s.param->name) + "'";
-  return n;
+  return CommaList(v, [](const RolloutStep& s) { return "'" + std::string(s.param->name) + "'"; });
 }
 
 void WriteRestart(const Rollout& r, int major, RolloutSource source, int step, Writer& w) {
@@ -101,19 +100,13 @@ void WriteRestart(const Rollout& r, int major, RolloutSource source, int step, W
   w.EndStep();
 }
 
-std::string Joined(const std::vector<std::string>& v) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 // pg_hba.conf and pg_ident.conf: checked on disk before the reload (the
 // views read the files, not what the server loaded), then tried with a new
 // session (existing ones keep how they authenticated).
 void WriteAuthFiles(const Rollout& r, int major, int step, Writer& w) {
   std::vector<std::string> files = r.hba_files;
   files.insert(files.end(), r.ident_files.begin(), r.ident_files.end());
-  w.Heading(step, "Deploy the changed " + Joined(files) + ", check that the server can load " +
+  w.Heading(step, "Deploy the changed " + CommaList(files) + ", check that the server can load " +
                       (files.size() == 1 ? "it" : "them") + ", then reload");
   w.Say("before the reload (the view reads the file on disk; no rows: it loads):");
   std::vector<std::string> sql;

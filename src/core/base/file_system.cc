@@ -1,5 +1,6 @@
 // The real file system and the overlay.
 #include "core/base/file_system.h"
+#include "core/base/strings.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -336,9 +337,7 @@ ConfinedFileSystem::ConfinedFileSystem(const FileSystem& base, std::vector<std::
 bool ConfinedFileSystem::Refuse(const std::string& path, std::string* error) const {
   std::string real;
   if (InsideTrees(base_, path, trees_, &real)) return false;
-  std::string where;
-  for (const std::string& t : trees_) where += (where.empty() ? "" : ", ") + t;
-  *error = (real == path ? "" : "resolves to " + real + ", ") + "outside " + where + ": not read " + why_;
+  *error = (real == path ? "" : "resolves to " + real + ", ") + "outside " + CommaList(trees_) + ": not read " + why_;
   return true;
 }
 

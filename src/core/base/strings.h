@@ -5,8 +5,10 @@
 #define PGCONFLINT_CORE_BASE_STRINGS_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace pgconflint {
 
@@ -26,6 +28,20 @@ inline std::string OneLine(std::string_view s) {
 /// "1 file", "2 files".
 inline std::string Plural(size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+/// The items joined by ", " ("14, 15, 16"; "" for none): `text` gives an
+/// item's text (a string, a C string, a string_view or a number), the item
+/// itself by default.
+template <typename Items, typename Text = std::identity>
+std::string CommaList(const Items& items, Text text = {}) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(text(item))>>) out += std::to_string(text(item));
+    else out += text(item);
+  }
+  return out;
 }
 
 /// A space, tab or carriage return (a line's blanks).

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/base/strings.h"
 #include "core/rules/expr.h"
 #include "core/model/finding_placement.h"
 #include "core/model/memory_model.h"
@@ -199,8 +200,7 @@ void RestartNeededForAlterSystem(const RuleInfo& rule, const EffectiveConfig& ef
       by_file[s.file].push_back(&s);
   });
   for (const auto& [file, list] : by_file) {
-    std::string names;
-    for (const Setting* s : list) names += (names.empty() ? "" : ", ") + std::string(s->param->name);
+    const std::string names = CommaList(list, [](const Setting* s) { return s->param->name; });
     std::string message =
         list.size() == 1 ? names + " was set with ALTER SYSTEM, but its context is postmaster: pg_reload_conf() does "
                                    "not apply it, only a restart does"

@@ -118,11 +118,10 @@ void ReportOverriddenByFile(Analysis* a, int file, int by, const std::vector<std
     while (end > site->offset && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
     where = {file, {site->offset, end}};
   }
-  std::string names;
-  for (const auto& [prev, next] : pairs) {
-    const Setting& s = a->settings[next];
-    names += (names.empty() ? "" : ", ") + std::string(s.param ? s.param->name : s.name);
-  }
+  const std::string names = CommaList(pairs, [&](const auto& pair) {
+    const Setting& s = a->settings[pair.second];
+    return s.param ? std::string(s.param->name) : s.name;
+  });
   const bool auto_conf = a->files[by].auto_conf;
   // A file included twice: its second reading overrides the first.
   const bool itself = a->files[by].abs_path == a->files[file].abs_path;

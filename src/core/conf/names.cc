@@ -2,11 +2,10 @@
 // (map_old_guc_names), custom placeholders (any dotted name), and names of
 // other majors.
 #include "core/conf/passes.h"
+#include "core/base/strings.h"
 
 namespace pgconflint {
 namespace {
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // Parameters removed before PostgreSQL 14 (the oldest major in the
 // catalogs), with what replaced them, from the release notes of the major
@@ -67,7 +66,7 @@ std::string NotInVersionHelp(const Catalog& cat, const std::string& name) {
 
 void Renamed(Analysis* a, const Setting& s, const char* target) {
   Diagnostic d = MakeDiagnostic(Rule(RuleId::kRenamedParameter), {s.file, s.name_range},
-                                Quote(s.name) + " is an old name for " + Quote(target),
+                                DoubleQuoted(s.name) + " is an old name for " + DoubleQuoted(target),
                                 "write " + std::string(target) + "; the old name still works but is undocumented",
                                 target);
   // Which name is current depends on the major: safe only when it was named.
@@ -84,17 +83,16 @@ void Unknown(Analysis* a, const Setting& s) {
   const Catalog& cat = *a->catalog;
   std::vector<int> majors = MajorsWithParameter(s.name);
   if (!majors.empty()) {
-    std::string list;
-    for (size_t i = 0; i < majors.size(); ++i) list += (i ? ", " : "") + std::to_string(majors[i]);
+    const std::string list = CommaList(majors);
     a->Add(MakeDiagnostic(Rule(RuleId::kParameterNotInVersion), {s.file, s.name_range},
-                          "unrecognized configuration parameter " + Quote(s.name) + " in PostgreSQL " +
+                          "unrecognized configuration parameter " + DoubleQuoted(s.name) + " in PostgreSQL " +
                               std::to_string(cat.major()) + " (it exists in " + list + ")",
                           NotInVersionHelp(cat, s.name), s.name));
     return;
   }
   if (const Removed* r = FindRemoved(s.name)) {
     a->Add(MakeDiagnostic(Rule(RuleId::kUnknownParameter), {s.file, s.name_range},
-                          "unrecognized configuration parameter " + Quote(s.name) + ": it was removed in PostgreSQL " +
+                          "unrecognized configuration parameter " + DoubleQuoted(s.name) + ": it was removed in PostgreSQL " +
                               r->major,
                           std::string("replaced by ") + r->replacement + "; see https://www.postgresql.org/docs/release/" +
                               r->major + ".0/",
@@ -107,9 +105,9 @@ void Unknown(Analysis* a, const Setting& s) {
                            "name: save the file without it"
                      : hint.empty() ? "check the spelling with `pgconflint params`; an extension's parameters "
                                       "need its prefix, e.g. auto_explain.log_min_duration"
-                                    : "did you mean " + Quote(hint[0]) + "?";
+                                    : "did you mean " + DoubleQuoted(hint[0]) + "?";
   Diagnostic d = MakeDiagnostic(Rule(RuleId::kUnknownParameter), {s.file, s.name_range},
-                                "unrecognized configuration parameter " + Quote(s.name), help, s.name);
+                                "unrecognized configuration parameter " + DoubleQuoted(s.name), help, s.name);
   if (!hint.empty() && !bom)
     d.fixes.push_back(MakeFix("replace with " + hint[0], FixSafety::kUnsafe, {s.file, s.name_range}, hint[0]));
   a->Add(std::move(d));

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/base/spelling.h"
+#include "core/base/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -17,8 +18,6 @@ namespace {
 // @file of thousands of names) are not compared either: no finding.
 constexpr size_t kMaxShadowRules = 3000;
 constexpr size_t kMaxPairs = 100000;
-
-std::string Q(const std::string& s) { return "\"" + s + "\""; }
 
 // The kinds of connection a type matches: plain, SSL, GSSAPI-encrypted.
 unsigned ConnSet(HbaConnType t) {
@@ -202,7 +201,7 @@ class AuthChecker {
     }
     if (c_.hba_file >= 0 && !any_rule && !any_error)
       Add(RuleId::kHbaNoRules, {c_.hba_file, {0, 0}},
-          "configuration file " + Q(a_->files[c_.hba_file].source.path()) + " contains no entries",
+          "configuration file " + DoubleQuoted(a_->files[c_.hba_file].source.path()) + " contains no entries",
           "the server refuses a pg_hba.conf without rules; add at least one");
     for (const IdentMap& m : c_.ident) {
       if (m.outcome.parsed) continue;
@@ -349,7 +348,7 @@ class AuthChecker {
     for (const IdentMap& m : c_.ident) {
       if (!m.outcome.parsed || used.count(m.map.text) || !reported.insert(m.map.text).second) continue;
       Add(RuleId::kIdentMapUnused, {c_.ident_lines[m.line_index].file, m.map.range},
-          "map " + Q(m.map.text) + " is used by no rule of " + a_->files[c_.hba_file].source.path(),
+          "map " + DoubleQuoted(m.map.text) + " is used by no rule of " + a_->files[c_.hba_file].source.path(),
           "add map=" + m.map.text + " to the rule that should use it, or remove the map");
     }
   }

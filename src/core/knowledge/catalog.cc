@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "core/base/strings.h"
 #include "core/knowledge/catalog_data.h"
 
 namespace pgconflint {
@@ -193,9 +194,7 @@ std::string SupportedMajorsText(std::string_view range) {
   if (majors.empty()) return "";
   if (majors.size() > 1 && majors.back() - majors.front() == static_cast<int>(majors.size()) - 1)
     return std::to_string(majors.front()) + std::string(range) + std::to_string(majors.back());
-  std::string out;
-  for (int m : majors) out += (out.empty() ? "" : ", ") + std::to_string(m);
-  return out;
+  return CommaList(majors);
 }
 
 std::vector<int> MajorsWithParameter(std::string_view name) {

@@ -308,9 +308,7 @@ void TimezoneAbbreviations(const HookContext& c, const Parameter& p, const std::
   if (c.build().timezone_sets.empty()) return;
   for (const char* set : c.build().timezone_sets)
     if (t == set) return;
-  std::string list;
-  for (const char* set : c.build().timezone_sets) list += (list.empty() ? "" : ", ") + std::string(set);
-  Refuse(p, t, "the server's timezonesets directory has " + list, out);
+  Refuse(p, t, "the server's timezonesets directory has " + CommaList(c.build().timezone_sets), out);
 }
 
 // application_name and cluster_name keep printable ASCII only: other bytes

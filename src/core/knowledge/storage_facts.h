@@ -136,8 +136,6 @@ class Storage {
 std::string StorageName(Storage s);
 /// Sets *out to the type named `s`; false if there is none.
 bool ParseStorage(const std::string& s, Storage* out);
-/// The names, for help texts and errors: "hdd, sata-ssd, nvme, ...".
-std::string StorageChoices();
 
 }  // namespace pgconflint
 

@@ -25,10 +25,4 @@ bool ParseStorage(const std::string& s, Storage* out) {
   return found.has_value();
 }
 
-std::string StorageChoices() {
-  std::string out;
-  for (const StorageType& t : BuiltinStorageFacts().types) out += (out.empty() ? "" : ", ") + t.name;
-  return out;
-}
-
 }  // namespace pgconflint

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/base/quantity.h"
+#include "core/base/strings.h"
 #include "core/knowledge/platform.h"
 #include "core/knowledge/value.h"
 #include "core/model/shared_memory.h"
@@ -223,9 +224,7 @@ ExprValue Estimated(double v, bool lower_bound) {
 
 std::string Uncounted(const SharedMemorySize& size) {
   if (!size.lower_bound()) return "";
-  std::string what;
-  for (const std::string& u : size.uncounted) what += (what.empty() ? "" : ", ") + u;
-  return "; not counted: what " + what + " add" + (size.uncounted.size() == 1 ? "s" : "");
+  return "; not counted: what " + CommaList(size.uncounted) + " add" + (size.uncounted.size() == 1 ? "s" : "");
 }
 
 DerivedValue SharedMemorySizeOf(const Inputs& in) {

@@ -8,12 +8,9 @@ namespace pgconflint {
 
 Diagnostic OutsideTreeDiagnostic(const FileSystem& fs, const std::string& abs, const std::string& display, bool dir,
                                  bool strict, const std::vector<std::string>& trees, Location where) {
-  std::string tree;
+  const std::string tree = CommaList(trees);
   bool in_tree = false;
-  for (const std::string& t : trees) {
-    tree += (tree.empty() ? "" : ", ") + t;
-    in_tree = in_tree || abs.compare(0, t.size() + 1, t + "/") == 0;
-  }
+  for (const std::string& t : trees) in_tree = in_tree || abs.compare(0, t.size() + 1, t + "/") == 0;
   const std::string real = in_tree ? fs.RealPath(abs) : abs;
   return MakeDiagnostic(
       Rule(RuleId::kIncludeOutsideTree), where,

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/base/quantity.h"
+#include "core/base/strings.h"
 
 namespace pgconflint {
 namespace {
@@ -44,16 +45,6 @@ bool Lookup(const Names<E> (&table)[N], const std::string& s, E* out) {
 constexpr const char* kOses[] = {"linux", "freebsd", "macos", "windows"};
 // The facts that are yes or no (ParseYesNo).
 constexpr std::string_view kYesNoFacts[] = {"io-uring", "storage-safe-without-fsync", "baseline-measurement", "gssapi"};
-
-bool IsYesNoFact(const std::string& key) {
-  return std::find(std::begin(kYesNoFacts), std::end(kYesNoFacts), key) != std::end(kYesNoFacts);
-}
-
-std::string Join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 template <typename E, size_t N>
 std::vector<std::string> NamesOf(const Names<E> (&table)[N]) {
@@ -100,6 +91,10 @@ bool ParseBuildFeatures(const std::string& value, std::set<std::string>* out, st
 }
 
 }  // namespace
+
+bool IsYesNoFact(const std::string& key) {
+  return std::find(std::begin(kYesNoFacts), std::end(kYesNoFacts), key) != std::end(kYesNoFacts);
+}
 
 std::span<const BuildFeature> BuildFeatures() { return kBuildFeatures; }
 
@@ -210,25 +205,25 @@ bool SetProfileFact(Profile* p, const std::string& key, const std::string& value
     p->connections = static_cast<int>(n);
   } else if (key == "storage") {
     Storage s;
-    if (!ParseStorage(value, &s)) return bad(StorageChoices());
+    if (!ParseStorage(value, &s)) return bad(CommaList(ProfileFactChoices(key)));
     p->storage = s;
   } else if (key == "tablespace") {
     size_t eq = value.find('=');
     Storage s;
     if (eq == std::string::npos || eq == 0 || !ParseStorage(value.substr(eq + 1), &s))
-      return bad("NAME=STORAGE with STORAGE one of " + StorageChoices());
+      return bad("NAME=STORAGE with STORAGE one of " + CommaList(ProfileFactChoices("storage")));
     p->tablespaces[value.substr(0, eq)] = s;
   } else if (key == "workload") {
     Workload w;
-    if (!ParseWorkload(value, &w)) return bad(Join(ProfileFactChoices(key)));
+    if (!ParseWorkload(value, &w)) return bad(CommaList(ProfileFactChoices(key)));
     p->workload = w;
   } else if (key == "os") {
     if (std::find(std::begin(kOses), std::end(kOses), value) == std::end(kOses))
-      return bad(Join(ProfileFactChoices(key)));
+      return bad(CommaList(ProfileFactChoices(key)));
     p->os = value;
   } else if (key == "container") {
     ContainerKind c;
-    if (!ParseContainer(value, &c)) return bad(Join(ProfileFactChoices(key)));
+    if (!ParseContainer(value, &c)) return bad(CommaList(ProfileFactChoices(key)));
     p->container = c;
   } else if (IsYesNoFact(key)) {
     bool b;

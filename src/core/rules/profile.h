@@ -114,6 +114,8 @@ bool ParseYesNo(const std::string& s, bool* out);
 /// spellings). Empty for the others (sizes, counts, lists). The one list
 /// SetProfileFact checks against, --help shows and the shells complete.
 std::vector<std::string> ProfileFactChoices(const std::string& key);
+/// Is profile fact `key` a yes/no fact ("io-uring", "gssapi", ...)?
+bool IsYesNoFact(const std::string& key);
 /// Applies `key = value` (flag or config-file spelling: ram, cpus, storage,
 /// workload, connections, os, container, io-uring, ...). False with *error set
 /// when the key or value is not understood.

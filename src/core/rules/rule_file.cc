@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 
+#include "core/base/strings.h"
 #include "core/rules/rule_names.h"
 #include "core/base/spelling.h"
 #include "core/base/toml_read.h"
@@ -197,13 +198,6 @@ bool OneOf(const char* const (&table)[N], std::string_view s) {
   return std::find(std::begin(table), std::end(table), s) != std::end(table);
 }
 
-template <size_t N>
-std::string ListOf(const char* const (&table)[N]) {
-  std::string out;
-  for (const char* x : table) out += (out.empty() ? "" : ", ") + std::string(x);
-  return out;
-}
-
 // Reads and checks one [[rule]] table into a declaration.
 class EntryReader {
  public:
@@ -328,12 +322,13 @@ bool EntryReader::CheckDeclaration() {
   if (options_.builtin && !OneOf(kBuiltinCategories, d_.category)) {
     Suggester s(d_.category);
     for (const char* c : kBuiltinCategories) s.Consider(c);
-    return Fail("category", "unknown category \"" + d_.category + "\"" + s.Hint() + " (" + ListOf(kBuiltinCategories) + ")");
+    return Fail("category",
+                "unknown category \"" + d_.category + "\"" + s.Hint() + " (" + CommaList(kBuiltinCategories) + ")");
   }
   if (!ParseVersionRange(d_.versions, &d_.min_major, &d_.max_major))
     return Fail("versions", "versions must look like 14-18, 17- or 18 (majors 1 to 99)");
   if (!d_.fix_safety.empty() && !OneOf(kFixSafeties, d_.fix_safety))
-    return Fail("fix_safety", "fix_safety must be one of " + ListOf(kFixSafeties));
+    return Fail("fix_safety", "fix_safety must be one of " + CommaList(kFixSafeties));
   for (FixKind k : {FixKind::kSafe, FixKind::kNeedsRestart, FixKind::kReview})
     if (d_.fix_safety == FixKindName(k)) d_.fix_kind = k;
   if (!d_.evaluator.empty()) {
@@ -348,7 +343,7 @@ bool EntryReader::CheckExamples() {
   if (options_.check_profile && !options_.check_profile(d_.example_profile, &cause))
     return Fail("example_profile", "example_profile: " + cause);
   if (!d_.example_kind.empty() && !OneOf(kExampleKinds, d_.example_kind))
-    return Fail("example_kind", "example_kind must be one of " + ListOf(kExampleKinds));
+    return Fail("example_kind", "example_kind must be one of " + CommaList(kExampleKinds));
   if (!d_.example_context.empty() && d_.example_kind != "sql" && d_.example_kind != "drift")
     return Fail("example_context", "example_context is for example_kind = \"sql\" or \"drift\"");
   if (d_.example_kind == "drift" && d_.example_context.empty())

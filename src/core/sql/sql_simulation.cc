@@ -191,11 +191,9 @@ class Runner {
     if (words.empty() || !SplitIdentifierList(value, ',', &items)) return true;
     for (const std::string& item : items) {
       if (std::find(words.begin(), words.end(), AsciiLower(item)) != words.end()) continue;
-      std::string listed;
-      for (const std::string& w : words) listed += (listed.empty() ? "" : ", ") + w;
       return Refuse(RuleId::kInvalidValue, st.value_range,
                     "invalid value for parameter " + DoubleQuoted(p.name) + ": " + DoubleQuoted(value),
-                    "a running server accepts only " + listed + " (comma-separated)", p.name);
+                    "a running server accepts only " + CommaList(words) + " (comma-separated)", p.name);
     }
     return true;
   }

@@ -27,12 +27,10 @@ void CheckOptionType(const SqlFacts& facts, const Catalog& cat, const StorageOpt
     return;
   }
   if (t.type == StorageOption::Type::kEnum) {
-    std::string listed;
-    for (const std::string& v : t.values) {
+    for (const std::string& v : t.values)
       if (AsciiLower(v) == AsciiLower(o.value)) return;
-      listed += (listed.empty() ? "" : ", ") + v;
-    }
-    if (!ParseBool(o.value, &b)) out->push_back({invalid, where, facts.Message("tbl_enum", subs), "one of " + listed});
+    if (!ParseBool(o.value, &b))
+      out->push_back({invalid, where, facts.Message("tbl_enum", subs), "one of " + CommaList(t.values)});
     return;
   }
   Parameter p = t.AsParameter();

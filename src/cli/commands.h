@@ -52,8 +52,8 @@ const char* ProgramDescription();
 void ConfigureProgram(CLI::App* app, const std::string& version);
 
 /// What only --help, the manual page and the completions show, too costly to
-/// build on every start: each profile fact with a fixed list of names
-/// (--storage, --workload, --os, --container) gets its list in its
+/// build on every start: each profile fact with a fixed list of names that
+/// is not yes/no (--storage, --workload, ...) gets its list in its
 /// description (ProfileFactChoices; the storage types are read from
 /// knowledge/storage.toml).
 void DescribeForHelp(const Command& command);

@@ -15,6 +15,8 @@ TEST(StringsTest, CommaListJoinsWithACommaAndASpaceBetweenItems) {
   EXPECT_EQ(CommaList(std::vector<std::string>{}), "");
   EXPECT_EQ(CommaList(std::vector<std::string>{"one"}), "one");
   EXPECT_EQ(CommaList(std::vector<std::string>{"a", "", "c"}), "a, , c");
+  // An empty first item is an item too (the hand-written joins this replaced dropped its comma).
+  EXPECT_EQ(CommaList(std::vector<std::string>{"", "b"}), ", b");
   constexpr const char* kNames[] = {"safe", "review"};
   EXPECT_EQ(CommaList(kNames), "safe, review");
   const std::vector<std::string_view> views = {"x", "y"};

@@ -36,8 +36,10 @@ inline std::string Plural(size_t n, const char* word) {
 template <typename Items, typename Text = std::identity>
 std::string CommaList(const Items& items, Text text = {}) {
   std::string out;
+  bool first = true;
   for (const auto& item : items) {
-    if (!out.empty()) out += ", ";
+    if (!first) out += ", ";
+    first = false;
     if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(text(item))>>) out += std::to_string(text(item));
     else out += text(item);
   }
